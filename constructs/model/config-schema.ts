@@ -1,0 +1,208 @@
+/**
+ * The configuration of a platform (`agent-play.yaml`), as a zod schema. Every field has a default, so an
+ * empty file (or none) is the embedded default platform. Cross-field rules (an agent's CLI exists, a stage's
+ * agent exists) are checked here too, each reported at the path of the field to change.
+ *
+ * Pure: no cdk8s, no I/O.
+ */
+import { z } from 'zod';
+import { DURATION_PATTERN } from './duration';
+import { DEFAULT_AGENTS, DEFAULT_CLIS, DEFAULT_REPOSITORIES, DEFAULT_STAGES } from './default-config';
+import { parseRepository } from './naming';
+import { stageProblems } from './stage-rules';
+
+const KEY = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const keyMessage = 'expected lower-case letters, digits and "-", starting with a letter';
+
+/** A name that becomes part of Kubernetes names: an agent, a CLI, a stage, a service. */
+const keyName = z.string().max(40).regex(KEY, { message: keyMessage });
+
+const duration = z.string().regex(DURATION_PATTERN, { message: 'expected a whole number and a unit, e.g. 90s, 30m, 4h, 7d' });
+
+/** A text that is pasted into a YAML manifest as a quoted string: no quotes, backslashes or line breaks. */
+const plainText = z.string().min(1).regex(/^[^"\\\n\r{}]*$/, { message: 'expected text without quotes, backslashes, braces or line breaks' });
+
+const PINNED_IMAGE = /^[a-z0-9]([-a-z0-9._/:]*[a-z0-9])?(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}|@sha256:[a-f0-9]{64})$/;
+
+/** A container image pinned by version or digest; `latest` is refused, since it changes under a running play. */
+export const PinnedImageSchema = z
+  .string()
+  .regex(PINNED_IMAGE, { message: 'expected an image pinned by tag or digest, e.g. ghcr.io/org/tool:v1.2.3' })
+  .refine((image) => !/:latest$/.test(image), { message: 'the tag "latest" is not pinned: name a version' });
+
+export const CliSchema = z.strictObject({
+  /** The image the agent's job runs, pinned by version. */
+  image: PinnedImageSchema,
+  /** The model provider whose API key the CLI needs. */
+  provider: plainText.optional(),
+  /** Free-form settings passed to the CLI as `cliConfig.settings`. */
+  settings: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const AGENT_ROLES = ['implementation', 'quality', 'security', 'testing', 'docs', 'devops', 'review', 'integration'] as const;
+
+export const AgentSchema = z.strictObject({
+  /** The GitHub App the agent acts as, e.g. `5DLabs-Cleo`. */
+  githubApp: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,33}$/, { message: 'expected a GitHub App name, e.g. 5DLabs-Cleo' }),
+  /** Implementation agents share the repository's workspace; every other role gets its own. */
+  role: z.enum(AGENT_ROLES),
+  /** The CLI (executor) the agent runs with: a key of `clis`. */
+  cli: keyName,
+  model: plainText,
+  maxTokens: z.number().int().positive(),
+  temperature: z.number().min(0).max(2),
+  reasoningEffort: z.enum(['low', 'medium', 'high']).optional(),
+  description: plainText.optional(),
+  systemPrompt: z.string().min(1),
+});
+
+export const RepositorySchema = z.strictObject({
+  /** `owner/name` as GitHub spells it. */
+  name: z.string().superRefine((name, ctx) => {
+    try {
+      parseRepository(name);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  }),
+  /** The service: the key of the workspaces and of the CodeRuns. */
+  service: keyName,
+  /** The branch pull requests merge into. */
+  branch: z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name' }).default('main'),
+  /** Where the agents work inside the repository. @default the service */
+  workingDirectory: z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' }).optional(),
+  /** The repository that holds the task documents. @default the repository itself */
+  docsRepository: z.string().optional(),
+  /** The folder of the task documents in the docs repository. */
+  docsProjectDirectory: z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' }).default('docs'),
+  /** The branch of the docs repository. @default the branch */
+  docsBranch: z.string().optional(),
+});
+
+const ReleaseSchema = z.strictObject({
+  /** The GitHub event (the `X-GitHub-Event` header). */
+  event: z.enum(['pull_request', 'pull_request_review']),
+  /** The event's actions that count (`body.action`). */
+  actions: z.array(z.string().regex(/^[a-z_]+$/, { message: 'expected a GitHub action such as opened' })).min(1),
+  /** For reviews: the review state that counts. */
+  reviewState: z.enum(['approved', 'changes_requested', 'commented']).optional(),
+  /** For `labeled`: the label that counts. */
+  label: z.string().regex(/^[A-Za-z0-9._-]+$/, { message: 'expected a label name' }).optional(),
+  /** For `closed`: whether the pull request must be merged. */
+  merged: z.boolean().optional(),
+  /** Agents whose bot must be the reviewer or sender; empty means anyone. */
+  by: z.array(keyName).default([]),
+});
+
+const stageName = z.string().max(50).regex(KEY, { message: keyMessage });
+
+const AgentStageSchema = z.strictObject({
+  name: stageName,
+  type: z.literal('agent'),
+  /** The agent that works in this stage: a key of `agents`. */
+  agent: keyName,
+  /** How long one attempt of the agent may run. */
+  timeout: duration.default('4h'),
+  /** How many times a failed agent run is retried (0: never). */
+  retries: z.number().int().min(0).max(5).default(1),
+});
+
+const GateStageSchema = z.strictObject({
+  name: stageName,
+  type: z.literal('gate'),
+  /** The GitHub events that release the gate; any one of them does. */
+  release: z.array(ReleaseSchema).min(1, { message: 'a gate needs at least one releasing event' }),
+});
+
+const EndStageSchema = z.strictObject({
+  name: stageName,
+  type: z.literal('end'),
+});
+
+export const StageSchema = z.discriminatedUnion('type', [AgentStageSchema, GateStageSchema, EndStageSchema]);
+
+export const WorkspaceSchema = z.strictObject({
+  size: z.string().regex(/^[1-9][0-9]*(Mi|Gi|Ti)$/, { message: 'expected a size such as 10Gi' }).default('10Gi'),
+  storageClass: z.string().regex(KEY, { message: keyMessage }).optional(),
+});
+
+export const PlaySchema = z.strictObject({
+  /** The longest a play may live, waits included; a play past it fails and is resumed from its state. */
+  deadline: duration.default('7d'),
+  /** How long a finished play is kept. */
+  keepSucceeded: duration.default('1d'),
+  keepFailed: duration.default('3d'),
+  /** The service account plays run as. */
+  serviceAccount: keyName.default('agent-play'),
+});
+
+export const ImagesSchema = z.strictObject({
+  /** The helper image with bash, kubectl and jq that records progress. */
+  kubectl: PinnedImageSchema.default('alpine/k8s:1.31.4'),
+});
+
+export const PlatformConfigSchema = z
+  .strictObject({
+    namespace: z.string().regex(KEY, { message: keyMessage }).max(63).default('agents'),
+    repositories: z.array(RepositorySchema).min(1).prefault(DEFAULT_REPOSITORIES as never),
+    agents: z.record(keyName, AgentSchema).prefault(DEFAULT_AGENTS as never),
+    clis: z.record(keyName, CliSchema).prefault(DEFAULT_CLIS as never),
+    stages: z.array(StageSchema).prefault(DEFAULT_STAGES as never),
+    workspace: WorkspaceSchema.prefault({}),
+    play: PlaySchema.prefault({}),
+    images: ImagesSchema.prefault({}),
+  })
+  .superRefine((config, ctx) => {
+    for (const problem of referenceProblems(config)) ctx.addIssue({ code: 'custom', ...problem });
+  });
+
+export type PlatformConfig = z.output<typeof PlatformConfigSchema>;
+export type PlatformConfigInput = z.input<typeof PlatformConfigSchema>;
+export type AgentConfig = z.output<typeof AgentSchema>;
+export type CliConfig = z.output<typeof CliSchema>;
+export type RepositoryConfig = z.output<typeof RepositorySchema>;
+export type StageConfig = z.output<typeof StageSchema>;
+export type AgentStageConfig = z.output<typeof AgentStageSchema>;
+export type GateStageConfig = z.output<typeof GateStageSchema>;
+export type ReleaseConfig = z.output<typeof ReleaseSchema>;
+
+interface Problem {
+  readonly path: (string | number)[];
+  readonly message: string;
+}
+
+function known(keys: Iterable<string>): string {
+  return [...keys].join(', ');
+}
+
+/** Every reference between parts of the config that does not resolve, at the path to change. */
+function referenceProblems(config: PlatformConfig): Problem[] {
+  const problems: Problem[] = [];
+  const cliNames = Object.keys(config.clis);
+  for (const [name, agent] of Object.entries(config.agents)) {
+    if (!cliNames.includes(agent.cli)) {
+      problems.push({ path: ['agents', name, 'cli'], message: `unknown CLI "${agent.cli}"; known: ${known(cliNames)}` });
+    }
+  }
+  for (const problem of stageProblems(config.stages, Object.keys(config.agents))) {
+    problems.push({ path: ['stages', ...problem.path], message: problem.message });
+  }
+  problems.push(...uniquenessProblems(config.repositories));
+  return problems;
+}
+
+function uniquenessProblems(repositories: readonly RepositoryConfig[]): Problem[] {
+  const problems: Problem[] = [];
+  const names = new Set<string>();
+  const services = new Set<string>();
+  repositories.forEach((repository, index) => {
+    const name = repository.name.toLowerCase();
+    if (names.has(name)) problems.push({ path: ['repositories', index, 'name'], message: `repository "${repository.name}" is listed twice` });
+    if (services.has(repository.service)) {
+      problems.push({ path: ['repositories', index, 'service'], message: `service "${repository.service}" is used by two repositories; services name workspaces and must be unique` });
+    }
+    names.add(name);
+    services.add(repository.service);
+  });
+  return problems;
+}

@@ -1,0 +1,71 @@
+/**
+ * Label and annotation keys, defined once. Templates write them, sensors and resumers select by them,
+ * the validator and the simulator read them: all from here.
+ *
+ * Pure: no cdk8s, no I/O.
+ */
+
+/** Labels on every play Workflow. Values must be legal label values (see `naming.ts`). */
+export const PlayLabels = {
+  /** The task id, digits only. */
+  taskId: 'task-id',
+  /** The repository, encoded by `repositoryLabelValue` (`owner/name` itself is not a legal value). */
+  repository: 'repository',
+  /** What kind of workflow this is; a play is `play`. */
+  workflowType: 'workflow-type',
+  /** The stage the play is in now; patched on the Workflow at every transition. */
+  currentStage: 'current-stage',
+  /** The stage the play left last. */
+  previousStage: 'previous-stage',
+} as const;
+
+/** The `workflow-type` label values we emit. */
+export const WorkflowTypes = {
+  play: 'play',
+  coderun: 'coderun',
+} as const;
+
+/** Annotations on a play Workflow: state that is not a legal label value (timestamps, JSON, URLs). */
+export const PlayAnnotations = {
+  /** The agent working in the current stage, empty at a gate. */
+  currentAgent: 'agents.platform/current-agent',
+  /** When the current stage was entered (RFC 3339). */
+  stageEnteredAt: 'agents.platform/stage-entered-at',
+  /** JSON list of `{stage, agent, enteredAt}`, oldest first. */
+  stageHistory: 'agents.platform/stage-history',
+  /** The repository as GitHub spells it (`owner/name`). */
+  repository: 'agents.platform/repository',
+} as const;
+
+/** The label that marks a play-progress ConfigMap (the seeds' `play-tracking=true`). */
+export const PROGRESS_TRACKING_LABEL = 'play-tracking';
+
+/** Labels on the CodeRuns a play creates, so that a CodeRun can be traced back to its play and stage. */
+export const CodeRunLabels = {
+  taskId: 'task-id',
+  service: 'service',
+  githubApp: 'github-app',
+  workflowName: 'workflow-name',
+  stage: 'workflow-stage',
+  workflowType: 'workflow-type',
+} as const;
+
+/** Labels on workspace PVCs, as the original controller set them. */
+export const WorkspaceLabels = {
+  app: 'app',
+  component: 'component',
+  service: 'service',
+  agent: 'agent',
+  workspaceType: 'workspace-type',
+} as const;
+
+/** Annotations that keep ArgoCD from ever pruning or deleting an object (PVCs hold the agents' work). */
+export const ARGOCD_KEEP_ANNOTATIONS: Readonly<Record<string, string>> = {
+  'argocd.argoproj.io/sync-options': 'Prune=false,Delete=false',
+};
+
+/** Labels every object we emit carries. */
+export const COMMON_LABELS: Readonly<Record<string, string>> = {
+  'app.kubernetes.io/part-of': 'agent-play',
+  'app.kubernetes.io/managed-by': 'cdk8s-agent-play',
+};

@@ -1,0 +1,115 @@
+/**
+ * Turns what a user wrote (an optional config file and the environment) into a validated platform
+ * config: defaults first, then the file, then environment overrides (seed 004's order).
+ *
+ * Pure: the caller reads the file and passes the environment in.
+ */
+import type { z } from 'zod';
+import { DEFAULT_AGENTS, DEFAULT_CLIS } from './default-config';
+import { PlatformConfigSchema, type PlatformConfig } from './config-schema';
+
+/** The prefix of the environment variables that rebind an agent to another CLI: `AGENT_PLAY_CLI_REX=codex`. */
+export const CLI_OVERRIDE_PREFIX = 'AGENT_PLAY_CLI_';
+
+/** Thrown when the configuration is unusable; `problems` holds one line per problem, each naming its path. */
+export class ConfigError extends Error {
+  public readonly problems: readonly string[];
+
+  public constructor(problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+    this.problems = [...problems];
+  }
+}
+
+export interface ConfigInputs {
+  /** The parsed config file, if there is one. */
+  readonly file?: unknown;
+  /** Where the file came from, for messages. */
+  readonly fileName?: string;
+  /** The environment; only `AGENT_PLAY_*` variables are read. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The environment variable that rebinds `agent` to another CLI. */
+export function cliOverrideVariable(agent: string): string {
+  return `${CLI_OVERRIDE_PREFIX}${agent.toUpperCase().replace(/-/g, '_')}`;
+}
+
+/**
+ * The validated configuration.
+ *
+ * @throws ConfigError listing every problem, one line each: `agents.cleo.cli: unknown CLI "cursr"; known: ...`
+ */
+export function resolveConfig(inputs: ConfigInputs = {}): PlatformConfig {
+  const file = inputs.file ?? {};
+  if (!isMapping(file)) throw new ConfigError([`${inputs.fileName ?? 'config'}: expected a mapping of settings at the top level`]);
+  const merged: Record<string, unknown> = { ...file };
+  merged.agents = mergeEntries(DEFAULT_AGENTS, file.agents);
+  merged.clis = mergeEntries(DEFAULT_CLIS, file.clis);
+  const overrides = applyCliOverrides(merged.agents, inputs.env ?? {});
+  const result = PlatformConfigSchema.safeParse(merged);
+  if (result.success) return result.data;
+  throw new ConfigError(result.error.issues.map((issue) => describeIssue(issue, overrides)));
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A registry (agents, CLIs) from the file merged over the defaults entry by entry, so that a file can
+ * change one field of one agent without restating the rest. Anything that is not a mapping is passed
+ * through for the schema to report.
+ */
+function mergeEntries(defaults: Record<string, object>, fromFile: unknown): unknown {
+  if (fromFile === undefined) return structuredClone(defaults);
+  if (!isMapping(fromFile)) return fromFile;
+  const merged: Record<string, unknown> = structuredClone(defaults);
+  for (const [key, entry] of Object.entries(fromFile)) {
+    const base = merged[key];
+    merged[key] = isMapping(base) && isMapping(entry) ? { ...base, ...entry } : entry;
+  }
+  return merged;
+}
+
+/** Applies `AGENT_PLAY_CLI_<AGENT>`; returns, per config path, the variable that set it. */
+function applyCliOverrides(agents: unknown, env: Readonly<Record<string, string | undefined>>): Map<string, string> {
+  const sources = new Map<string, string>();
+  const unknown: string[] = [];
+  for (const [variable, value] of Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) {
+    if (!variable.startsWith(CLI_OVERRIDE_PREFIX) || value === undefined || value === '') continue;
+    const agent = variable.slice(CLI_OVERRIDE_PREFIX.length).toLowerCase().replace(/_/g, '-');
+    if (!isMapping(agents) || !isMapping(agents[agent])) {
+      unknown.push(`${variable}: no agent "${agent}" to rebind; known: ${isMapping(agents) ? Object.keys(agents).join(', ') : 'none'}`);
+      continue;
+    }
+    agents[agent] = { ...agents[agent], cli: value };
+    sources.set(`agents.${agent}.cli`, variable);
+  }
+  if (unknown.length > 0) throw new ConfigError(unknown);
+  return sources;
+}
+
+/** A config path as people read it: `agents.cleo.cli`, `stages[2].agent`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const part of path) {
+    if (typeof part === 'number') text += `[${part}]`;
+    else text += text.length === 0 ? String(part) : `.${String(part)}`;
+  }
+  return text.length === 0 ? 'config' : text;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, overrides: Map<string, string>): string {
+  const path = formatPath(issue.path);
+  const fromEnv = overrides.get(path);
+  const origin = fromEnv ? ` (set by ${fromEnv})` : '';
+  return `${path}: ${issueMessage(issue)}${origin}`;
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return `unknown setting${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+  if (issue.code === 'invalid_union' && 'discriminator' in issue) return 'unknown stage type: expected type agent, gate or end';
+  return issue.message;
+}

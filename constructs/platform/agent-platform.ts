@@ -1,0 +1,100 @@
+import { Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { AgentsConfigMap } from '../config/agents-config-map';
+import { CodeRunCrd } from '../crds/coderun-crd';
+import type { PlatformConfig } from '../model/config-schema';
+import { durationSeconds } from '../model/duration';
+import { StageMachine } from '../model/stage-machine';
+import { PlayRbac } from '../rbac/play-rbac';
+import { WorkspacePvc } from '../storage/workspace-pvc';
+import { CodeRunWorkflowTemplate } from '../workflows/coderun-workflow-template';
+import { PlayWorkflowTemplate } from '../workflows/play-workflow-template';
+
+export interface AgentPlatformProps {
+  /** The validated platform configuration (see `resolveConfig`). */
+  readonly config: PlatformConfig;
+}
+
+/** The charts of a platform, one per concern; each becomes one file of the output. */
+export const PlatformCharts = {
+  crds: 'coderun-crd',
+  rbac: 'play-rbac',
+  agents: 'agents-configmap',
+  workspaces: 'workspaces',
+  coderun: 'coderun-workflow-template',
+  plays: 'play-workflow-templates',
+} as const;
+
+/**
+ * The whole platform from one configuration: the CodeRun CRD, the play's RBAC, the agents ConfigMap, the
+ * workspace PVCs, the coderun WorkflowTemplate and one play WorkflowTemplate per repository. Each concern
+ * is its own chart, so each lands in its own file.
+ */
+export class AgentPlatform extends Construct {
+  /** The stage machine every play of this platform runs. */
+  public readonly stages: StageMachine;
+  /** The play template of each repository, by repository name. */
+  public readonly plays: ReadonlyMap<string, PlayWorkflowTemplate>;
+  public readonly rbac: PlayRbac;
+  private readonly config: PlatformConfig;
+
+  public constructor(scope: Construct, id: string, props: AgentPlatformProps) {
+    super(scope, id);
+    this.config = structuredClone(props.config);
+    const config = this.config;
+    this.stages = new StageMachine(config.stages, Object.keys(config.agents));
+    const chart = (name: string, namespaced = true): Chart => new Chart(this, name, namespaced ? { namespace: config.namespace } : {});
+
+    new CodeRunCrd(chart(PlatformCharts.crds, false), 'CodeRun');
+    this.rbac = new PlayRbac(chart(PlatformCharts.rbac), 'Play', { serviceAccountName: config.play.serviceAccount });
+    new AgentsConfigMap(chart(PlatformCharts.agents), 'Agents', { agents: config.agents, clis: config.clis });
+    this.addWorkspaces(chart(PlatformCharts.workspaces));
+
+    const firstAgent = config.agents[this.stages.agentStages[0].agent];
+    new CodeRunWorkflowTemplate(chart(PlatformCharts.coderun), 'CodeRun', {
+      defaultAgent: firstAgent,
+      defaultRepository: config.repositories[0],
+      cliNames: Object.keys(config.clis),
+      githubApps: Object.values(config.agents).map((agent) => agent.githubApp),
+      serviceAccountName: this.rbac.serviceAccountName,
+    });
+
+    const plays = chart(PlatformCharts.plays);
+    const byRepository = new Map<string, PlayWorkflowTemplate>();
+    for (const repository of config.repositories) {
+      byRepository.set(repository.name, new PlayWorkflowTemplate(plays, repository.service, {
+        repository,
+        stages: this.stages,
+        agents: config.agents,
+        clis: config.clis,
+        serviceAccountName: this.rbac.serviceAccountName,
+        helperImage: config.images.kubectl,
+        deadlineSeconds: durationSeconds(config.play.deadline),
+        keepSucceededSeconds: durationSeconds(config.play.keepSucceeded),
+        keepFailedSeconds: durationSeconds(config.play.keepFailed),
+      }));
+    }
+    this.plays = byRepository;
+  }
+
+  /** Whether an agent shares its repository's workspace (implementation agents do). */
+  public sharesWorkspace(agent: string): boolean {
+    return this.config.agents[agent]?.role === 'implementation';
+  }
+
+  /**
+   * One shared workspace per repository when any implementation agent works in a stage, and one
+   * isolated workspace per other agent that works in a stage.
+   */
+  private addWorkspaces(chart: Chart): void {
+    for (const repository of this.config.repositories) {
+      const sharedAgents = this.stages.agents.filter((agent) => this.sharesWorkspace(agent));
+      if (sharedAgents.length > 0) {
+        new WorkspacePvc(chart, `${repository.service}-shared`, { service: repository.service, agent: sharedAgents[0], shared: true, size: this.config.workspace.size, storageClassName: this.config.workspace.storageClass });
+      }
+      for (const agent of this.stages.agents.filter((name) => !this.sharesWorkspace(name))) {
+        new WorkspacePvc(chart, `${repository.service}-${agent}`, { service: repository.service, agent, shared: false, size: this.config.workspace.size, storageClassName: this.config.workspace.storageClass });
+      }
+    }
+  }
+}

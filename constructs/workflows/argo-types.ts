@@ -1,0 +1,159 @@
+/**
+ * The part of the Argo Workflows v1alpha1 API that our templates use, typed. Field names and shapes follow
+ * the upstream CRDs; the tests validate every object built from these types against those CRDs with
+ * unknown fields rejected, so a field that is not Argo's cannot slip in.
+ */
+
+export interface Parameter {
+  readonly name: string;
+  readonly value?: string;
+  readonly default?: string;
+  readonly enum?: readonly string[];
+  readonly description?: string;
+  readonly valueFrom?: {
+    readonly jsonPath?: string;
+    readonly path?: string;
+    readonly supplied?: Record<string, never>;
+    readonly default?: string;
+  };
+}
+
+export interface Arguments {
+  readonly parameters?: readonly Parameter[];
+}
+
+export interface Inputs {
+  readonly parameters?: readonly Parameter[];
+}
+
+export interface Outputs {
+  readonly parameters?: readonly Parameter[];
+}
+
+export interface Backoff {
+  readonly duration: string;
+  readonly factor: number;
+  readonly maxDuration: string;
+}
+
+/** In Argo `limit: 0` means no retry at all; we always state a limit and a bounded backoff. */
+export interface RetryStrategy {
+  readonly limit: string;
+  readonly retryPolicy: 'Always' | 'OnFailure' | 'OnError' | 'OnTransientError';
+  readonly backoff: Backoff;
+}
+
+export interface EnvVar {
+  readonly name: string;
+  readonly value?: string;
+  readonly valueFrom?: {
+    readonly fieldRef?: { readonly fieldPath: string };
+    readonly secretKeyRef?: { readonly name: string; readonly key: string };
+  };
+}
+
+export interface SecurityContext {
+  readonly runAsNonRoot?: boolean;
+  readonly runAsUser?: number;
+  readonly runAsGroup?: number;
+  readonly allowPrivilegeEscalation?: boolean;
+  readonly readOnlyRootFilesystem?: boolean;
+  readonly capabilities?: { readonly drop: readonly string[] };
+  readonly seccompProfile?: { readonly type: 'RuntimeDefault' };
+}
+
+export interface PodSecurityContext {
+  readonly runAsNonRoot?: boolean;
+  readonly runAsUser?: number;
+  readonly runAsGroup?: number;
+  readonly fsGroup?: number;
+  readonly seccompProfile?: { readonly type: 'RuntimeDefault' };
+}
+
+export interface ResourceRequirements {
+  readonly requests?: Readonly<Record<string, string>>;
+  readonly limits?: Readonly<Record<string, string>>;
+}
+
+export interface VolumeMount {
+  readonly name: string;
+  readonly mountPath: string;
+}
+
+export interface Volume {
+  readonly name: string;
+  readonly emptyDir?: { readonly medium?: string; readonly sizeLimit?: string };
+}
+
+export interface ScriptTemplate {
+  readonly image: string;
+  readonly command: readonly string[];
+  readonly source: string;
+  readonly env?: readonly EnvVar[];
+  readonly securityContext?: SecurityContext;
+  readonly resources?: ResourceRequirements;
+  readonly volumeMounts?: readonly VolumeMount[];
+}
+
+export interface ResourceTemplate {
+  readonly action: 'get' | 'create' | 'apply' | 'delete' | 'replace' | 'patch';
+  readonly manifest?: string;
+  readonly mergeStrategy?: 'strategic' | 'merge' | 'json';
+  readonly flags?: readonly string[];
+  readonly setOwnerReference?: boolean;
+  readonly successCondition?: string;
+  readonly failureCondition?: string;
+}
+
+export interface DagTask {
+  readonly name: string;
+  readonly template?: string;
+  readonly templateRef?: { readonly name: string; readonly template: string };
+  readonly arguments?: Arguments;
+  readonly depends?: string;
+  readonly when?: string;
+}
+
+export interface WorkflowStep {
+  readonly name: string;
+  readonly template: string;
+  readonly arguments?: Arguments;
+  readonly when?: string;
+}
+
+export interface Template {
+  readonly name: string;
+  readonly inputs?: Inputs;
+  readonly outputs?: Outputs;
+  readonly metadata?: { readonly labels?: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>> };
+  readonly dag?: { readonly tasks: readonly DagTask[] };
+  readonly steps?: readonly (readonly WorkflowStep[])[];
+  readonly script?: ScriptTemplate;
+  readonly resource?: ResourceTemplate;
+  readonly suspend?: { readonly duration?: string };
+  readonly retryStrategy?: RetryStrategy;
+  /** Only on leaf templates (Argo rejects it on dag and steps). */
+  readonly activeDeadlineSeconds?: number;
+  readonly volumes?: readonly Volume[];
+}
+
+export interface WorkflowMetadata {
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly annotations?: Readonly<Record<string, string>>;
+  readonly labelsFrom?: Readonly<Record<string, { readonly expression: string }>>;
+}
+
+export interface WorkflowSpec {
+  readonly entrypoint?: string;
+  readonly onExit?: string;
+  readonly serviceAccountName?: string;
+  readonly arguments?: Arguments;
+  readonly templates?: readonly Template[];
+  readonly workflowMetadata?: WorkflowMetadata;
+  readonly workflowTemplateRef?: { readonly name: string };
+  readonly activeDeadlineSeconds?: number;
+  readonly ttlStrategy?: { readonly secondsAfterCompletion?: number; readonly secondsAfterSuccess?: number; readonly secondsAfterFailure?: number };
+  readonly podGC?: { readonly strategy: 'OnPodCompletion' | 'OnPodSuccess' | 'OnWorkflowCompletion' | 'OnWorkflowSuccess'; readonly deleteDelayDuration?: string };
+  readonly securityContext?: PodSecurityContext;
+  readonly volumes?: readonly Volume[];
+}

@@ -1,0 +1,129 @@
+import { Construct } from 'constructs';
+import type { AgentConfig, RepositoryConfig } from '../model/config-schema';
+import { durationSeconds } from '../model/duration';
+import { PlayLabels, WorkflowTypes } from '../model/labels';
+import { CODERUN_TEMPLATE_NAME } from '../model/play-contract';
+import type { Parameter } from './argo-types';
+import { ArgoReference, codeRunTemplate } from './coderun-manifest';
+import { HARDENED_POD } from './hardened-script';
+import { WorkflowTemplate } from './workflow-template';
+
+/** The parameters of a single agent run, with the names the original platform used. */
+export const CodeRunParameters = {
+  taskId: 'task-id',
+  serviceId: 'service-id',
+  repositoryUrl: 'repository-url',
+  docsRepositoryUrl: 'docs-repository-url',
+  docsProjectDirectory: 'docs-project-directory',
+  docsBranch: 'docs-branch',
+  workingDirectory: 'working-directory',
+  githubApp: 'github-app',
+  stage: 'stage',
+  cliType: 'cli-type',
+  cliModel: 'cli-model',
+  cliMaxTokens: 'cli-max-tokens',
+  cliTemperature: 'cli-temperature',
+  continueSession: 'continue-session',
+  overwriteMemory: 'overwrite-memory',
+  taskRequirements: 'task-requirements',
+} as const;
+
+export interface CodeRunWorkflowTemplateProps {
+  /** The agent whose settings are the defaults; every CLI parameter has a non-empty default from it. */
+  readonly defaultAgent: AgentConfig;
+  /** The repository whose settings are the defaults. */
+  readonly defaultRepository: RepositoryConfig;
+  /** The CLIs `cli-type` may name (Argo refuses any other value at submission). */
+  readonly cliNames: readonly string[];
+  /** The GitHub Apps `github-app` may name. */
+  readonly githubApps: readonly string[];
+  readonly serviceAccountName: string;
+  /** How long one attempt may run. @default 4 hours */
+  readonly timeoutSeconds?: number;
+  /** Retries of a failed run. @default 1 */
+  readonly retries?: number;
+  /** @default coderun */
+  readonly name?: string;
+  readonly namespace?: string;
+}
+
+function parameter(name: string): string {
+  return `{{workflow.parameters.${name}}}`;
+}
+
+/**
+ * A WorkflowTemplate that runs one agent once: it creates a CodeRun owned by the Workflow and waits for it
+ * to succeed or fail. Every CLI parameter has a typed, non-empty default (the CodeRun controller rejects an
+ * empty `cliConfig`), and `cli-type` and `github-app` are restricted to the configured values.
+ */
+export class CodeRunWorkflowTemplate extends WorkflowTemplate {
+  public constructor(scope: Construct, id: string, props: CodeRunWorkflowTemplateProps) {
+    const agent = props.defaultAgent;
+    const repository = props.defaultRepository;
+    const P = CodeRunParameters;
+    const parameters: Parameter[] = [
+      { name: P.taskId, description: 'The task id (digits)' },
+      { name: P.serviceId, value: repository.service },
+      { name: P.repositoryUrl, value: repository.name },
+      { name: P.docsRepositoryUrl, value: repository.docsRepository ?? repository.name },
+      { name: P.docsProjectDirectory, value: repository.docsProjectDirectory },
+      { name: P.docsBranch, value: repository.docsBranch ?? repository.branch },
+      { name: P.workingDirectory, value: repository.workingDirectory ?? repository.service },
+      { name: P.githubApp, value: agent.githubApp, enum: props.githubApps },
+      { name: P.stage, value: 'standalone' },
+      { name: P.cliType, value: agent.cli, enum: props.cliNames },
+      { name: P.cliModel, value: agent.model },
+      { name: P.cliMaxTokens, value: String(agent.maxTokens) },
+      { name: P.cliTemperature, value: String(agent.temperature) },
+      { name: P.continueSession, value: 'false', enum: ['true', 'false'] },
+      { name: P.overwriteMemory, value: 'false', enum: ['true', 'false'] },
+      { name: P.taskRequirements, value: '' },
+    ];
+    super(scope, id, {
+      name: props.name ?? CODERUN_TEMPLATE_NAME,
+      namespace: props.namespace,
+      labels: { [PlayLabels.workflowType]: WorkflowTypes.coderun },
+      spec: {
+        entrypoint: 'run-agent',
+        serviceAccountName: props.serviceAccountName,
+        arguments: { parameters },
+        workflowMetadata: {
+          labels: { [PlayLabels.workflowType]: WorkflowTypes.coderun },
+          labelsFrom: { [PlayLabels.taskId]: { expression: `workflow.parameters['${P.taskId}']` } },
+        },
+        activeDeadlineSeconds: durationSeconds('1d'),
+        ttlStrategy: { secondsAfterSuccess: 300, secondsAfterFailure: durationSeconds('3h') },
+        podGC: { strategy: 'OnPodCompletion' },
+        securityContext: HARDENED_POD,
+      },
+    });
+    this.addTemplate(codeRunTemplate({
+      name: 'run-agent',
+      generateName: 'coderun-',
+      stage: parameter(P.stage),
+      timeoutSeconds: props.timeoutSeconds ?? durationSeconds('4h'),
+      retries: props.retries ?? 1,
+      spec: {
+        taskId: new ArgoReference(parameter(P.taskId)),
+        service: parameter(P.serviceId),
+        repositoryUrl: parameter(P.repositoryUrl),
+        docsRepositoryUrl: parameter(P.docsRepositoryUrl),
+        docsProjectDirectory: parameter(P.docsProjectDirectory),
+        docsBranch: parameter(P.docsBranch),
+        workingDirectory: parameter(P.workingDirectory),
+        model: parameter(P.cliModel),
+        githubApp: parameter(P.githubApp),
+        continueSession: new ArgoReference(parameter(P.continueSession)),
+        overwriteMemory: new ArgoReference(parameter(P.overwriteMemory)),
+        contextVersion: 1,
+        taskRequirements: parameter(P.taskRequirements),
+        cliConfig: {
+          cliType: parameter(P.cliType),
+          model: parameter(P.cliModel),
+          maxTokens: new ArgoReference(parameter(P.cliMaxTokens)),
+          temperature: new ArgoReference(parameter(P.cliTemperature)),
+        },
+      },
+    }));
+  }
+}

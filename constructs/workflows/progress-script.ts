@@ -1,0 +1,86 @@
+/**
+ * The bash that records a play's progress, run at every stage transition and once more by the exit
+ * handler. It reads everything from the environment (names of keys included, so that the label and
+ * annotation keys stay defined once, in `model/labels.ts`):
+ *
+ * - EVENT: `enter` (a stage begins) or `exit` (the play ends);
+ * - STAGE, PREVIOUS_STAGE, AGENT, CLI, STATUS: the stage entered (on exit: the stage the play was in);
+ * - WORKFLOW_STATUS: on exit, Argo's `workflow.status`;
+ * - TASK_ID, WORKFLOW_NAME, NAMESPACE, REPOSITORY, BRANCH, PROGRESS_CONFIGMAP, PROGRESS_KEY;
+ * - TRACKING_LABEL, HISTORY_ANNOTATION, ENTERED_AT_ANNOTATION.
+ *
+ * Each task owns one key of the repository's progress ConfigMap, and every write is a merge patch that
+ * carries the resourceVersion it read, retried on conflict: parallel tasks never overwrite each other.
+ */
+export const PROGRESS_SCRIPT = String.raw`set -euo pipefail
+now="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+
+# Runs "$@" until it succeeds, at most 5 times, backing off 1, 2, 4, 8 seconds.
+retry() {
+  local attempt
+  for attempt in 1 2 3 4 5; do
+    if "$@"; then return 0; fi
+    [ "$attempt" -lt 5 ] && sleep $((1 << (attempt - 1)))
+  done
+  echo "giving up after 5 attempts: $*" >&2
+  return 1
+}
+
+# Appends the stage to the workflow's stage history annotation (optimistic lock on resourceVersion).
+record_on_workflow() {
+  local current version history patch
+  current="$(kubectl get workflow "$WORKFLOW_NAME" -n "$NAMESPACE" -o json)" || return 1
+  version="$(jq -r '.metadata.resourceVersion' <<<"$current")"
+  history="$(jq -c --arg key "$HISTORY_ANNOTATION" '(.metadata.annotations[$key] // "[]") | (fromjson? // [])' <<<"$current")"
+  history="$(jq -c --arg stage "$STAGE" --arg agent "$AGENT" --arg at "$now" '. + [ { stage: $stage, agent: $agent, enteredAt: $at } ]' <<<"$history")"
+  patch="$(jq -n -c --arg rv "$version" --arg hk "$HISTORY_ANNOTATION" --arg h "$history" --arg ek "$ENTERED_AT_ANNOTATION" --arg at "$now" \
+    '{ metadata: { resourceVersion: $rv, annotations: { ($hk): $h, ($ek): $at } } }')"
+  kubectl patch workflow "$WORKFLOW_NAME" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
+}
+
+# Creates the progress ConfigMap with its tracking label when it does not exist yet.
+ensure_configmap() {
+  kubectl get configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" >/dev/null 2>&1 && return 0
+  kubectl create configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" --dry-run=client -o json \
+    --from-literal=repository="$REPOSITORY" --from-literal=branch="$BRANCH" --from-literal=started-at="$now" \
+    | jq -c --arg label "$TRACKING_LABEL" '.metadata.labels[$label] = "true"' \
+    | kubectl create -f - >/dev/null 2>&1 || kubectl get configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" >/dev/null
+}
+
+# The task's record after this event, from the record before it (standard input).
+next_record() {
+  jq -c --arg event "$EVENT" --arg repo "$REPOSITORY" --arg task "$TASK_ID" --arg wf "$WORKFLOW_NAME" --arg now "$now" \
+    --arg stage "$STAGE" --arg previous "$PREVIOUS_STAGE" --arg agent "$AGENT" --arg cli "$CLI" --arg status "$STATUS" \
+    --arg wfstatus "$WORKFLOW_STATUS" '
+    .repository = $repo | .task = $task | .workflowName = $wf | .lastUpdated = $now
+    | .startedAt = (.startedAt // $now)
+    | if $event == "enter" then
+        .stage = $stage | .status = $status
+        | (if $previous != "" and (.stageResults[$previous] | not) then .stageResults[$previous] = { result: "succeeded", finishedAt: $now } else . end)
+        | (if $agent != "" then .lastAgent = $agent | .cliHistory = ((.cliHistory // []) + [ { stage: $stage, agent: $agent, cli: $cli, at: $now } ]) else . end)
+      elif $wfstatus == "Succeeded" then .
+      else
+        .status = "failed" | .stage = (.stage // $stage)
+        | .stageResults[.stage] = { result: ($wfstatus | ascii_downcase), finishedAt: $now }
+      end'
+}
+
+# Writes this task's record, and the seed-compatible summary keys, in one optimistic merge patch.
+record_progress() {
+  local current version record patch
+  ensure_configmap || return 1
+  current="$(kubectl get configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" -o json)" || return 1
+  version="$(jq -r '.metadata.resourceVersion' <<<"$current")"
+  record="$(jq -c --arg key "$PROGRESS_KEY" '(.data[$key] // "{}") | (fromjson? // {})' <<<"$current" | next_record)"
+  patch="$(jq -n -c --arg rv "$version" --arg key "$PROGRESS_KEY" --argjson record "$record" --arg now "$now" \
+    '{ metadata: { resourceVersion: $rv }, data: { ($key): ($record | tojson), "current-task-id": $record.task,
+       "workflow-name": $record.workflowName, status: $record.status, stage: $record.stage, "last-updated": $now } }')"
+  kubectl patch configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
+}
+
+if [ "$EVENT" = "enter" ]; then
+  retry record_on_workflow
+fi
+retry record_progress
+echo "task $TASK_ID of $REPOSITORY: $EVENT $STAGE (status: $STATUS$WORKFLOW_STATUS)"
+`;

@@ -1,0 +1,103 @@
+import { ApiObject, Lazy } from 'cdk8s';
+import { Construct } from 'constructs';
+import { COMMON_LABELS } from '../model/labels';
+import { isDnsLabel } from '../model/naming';
+import type { Template, WorkflowSpec } from './argo-types';
+
+/** The Workflows CRDs accept at most this many templates in one object. */
+export const MAX_TEMPLATES = 200;
+
+/** A WorkflowTemplate, defined here or elsewhere. */
+export interface IWorkflowTemplate {
+  /** The WorkflowTemplate's `metadata.name`. */
+  readonly name: string;
+}
+
+export interface WorkflowTemplateProps {
+  /** `metadata.name`: a DNS-1123 label of at most 63 characters. */
+  readonly name: string;
+  /** `metadata.namespace`. @default - the namespace of the chart */
+  readonly namespace?: string;
+  /** Labels of the WorkflowTemplate object itself (not of the Workflows made from it). @default - none */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** The spec, without templates: add those with `addTemplate`. */
+  readonly spec: Omit<WorkflowSpec, 'templates'>;
+  /** Initial templates. @default - none */
+  readonly templates?: readonly Template[];
+}
+
+/**
+ * An Argo WorkflowTemplate (`argoproj.io/v1alpha1`), typed. It refuses what Argo would refuse at run time:
+ * two templates with one name, more than 200 templates, an entrypoint or exit handler or DAG task that
+ * names a template it does not have.
+ */
+export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
+  /** Refers to a WorkflowTemplate that exists elsewhere (another chart, another tool). */
+  public static fromWorkflowTemplateName(_scope: Construct, _id: string, name: string): IWorkflowTemplate {
+    return { name };
+  }
+
+  public readonly name: string;
+  /** The API object under the typed surface. */
+  protected readonly apiObject: ApiObject;
+  private readonly spec: Omit<WorkflowSpec, 'templates'>;
+  private readonly templateList: Template[] = [];
+
+  public constructor(scope: Construct, id: string, props: WorkflowTemplateProps) {
+    super(scope, id);
+    if (!isDnsLabel(props.name)) {
+      throw new Error(`WorkflowTemplate name "${props.name}" is not a DNS-1123 label of at most 63 characters: use lower-case letters, digits and "-"`);
+    }
+    this.name = props.name;
+    this.spec = structuredClone(props.spec);
+    for (const template of props.templates ?? []) this.addTemplate(template);
+    this.apiObject = new ApiObject(this, 'Resource', {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'WorkflowTemplate',
+      metadata: { name: props.name, namespace: props.namespace, labels: { ...COMMON_LABELS, ...props.labels } },
+      spec: Lazy.any({ produce: () => ({ ...this.spec, templates: this.templateList }) }),
+    });
+    this.node.addValidation({ validate: () => this.referenceProblems() });
+  }
+
+  /**
+   * Adds a template.
+   *
+   * @throws when a template of that name exists, or the object would hold more than 200 templates
+   */
+  public addTemplate(template: Template): void {
+    if (this.hasTemplate(template.name)) throw new Error(`WorkflowTemplate ${this.name} already has a template named "${template.name}"`);
+    if (this.templateList.length >= MAX_TEMPLATES) throw new Error(`WorkflowTemplate ${this.name} cannot hold more than ${MAX_TEMPLATES} templates`);
+    this.templateList.push(structuredClone(template));
+  }
+
+  public hasTemplate(name: string): boolean {
+    return this.templateList.some((template) => template.name === name);
+  }
+
+  /** The names of the templates, in order. */
+  public get templateNames(): string[] {
+    return this.templateList.map((template) => template.name);
+  }
+
+  /** A copy of the template named `name`, or undefined. */
+  public template(name: string): Template | undefined {
+    const found = this.templateList.find((template) => template.name === name);
+    return found ? structuredClone(found) : undefined;
+  }
+
+  /** Every local template reference that does not resolve, as a message that names it. */
+  private referenceProblems(): string[] {
+    const problems: string[] = [];
+    const check = (where: string, name: string | undefined): void => {
+      if (name !== undefined && !this.hasTemplate(name)) problems.push(`WorkflowTemplate ${this.name}: ${where} names template "${name}", which does not exist`);
+    };
+    check('spec.entrypoint', this.spec.entrypoint);
+    check('spec.onExit', this.spec.onExit);
+    for (const template of this.templateList) {
+      for (const task of template.dag?.tasks ?? []) check(`templates.${template.name}.dag.tasks.${task.name}`, task.template);
+      for (const step of (template.steps ?? []).flat()) check(`templates.${template.name}.steps.${step.name}`, step.template);
+    }
+    return problems;
+  }
+}
