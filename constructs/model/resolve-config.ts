@@ -50,7 +50,7 @@ export function resolveConfig(inputs: ConfigInputs = {}): PlatformConfig {
   const overrides = applyCliOverrides(merged.agents, inputs.env ?? {});
   const result = PlatformConfigSchema.safeParse(merged);
   if (result.success) return result.data;
-  throw new ConfigError(result.error.issues.map((issue) => describeIssue(issue, overrides)));
+  throw new ConfigError(result.error.issues.map((issue) => describeIssue(issue, overrides)).sort());
 }
 
 function isMapping(value: unknown): value is Record<string, unknown> {

@@ -32,9 +32,11 @@ function readYamlFile(file: string): unknown {
   }
   try {
     // Duplicate keys are an error: the original platform lost a whole `templates:` list to one.
-    return parse(text, { uniqueKeys: true, prettyErrors: false });
+    return parse(text, { uniqueKeys: true, prettyErrors: true });
   } catch (error) {
-    const message = (error as Error).message.split('\n')[0];
-    throw new ConfigError([`${file}: not valid YAML: ${message}`]);
+    const position = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
+    const where = position ? `:${position.line}:${position.col}` : '';
+    const message = (error as Error).message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    throw new ConfigError([`${file}${where}: not valid YAML: ${message}`]);
   }
 }

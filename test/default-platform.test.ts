@@ -1,0 +1,310 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { CodeRunSpecSchema } from '../constructs/model/coderun-schema';
+import { ARGOCD_KEEP_ANNOTATIONS, PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL } from '../constructs/model/labels';
+import { isDnsLabel, isLabelKey, isLabelValue, progressConfigMapName, repositoryLabelValue, systemPromptKey, workspacePvcName } from '../constructs/model/naming';
+import { GATE_STAGE_INPUT, PlayParameters, PlayTemplates, enterTaskName, gateNodeSelector } from '../constructs/model/play-contract';
+import { resolveConfig } from '../constructs/model/resolve-config';
+import { StageMachine } from '../constructs/model/stage-machine';
+import { PlatformCharts } from '../constructs/platform/agent-platform';
+import { PLAY_GRANTS } from '../constructs/rbac/play-rbac';
+import { synth, type K8sObject } from './support/synth';
+
+const config = resolveConfig({ env: {} });
+const stages = new StageMachine(config.stages, Object.keys(config.agents));
+const platform = synth();
+const play = platform.one('WorkflowTemplate', 'play-play-test');
+const templates: any[] = play.spec.templates;
+const templateNamed = (name: string): any => {
+  const found = templates.find((template) => template.name === name);
+  if (!found) throw new Error(`the play has no template ${name}`);
+  return found;
+};
+const dagTasks: any[] = templateNamed(PlayTemplates.main).dag.tasks;
+const taskNamed = (name: string): any => dagTasks.find((task) => task.name === name);
+
+/** Replaces every Argo reference with a plausible value, as Argo would before creating the object. */
+function substitute(text: string): string {
+  return text.replace(/\{\{[^}]+\}\}/g, (reference) => (reference.includes('task-id') ? '42' : 'x'));
+}
+
+describe('the default platform', () => {
+  it('writes one file per concern', () => {
+    expect([...platform.files.keys()].sort()).toEqual(Object.values(PlatformCharts).map((chart) => `${chart}.yaml`).sort());
+  });
+
+  it('uses only legal names, label keys and label values', () => {
+    for (const object of platform.objects) {
+      const where = `${object.kind}/${object.metadata.name}`;
+      expect(isDnsLabel(object.metadata.name) || object.kind === 'CustomResourceDefinition', where).toBe(true);
+      for (const [key, value] of Object.entries(object.metadata.labels ?? {})) {
+        expect(isLabelKey(key), `${where} label key ${key}`).toBe(true);
+        expect(isLabelValue(value), `${where} label ${key}=${value}`).toBe(true);
+      }
+    }
+  });
+
+  it('puts every namespaced object in the configured namespace', () => {
+    for (const object of platform.objects.filter((object) => object.kind !== 'CustomResourceDefinition')) {
+      expect(object.metadata.namespace, `${object.kind}/${object.metadata.name}`).toBe(config.namespace);
+    }
+  });
+});
+
+describe('the play WorkflowTemplate', () => {
+  it('labels the play from parameters, with a legal repository value', () => {
+    const metadata = play.spec.workflowMetadata;
+    expect(metadata.labels[PlayLabels.workflowType]).toBe('play');
+    expect(metadata.labels[PlayLabels.repository]).toBe(repositoryLabelValue(config.repositories[0].name));
+    expect(isLabelValue(metadata.labels[PlayLabels.repository])).toBe(true);
+    expect(metadata.labelsFrom[PlayLabels.taskId].expression).toBe(`workflow.parameters['${PlayParameters.taskId}']`);
+    expect(metadata.labelsFrom[PlayLabels.currentStage].expression).toBe(`workflow.parameters['${PlayParameters.startStage}']`);
+    expect(metadata.annotations[PlayAnnotations.repository]).toBe(config.repositories[0].name);
+  });
+
+  it('offers every stage, and only those, as a start stage', () => {
+    const startStage = play.spec.arguments.parameters.find((parameter: any) => parameter.name === PlayParameters.startStage);
+    expect(startStage.enum).toEqual(stages.names);
+    expect(startStage.value).toBe(stages.first.name);
+  });
+
+  it('enters every stage in order, each after the work of the one before', () => {
+    stages.stages.forEach((stage, index) => {
+      const enter = taskNamed(enterTaskName(stage.name));
+      expect(enter, stage.name).toBeDefined();
+      const argument = (name: string) => enter.arguments.parameters.find((parameter: any) => parameter.name === name).value;
+      expect(argument('stage')).toBe(stage.name);
+      expect(argument('previous-stage')).toBe(index === 0 ? '' : stages.stages[index - 1].name);
+      if (index > 0) expect(enter.depends).toBe(stages.stages[index - 1].name);
+    });
+  });
+
+  it('skips exactly the stages before the start stage', () => {
+    for (const stage of stages.stages) {
+      const allowed = [...stages.stagesBefore(stage.name), stage].map((earlier) => `'${earlier.name}'`).join(', ');
+      expect(taskNamed(enterTaskName(stage.name)).when).toBe(`{{=workflow.parameters['start-stage'] in [${allowed}]}}`);
+    }
+  });
+
+  it('has a suspend gate for every gate stage, addressable by its stage input', () => {
+    const gate = templateNamed(PlayTemplates.gate);
+    expect(gate.suspend).toEqual({});
+    expect(gate.inputs.parameters).toEqual([{ name: GATE_STAGE_INPUT }]);
+    const gateTasks = dagTasks.filter((task) => task.template === PlayTemplates.gate);
+    expect(gateTasks.map((task) => task.arguments.parameters[0].value)).toEqual(stages.gates.map((stage) => stage.name));
+    expect(gateNodeSelector('waiting-pr-created')).toBe('inputs.parameters.stage.value=waiting-pr-created');
+    // A suspend with a duration would release itself: only an event may release a gate.
+    expect(gate.suspend.duration).toBeUndefined();
+  });
+
+  it('patches its own stage labels with a merge patch, as Argo supports', () => {
+    const patch = templateNamed(PlayTemplates.setStageLabels);
+    expect(patch.resource).toMatchObject({ action: 'patch', mergeStrategy: 'merge', flags: ['workflow', '{{workflow.name}}'] });
+    const manifest = parse(patch.resource.manifest);
+    expect(Object.keys(manifest.metadata.labels).sort()).toEqual([PlayLabels.currentStage, PlayLabels.previousStage].sort());
+    expect(manifest.metadata.labels[PlayLabels.currentStage]).toBe('{{inputs.parameters.stage}}');
+    expect(Object.keys(manifest.metadata.annotations)).toEqual([PlayAnnotations.currentAgent]);
+    expect(patch.retryStrategy.limit).toBe('3');
+  });
+
+  it('runs each agent stage as a CodeRun owned by the play, bounded in time and retries', () => {
+    for (const stage of stages.agentStages) {
+      const task = taskNamed(stage.name);
+      const run = templateNamed(task.template);
+      expect(run.resource).toMatchObject({
+        action: 'create',
+        setOwnerReference: true,
+        successCondition: 'status.phase == Succeeded',
+        failureCondition: 'status.phase == Failed',
+      });
+      expect(run.activeDeadlineSeconds).toBe(4 * 3600);
+      expect(run.retryStrategy.limit).toBe(String(stage.retries));
+      expect(run.retryStrategy.backoff.maxDuration).toBe('30m');
+    }
+  });
+
+  it('creates CodeRuns that the CodeRun schema accepts, with a full cliConfig for the stage agent', () => {
+    for (const stage of stages.agentStages) {
+      const manifest = JSON.parse(substitute(templateNamed(taskNamed(stage.name).template).resource.manifest));
+      const spec = CodeRunSpecSchema.parse(manifest.spec);
+      const agent = config.agents[stage.agent];
+      expect(spec.taskId).toBe(42);
+      expect(spec.githubApp).toBe(agent.githubApp);
+      expect(spec.cliConfig).toMatchObject({ cliType: agent.cli, model: agent.model, maxTokens: agent.maxTokens, temperature: agent.temperature });
+      expect(manifest.metadata.labels['workflow-stage']).toBe(stage.name);
+    }
+  });
+
+  it('records the final status in an exit handler that exists', () => {
+    expect(play.spec.onExit).toBe(PlayTemplates.exit);
+    const env = Object.fromEntries(templateNamed(PlayTemplates.exit).script.env.map((variable: any) => [variable.name, variable.value]));
+    expect(env.EVENT).toBe('exit');
+    expect(env.WORKFLOW_STATUS).toBe('{{workflow.status}}');
+    expect(env.STAGE).toBe(`{{workflow.labels.${PlayLabels.currentStage}}}`);
+  });
+
+  it('writes the progress record of its repository, one key per task', () => {
+    for (const name of [PlayTemplates.recordProgress, PlayTemplates.exit]) {
+      const env = Object.fromEntries(templateNamed(name).script.env.map((variable: any) => [variable.name, variable.value]));
+      expect(env.PROGRESS_CONFIGMAP).toBe(progressConfigMapName(config.repositories[0].name));
+      expect(env.PROGRESS_KEY).toBe('task-{{workflow.parameters.task-id}}.json');
+      expect(env.TRACKING_LABEL).toBe(PROGRESS_TRACKING_LABEL);
+      expect(env.HISTORY_ANNOTATION).toBe(PlayAnnotations.stageHistory);
+    }
+  });
+
+  it('is bounded: deadline, time to live and pod garbage collection', () => {
+    expect(play.spec.activeDeadlineSeconds).toBe(7 * 86400);
+    expect(play.spec.ttlStrategy).toEqual({ secondsAfterSuccess: 86400, secondsAfterFailure: 3 * 86400 });
+    expect(play.spec.podGC.strategy).toBe('OnPodCompletion');
+  });
+});
+
+describe('every WorkflowTemplate', () => {
+  const workflowTemplates = platform.byKind('WorkflowTemplate');
+
+  it('references only templates it has, and never mixes depends with dependencies', () => {
+    for (const template of workflowTemplates) {
+      const names = new Set(template.spec.templates.map((entry: any) => entry.name));
+      expect(names.has(template.spec.entrypoint)).toBe(true);
+      if (template.spec.onExit) expect(names.has(template.spec.onExit)).toBe(true);
+      for (const entry of template.spec.templates) {
+        for (const task of entry.dag?.tasks ?? []) {
+          expect(names.has(task.template), `${entry.name}/${task.name}`).toBe(true);
+          expect(task.dependencies).toBeUndefined();
+          for (const dependency of (task.depends ?? '').split(/[^a-zA-Z0-9-]+/).filter(Boolean)) {
+            expect(entry.dag.tasks.some((other: any) => other.name === dependency), `${task.name} depends on ${dependency}`).toBe(true);
+          }
+        }
+        for (const step of (entry.steps ?? []).flat()) expect(names.has(step.template), `${entry.name}/${step.name}`).toBe(true);
+      }
+    }
+  });
+
+  it('runs hardened helpers with pinned images, and passes values only through the environment', () => {
+    const scripts = workflowTemplates.flatMap((template) => template.spec.templates.filter((entry: any) => entry.script));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const entry of scripts) {
+      expect(entry.script.image).toMatch(/:[A-Za-z0-9_][A-Za-z0-9_.-]*$/);
+      expect(entry.script.image).not.toMatch(/:latest$/);
+      expect(entry.script.source).not.toContain('{{');
+      expect(entry.script.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      expect(entry.activeDeadlineSeconds).toBeGreaterThan(0);
+    }
+    for (const template of workflowTemplates) expect(template.spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+  });
+
+  it('states every retry limit, so none is unlimited by omission', () => {
+    for (const template of workflowTemplates) {
+      for (const entry of template.spec.templates.filter((item: any) => item.retryStrategy)) {
+        expect(entry.retryStrategy.limit, entry.name).toMatch(/^\d+$/);
+        expect(entry.retryStrategy.backoff.maxDuration, entry.name).toBeDefined();
+      }
+    }
+  });
+});
+
+describe('the coderun WorkflowTemplate', () => {
+  const coderun = platform.one('WorkflowTemplate', 'coderun');
+  const parameters = Object.fromEntries(coderun.spec.arguments.parameters.map((parameter: any) => [parameter.name, parameter]));
+
+  it('has the original parameters, and no CLI parameter is ever empty', () => {
+    for (const name of ['task-id', 'service-id', 'repository-url', 'docs-repository-url', 'docs-project-directory', 'working-directory', 'github-app', 'cli-type', 'cli-model', 'cli-max-tokens', 'cli-temperature', 'continue-session', 'overwrite-memory', 'docs-branch', 'task-requirements']) {
+      expect(parameters[name], name).toBeDefined();
+    }
+    for (const name of ['cli-type', 'cli-model', 'cli-max-tokens', 'cli-temperature']) expect(parameters[name].value, name).not.toBe('');
+    expect(parameters['cli-type'].enum).toEqual(Object.keys(config.clis));
+  });
+
+  it('creates a CodeRun the schema accepts once Argo substitutes the defaults', () => {
+    const run = coderun.spec.templates.find((entry: any) => entry.name === coderun.spec.entrypoint);
+    const text = run.resource.manifest.replace(/\{\{workflow\.parameters\.([a-z-]+)\}\}/g, (_: string, name: string) => parameters[name].value ?? '7');
+    const spec = CodeRunSpecSchema.parse(JSON.parse(text).spec);
+    expect(spec.cliConfig.cliType).toBe(config.agents.rex.cli);
+    expect(spec.cliConfig.maxTokens).toBe(config.agents.rex.maxTokens);
+  });
+});
+
+describe('workspaces', () => {
+  const pvcs = platform.byKind('PersistentVolumeClaim');
+
+  it('follow the one naming rule: shared for implementation agents, isolated for the others', () => {
+    const service = config.repositories[0].service;
+    const expected = stages.agents.map((agent) => workspacePvcName(service, agent, config.agents[agent].role === 'implementation'));
+    expect(pvcs.map((pvc) => pvc.metadata.name).sort()).toEqual([...new Set(expected)].sort());
+  });
+
+  it('are never pruned or deleted by ArgoCD, and carry the original labels', () => {
+    for (const pvc of pvcs) {
+      expect(pvc.metadata.annotations).toMatchObject(ARGOCD_KEEP_ANNOTATIONS);
+      expect(Object.keys(pvc.metadata.labels)).toEqual(expect.arrayContaining(['app', 'component', 'service', 'agent', 'workspace-type']));
+      expect(pvc.spec.resources.requests.storage).toBe('10Gi');
+      expect(pvc.spec.accessModes).toEqual(['ReadWriteOnce']);
+    }
+  });
+});
+
+describe('the agents ConfigMap', () => {
+  const configMap = platform.one('ConfigMap', 'controller-agents');
+
+  it('holds agents.yaml with every agent and its binding, and one prompt per agent', () => {
+    const registry = parse(configMap.data['agents.yaml']);
+    expect(Object.keys(registry.agents).sort()).toEqual(Object.keys(config.agents).sort());
+    expect(registry.agents.cleo).toMatchObject({ githubApp: '5DLabs-Cleo', cli: 'claude' });
+    expect(registry.clis.claude.image).toBe(config.clis.claude.image);
+    for (const agent of Object.values(config.agents)) {
+      const prompt: string = configMap.data[systemPromptKey(agent.githubApp)];
+      expect(prompt).toMatch(/^---\nname: [a-z]+\ndescription: .+\n---\n\n/);
+      expect(prompt).toContain(agent.systemPrompt.trim());
+    }
+  });
+});
+
+describe('RBAC', () => {
+  const role = platform.one('Role', 'agent-play');
+
+  it('grants only what the templates use, with no wildcard', () => {
+    for (const rule of role.rules) {
+      for (const field of ['apiGroups', 'resources', 'verbs']) expect(rule[field]).not.toContain('*');
+    }
+    const granted = role.rules.flatMap((rule: any) => rule.resources.flatMap((resource: string) => rule.verbs.map((verb: string) => `${rule.apiGroups[0]}/${resource}:${verb}`)));
+    expect(granted.sort()).toEqual(PLAY_GRANTS.flatMap((grant) => grant.verbs.map((verb) => `${grant.apiGroup}/${grant.resource}:${verb}`)).sort());
+  });
+
+  it('binds the role to the account the templates run as', () => {
+    const binding = platform.one('RoleBinding', 'agent-play');
+    expect(binding.roleRef).toMatchObject({ kind: 'Role', name: role.metadata.name });
+    expect(binding.subjects).toEqual([expect.objectContaining({ kind: 'ServiceAccount', name: 'agent-play' })]);
+    for (const template of platform.byKind('WorkflowTemplate')) expect(template.spec.serviceAccountName).toBe('agent-play');
+    expect(platform.one('ServiceAccount', 'agent-play').automountServiceAccountToken).toBe(true);
+  });
+});
+
+describe('the CodeRun CRD', () => {
+  const crd: K8sObject = platform.one('CustomResourceDefinition', 'coderuns.agents.platform');
+
+  it('is generated from the schema that types our CodeRuns', () => {
+    const version = crd.spec.versions[0];
+    expect(crd.spec.group).toBe('agents.platform');
+    expect(version.name).toBe('v1');
+    expect(version.subresources).toEqual({ status: {} });
+    const specSchema = version.schema.openAPIV3Schema.properties.spec;
+    expect(Object.keys(specSchema.properties).sort()).toEqual(Object.keys(CodeRunSpecSchema.shape).sort());
+    expect(specSchema.properties.cliConfig.required).toEqual(['cliType', 'model']);
+    expect(specSchema.properties.taskId.type).toBe('integer');
+  });
+
+  it('is structural: no additionalProperties beside properties', () => {
+    const walk = (node: any, path: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      if (node.properties) expect(node.additionalProperties, path).toBeUndefined();
+      for (const [key, value] of Object.entries(node)) walk(value, `${path}.${key}`);
+    };
+    walk(crd.spec.versions[0].schema.openAPIV3Schema, 'openAPIV3Schema');
+  });
+});
