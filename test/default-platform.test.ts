@@ -242,7 +242,7 @@ describe('workspaces', () => {
   it('are never pruned or deleted by ArgoCD, and carry the original labels', () => {
     for (const pvc of pvcs) {
       expect(pvc.metadata.annotations).toMatchObject(ARGOCD_KEEP_ANNOTATIONS);
-      expect(Object.keys(pvc.metadata.labels)).toEqual(expect.arrayContaining(['app', 'component', 'service', 'agent', 'workspace-type']));
+      expect(Object.keys(pvc.metadata.labels ?? {})).toEqual(expect.arrayContaining(['app', 'component', 'service', 'agent', 'workspace-type']));
       expect(pvc.spec.resources.requests.storage).toBe('10Gi');
       expect(pvc.spec.accessModes).toEqual(['ReadWriteOnce']);
     }

@@ -1,0 +1,35 @@
+/**
+ * Two repositories, each agent bound to the CLI the team prefers, and a security review before testing.
+ *
+ *   npx tsx examples/two-repositories.ts   # writes dist-examples/two-repositories/
+ */
+import { App } from 'cdk8s';
+import { AgentPlatform, resolveConfig } from '../constructs';
+
+export function buildApp(): App {
+  const app = new App({ outdir: 'dist-examples/two-repositories' });
+  const config = resolveConfig({
+    file: {
+      namespace: 'payments-team',
+      repositories: [
+        { name: 'octo-org/payments-api', service: 'payments-api' },
+        { name: 'octo-org/payments-web', service: 'payments-web', workingDirectory: 'app' },
+      ],
+      agents: { rex: { cli: 'claude' }, cipher: { cli: 'codex' } },
+      stages: [
+        { name: 'implementation', type: 'agent', agent: 'rex' },
+        { name: 'waiting-pr-created', type: 'gate', release: [{ event: 'pull_request', actions: ['opened', 'reopened'] }] },
+        { name: 'code-quality', type: 'agent', agent: 'cleo' },
+        { name: 'security', type: 'agent', agent: 'cipher', timeout: '2h' },
+        { name: 'waiting-ready-for-qa', type: 'gate', release: [{ event: 'pull_request', actions: ['labeled'], label: 'ready-for-qa', by: ['cleo'] }] },
+        { name: 'testing', type: 'agent', agent: 'tess' },
+        { name: 'waiting-pr-merged', type: 'gate', release: [{ event: 'pull_request', actions: ['closed'], merged: true }] },
+        { name: 'completed', type: 'end' },
+      ],
+    },
+  });
+  new AgentPlatform(app, 'platform', { config });
+  return app;
+}
+
+if (require.main === module) buildApp().synth();
