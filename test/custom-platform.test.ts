@@ -27,7 +27,7 @@ const platform = synth({ file, env: {} });
 
 describe('a custom platform', () => {
   it('emits one play per repository, each labelled with its own repository', () => {
-    const plays = platform.byKind('WorkflowTemplate').filter((template) => template.metadata.name.startsWith('play-'));
+    const plays = platform.byKind('WorkflowTemplate').filter((template) => template.metadata.labels?.[PlayLabels.workflowType] === 'play');
     expect(plays.map((play) => play.metadata.name).sort()).toEqual(['play-payments', 'play-web']);
     expect(platform.one('WorkflowTemplate', 'play-web').spec.workflowMetadata.labels[PlayLabels.repository]).toBe(repositoryLabelValue('Octo-Org/Web.App'));
   });

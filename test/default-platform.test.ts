@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { CodeRunSpecSchema } from '../constructs/model/coderun-schema';
 import { ARGOCD_KEEP_ANNOTATIONS, PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL } from '../constructs/model/labels';
 import { isDnsLabel, isLabelKey, isLabelValue, progressConfigMapName, repositoryLabelValue, systemPromptKey, workspacePvcName } from '../constructs/model/naming';
-import { GATE_STAGE_INPUT, PlayParameters, PlayTemplates, enterTaskName, gateNodeSelector } from '../constructs/model/play-contract';
+import { GATE_STAGE_INPUT, PlayParameters, PlayTemplates, enterTaskName, gateNodeSelector, releaseConfigMapName } from '../constructs/model/play-contract';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { PlatformCharts } from '../constructs/platform/agent-platform';
@@ -29,7 +29,7 @@ function substitute(text: string): string {
 }
 
 describe('the default platform', () => {
-  it('writes one file per concern', () => {
+  it('writes one file per concern (with the default label-selector resume)', () => {
     expect([...platform.files.keys()].sort()).toEqual(Object.values(PlatformCharts).map((chart) => `${chart}.yaml`).sort());
   });
 
@@ -87,14 +87,28 @@ describe('the play WorkflowTemplate', () => {
   });
 
   it('has a suspend gate for every gate stage, addressable by its stage input', () => {
-    const gate = templateNamed(PlayTemplates.gate);
-    expect(gate.suspend).toEqual({});
-    expect(gate.inputs.parameters).toEqual([{ name: GATE_STAGE_INPUT }]);
+    const suspend = templateNamed(PlayTemplates.awaitRelease);
+    expect(suspend.suspend).toEqual({});
+    expect(suspend.inputs.parameters).toEqual([{ name: GATE_STAGE_INPUT }]);
     const gateTasks = dagTasks.filter((task) => task.template === PlayTemplates.gate);
     expect(gateTasks.map((task) => task.arguments.parameters[0].value)).toEqual(stages.gates.map((stage) => stage.name));
     expect(gateNodeSelector('waiting-pr-created')).toBe('inputs.parameters.stage.value=waiting-pr-created');
     // A suspend with a duration would release itself: only an event may release a gate.
-    expect(gate.suspend.duration).toBeUndefined();
+    expect(suspend.suspend.duration).toBeUndefined();
+    // Only the suspend node may carry the gate name in a suspend template: nothing else can be resumed.
+    expect(templates.filter((template) => template.suspend).map((template) => template.name)).toEqual([PlayTemplates.awaitRelease]);
+  });
+
+  it('passes a gate at once when its release was recorded before the play arrived', () => {
+    const gate = templateNamed(PlayTemplates.gate);
+    const [[check], [wait]] = gate.steps;
+    expect(check.template).toBe(PlayTemplates.checkRelease);
+    expect(wait.template).toBe(PlayTemplates.awaitRelease);
+    expect(wait.when).toBe('{{steps.check.outputs.parameters.released}} == false');
+    const checkTemplate = templateNamed(PlayTemplates.checkRelease);
+    expect(checkTemplate.outputs.parameters).toEqual([{ name: 'released', valueFrom: { path: '/tmp/released' } }]);
+    const env = Object.fromEntries(checkTemplate.script.env.map((variable: any) => [variable.name, variable.value]));
+    expect(env.RELEASE_CONFIGMAP).toBe(releaseConfigMapName(config.repositories[0].service, '{{workflow.parameters.task-id}}'));
   });
 
   it('patches its own stage labels with a merge patch, as Argo supports', () => {
@@ -280,7 +294,7 @@ describe('RBAC', () => {
     const binding = platform.one('RoleBinding', 'agent-play');
     expect(binding.roleRef).toMatchObject({ kind: 'Role', name: role.metadata.name });
     expect(binding.subjects).toEqual([expect.objectContaining({ kind: 'ServiceAccount', name: 'agent-play' })]);
-    for (const template of platform.byKind('WorkflowTemplate')) expect(template.spec.serviceAccountName).toBe('agent-play');
+    for (const name of ['play-play-test', 'coderun']) expect(platform.one('WorkflowTemplate', name).spec.serviceAccountName).toBe('agent-play');
     expect(platform.one('ServiceAccount', 'agent-play').automountServiceAccountToken).toBe(true);
   });
 });

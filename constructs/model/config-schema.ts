@@ -137,8 +137,49 @@ export const PlaySchema = z.strictObject({
 });
 
 export const ImagesSchema = z.strictObject({
-  /** The helper image with bash, kubectl and jq that records progress. */
+  /** The helper image with bash, kubectl and jq that records progress and finds plays. */
   kubectl: PinnedImageSchema.default('alpine/k8s:1.31.4'),
+  /** The Argo CLI image that resumes a gate the way `argo resume` does. */
+  argo: PinnedImageSchema.default('quay.io/argoproj/argocli:v3.7.9'),
+});
+
+/** How a GitHub event finds the play to resume (seed 000; argo-semantics section 5). */
+export const RESUME_STRATEGIES = ['label-selector', 'workflow-name'] as const;
+
+export const EventsSchema = z.strictObject({
+  /**
+   * `label-selector`: the sensor starts a small resumer Workflow that finds the play by its labels;
+   * `workflow-name`: plays are named from repository and task id and the sensor resumes that name itself.
+   */
+  resume: z.enum(RESUME_STRATEGIES).default('label-selector'),
+  eventBus: z
+    .strictObject({
+      name: keyName.default('default'),
+      /** Argo Events needs the EventBus in the namespace of the EventSource and the Sensors. @default the namespace */
+      namespace: z.string().regex(KEY, { message: keyMessage }).optional(),
+    })
+    .prefault({}),
+  eventSource: z
+    .strictObject({
+      name: keyName.default('github'),
+      webhook: z
+        .strictObject({
+          endpoint: z.string().regex(/^\/[A-Za-z0-9._/-]*$/, { message: 'expected a path such as /github/webhook' }).default('/github/webhook'),
+          port: z.number().int().min(1).max(65535).default(12000),
+          /** The public URL GitHub posts to; needed only to let Argo Events create the hook itself. */
+          url: z.string().url().optional(),
+        })
+        .prefault({}),
+      /** The Secret and key holding the webhook secret that signs GitHub's deliveries (required by reference). */
+      webhookSecret: z.strictObject({ name: keyName.default('github-webhook-secret'), key: z.string().min(1).default('secret') }).prefault({}),
+      /** Listen to whole organisations instead of the configured repositories. @default - the repositories */
+      organizations: z.array(z.string().regex(/^[A-Za-z0-9-]+$/, { message: 'expected a GitHub organisation' })).min(1).optional(),
+    })
+    .prefault({}),
+  /** Trigger retries of each Sensor: bounded, with backoff. */
+  triggerRetries: z.number().int().min(0).max(10).default(3),
+  sensorServiceAccount: keyName.default('agent-play-sensor'),
+  resumerServiceAccount: keyName.default('agent-play-resumer'),
 });
 
 export const PlatformConfigSchema = z
@@ -151,6 +192,7 @@ export const PlatformConfigSchema = z
     workspace: WorkspaceSchema.prefault({}),
     play: PlaySchema.prefault({}),
     images: ImagesSchema.prefault({}),
+    events: EventsSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     for (const problem of referenceProblems(config)) ctx.addIssue({ code: 'custom', ...problem });
@@ -165,6 +207,8 @@ export type StageConfig = z.output<typeof StageSchema>;
 export type AgentStageConfig = z.output<typeof AgentStageSchema>;
 export type GateStageConfig = z.output<typeof GateStageSchema>;
 export type ReleaseConfig = z.output<typeof ReleaseSchema>;
+export type EventsConfig = z.output<typeof EventsSchema>;
+export type ResumeStrategy = (typeof RESUME_STRATEGIES)[number];
 
 interface Problem {
   readonly path: (string | number)[];
@@ -188,6 +232,13 @@ function referenceProblems(config: PlatformConfig): Problem[] {
     problems.push({ path: ['stages', ...problem.path], message: problem.message });
   }
   problems.push(...uniquenessProblems(config.repositories));
+  const busNamespace = config.events.eventBus.namespace;
+  if (busNamespace !== undefined && busNamespace !== config.namespace) {
+    problems.push({
+      path: ['events', 'eventBus', 'namespace'],
+      message: `the EventBus must be in the namespace of the EventSource and the Sensors ("${config.namespace}"), not "${busNamespace}"`,
+    });
+  }
   return problems;
 }
 

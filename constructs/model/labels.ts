@@ -35,6 +35,9 @@ export const PlayAnnotations = {
   stageHistory: 'agents.platform/stage-history',
   /** The repository as GitHub spells it (`owner/name`). */
   repository: 'agents.platform/repository',
+  /** The pull request of the task, recorded when a gate is released. */
+  prUrl: 'agents.platform/pr-url',
+  prNumber: 'agents.platform/pr-number',
 } as const;
 
 /** The label that marks a play-progress ConfigMap (the seeds' `play-tracking=true`). */

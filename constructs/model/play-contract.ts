@@ -23,11 +23,18 @@ export const PlayTemplates = {
   enterStage: 'enter-stage',
   setStageLabels: 'set-stage-labels',
   recordProgress: 'record-progress',
+  /** A gate: look for a release recorded before the play arrived, else wait for one. */
   gate: 'gate',
+  checkRelease: 'check-release',
+  /** The suspend node a resume targets. */
+  awaitRelease: 'await-release',
   exit: 'record-exit',
 } as const;
 
-/** The input parameter of the gate template that names the gate: a resume targets exactly one gate by it. */
+/**
+ * The input parameter, on the gate's suspend template, that names the gate: a resume targets exactly one
+ * gate by it (see `gateNodeSelector`).
+ */
 export const GATE_STAGE_INPUT = 'stage';
 
 /** The node field selector that resumes the gate of `stage` and no other node. */
@@ -53,6 +60,30 @@ export function agentRunTemplateName(stage: string): string {
 /** The play WorkflowTemplate of a repository's service. */
 export function playTemplateName(service: string): string {
   return dnsName(['play', service]);
+}
+
+/**
+ * The name of a task's play under the `workflow-name` resume strategy: `play-{service}-task-{id}`, so that
+ * a sensor can name the play from the event alone. At most 61 characters (services have at most 40).
+ */
+export function playWorkflowName(service: string, taskId: number | string): string {
+  return `${playTemplateName(service)}-task-${taskId}`;
+}
+
+/**
+ * The ConfigMap where a task's gate releases are recorded, one key per gate: an event that arrives before
+ * the play reaches its gate is kept here, and the gate passes at once when the play gets there.
+ */
+export function releaseConfigMapName(service: string, taskId: number | string): string {
+  return `${dnsName(['play-release', service])}-task-${taskId}`;
+}
+
+/** The resumer WorkflowTemplate (label-selector strategy). */
+export const RESUMER_TEMPLATE_NAME = 'play-resumer';
+
+/** The Sensor of a gate. */
+export function gateSensorName(stage: string): string {
+  return dnsName(['gate', stage]);
 }
 
 /** The single-run CodeRun WorkflowTemplate. */

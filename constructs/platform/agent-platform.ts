@@ -5,7 +5,13 @@ import { CodeRunCrd } from '../crds/coderun-crd';
 import type { PlatformConfig } from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
 import { StageMachine } from '../model/stage-machine';
+import { EventBus } from '../events/event-bus';
+import { GateSensor } from '../events/gate-sensor';
+import { GithubEventSource } from '../events/github-event-source';
+import { PlayResumerTemplate } from '../events/play-resumer-template';
+import { RESUMER_GRANTS, sensorGrants } from '../rbac/events-rbac';
 import { PlayRbac } from '../rbac/play-rbac';
+import { ScopedServiceAccount } from '../rbac/scoped-service-account';
 import { WorkspacePvc } from '../storage/workspace-pvc';
 import { CodeRunWorkflowTemplate } from '../workflows/coderun-workflow-template';
 import { PlayWorkflowTemplate } from '../workflows/play-workflow-template';
@@ -23,18 +29,25 @@ export const PlatformCharts = {
   workspaces: 'workspaces',
   coderun: 'coderun-workflow-template',
   plays: 'play-workflow-templates',
+  eventSource: 'github-eventsource',
+  sensors: 'gate-sensors',
+  resumer: 'play-resumer',
+  eventsRbac: 'events-rbac',
 } as const;
 
 /**
  * The whole platform from one configuration: the CodeRun CRD, the play's RBAC, the agents ConfigMap, the
- * workspace PVCs, the coderun WorkflowTemplate and one play WorkflowTemplate per repository. Each concern
- * is its own chart, so each lands in its own file.
+ * workspace PVCs, the coderun WorkflowTemplate, one play WorkflowTemplate per repository, and the event side
+ * (the GitHub EventSource, one Sensor per gate, the resumer and their RBAC). Each concern is its own chart,
+ * so each lands in its own file.
  */
 export class AgentPlatform extends Construct {
   /** The stage machine every play of this platform runs. */
   public readonly stages: StageMachine;
   /** The play template of each repository, by repository name. */
   public readonly plays: ReadonlyMap<string, PlayWorkflowTemplate>;
+  /** The Sensor of each gate, by gate name. */
+  public readonly sensors: ReadonlyMap<string, GateSensor>;
   public readonly rbac: PlayRbac;
   private readonly config: PlatformConfig;
 
@@ -75,6 +88,51 @@ export class AgentPlatform extends Construct {
       }));
     }
     this.plays = byRepository;
+    this.sensors = this.addEvents(chart);
+  }
+
+  /** The GitHub EventSource, a Sensor per gate, and (label-selector) the resumer, with their RBAC. */
+  private addEvents(chart: (name: string) => Chart): ReadonlyMap<string, GateSensor> {
+    const config = this.config;
+    const events = config.events;
+    const eventBus = EventBus.fromEventBusName(this, 'EventBus', events.eventBus.name, events.eventBus.namespace ?? config.namespace);
+    const subscribed = [...new Set(this.stages.gates.flatMap((gate) => gate.release.map((release) => release.event)))].sort();
+    const eventSource = new GithubEventSource(chart(PlatformCharts.eventSource), 'GitHub', {
+      eventBus,
+      name: events.eventSource.name,
+      webhookSecret: events.eventSource.webhookSecret,
+      repositories: events.eventSource.organizations ? undefined : config.repositories.map((repository) => repository.name),
+      organizations: events.eventSource.organizations,
+      events: subscribed,
+      endpoint: events.eventSource.webhook.endpoint,
+      port: events.eventSource.webhook.port,
+      url: events.eventSource.webhook.url,
+    });
+    const rbac = chart(PlatformCharts.eventsRbac);
+    new ScopedServiceAccount(rbac, 'Sensor', { name: events.sensorServiceAccount, grants: sensorGrants(events.resume) });
+    if (events.resume === 'label-selector') {
+      new ScopedServiceAccount(rbac, 'Resumer', { name: events.resumerServiceAccount, grants: RESUMER_GRANTS });
+      new PlayResumerTemplate(chart(PlatformCharts.resumer), 'Resumer', {
+        helperImage: config.images.kubectl,
+        argoImage: config.images.argo,
+        serviceAccountName: events.resumerServiceAccount,
+      });
+    }
+    const sensors = chart(PlatformCharts.sensors);
+    const byGate = new Map<string, GateSensor>();
+    for (const gate of this.stages.gates) {
+      byGate.set(gate.name, new GateSensor(sensors, gate.name, {
+        gate,
+        repositories: config.repositories,
+        agents: config.agents,
+        eventSource,
+        eventBus,
+        serviceAccountName: events.sensorServiceAccount,
+        strategy: events.resume,
+        triggerRetries: events.triggerRetries,
+      }));
+    }
+    return byGate;
   }
 
   /** Whether an agent shares its repository's workspace (implementation agents do). */

@@ -95,6 +95,16 @@ export interface ScriptTemplate {
   readonly volumeMounts?: readonly VolumeMount[];
 }
 
+export interface ContainerTemplate {
+  readonly image: string;
+  readonly command?: readonly string[];
+  readonly args?: readonly string[];
+  readonly env?: readonly EnvVar[];
+  readonly securityContext?: SecurityContext;
+  readonly resources?: ResourceRequirements;
+  readonly volumeMounts?: readonly VolumeMount[];
+}
+
 export interface ResourceTemplate {
   readonly action: 'get' | 'create' | 'apply' | 'delete' | 'replace' | 'patch';
   readonly manifest?: string;
@@ -129,6 +139,7 @@ export interface Template {
   readonly dag?: { readonly tasks: readonly DagTask[] };
   readonly steps?: readonly (readonly WorkflowStep[])[];
   readonly script?: ScriptTemplate;
+  readonly container?: ContainerTemplate;
   readonly resource?: ResourceTemplate;
   readonly suspend?: { readonly duration?: string };
   readonly retryStrategy?: RetryStrategy;

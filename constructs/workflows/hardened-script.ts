@@ -25,7 +25,7 @@ export const HARDENED_POD: PodSecurityContext = {
 
 /** A writable scratch folder: the root file system is read-only, and kubectl needs a home for its cache. */
 export const SCRATCH_VOLUME: Volume = { name: 'scratch', emptyDir: { sizeLimit: '64Mi' } };
-const SCRATCH_MOUNT: VolumeMount = { name: SCRATCH_VOLUME.name, mountPath: '/tmp' };
+export const SCRATCH_MOUNT: VolumeMount = { name: SCRATCH_VOLUME.name, mountPath: '/tmp' };
 
 export interface HardenedScriptProps {
   readonly name: string;

@@ -10,6 +10,7 @@ import {
   PlayParameters,
   playTemplateName,
   PlayTemplates,
+  releaseConfigMapName,
   stageTaskName,
 } from '../model/play-contract';
 import type { AgentStage, Stage, StageMachine } from '../model/stage-machine';
@@ -17,6 +18,7 @@ import type { DagTask, EnvVar, Template } from './argo-types';
 import { ArgoReference, codeRunTemplate } from './coderun-manifest';
 import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from './hardened-script';
 import { PROGRESS_SCRIPT } from './progress-script';
+import { CHECK_RELEASE_SCRIPT } from './release-scripts';
 import { WorkflowTemplate } from './workflow-template';
 
 export interface PlayWorkflowTemplateProps {
@@ -119,7 +121,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
       env: progress.forEnter(),
       retryStrategy: { limit: '2', retryPolicy: 'OnError', backoff: { duration: '10s', factor: 2, maxDuration: '2m' } },
     }));
-    this.addTemplate({ name: PlayTemplates.gate, inputs: { parameters: [{ name: GATE_STAGE_INPUT }] }, suspend: {} });
+    for (const template of gateTemplates(props.repository, props.helperImage)) this.addTemplate(template);
     for (const stage of stages.agentStages) this.addTemplate(agentRun(stage, props));
     this.addTemplate(hardenedScript({
       name: PlayTemplates.exit,
@@ -219,6 +221,45 @@ function setStageLabels(): Template {
     activeDeadlineSeconds: 120,
     resource: { action: 'patch', mergeStrategy: 'merge', flags: ['workflow', '{{workflow.name}}'], manifest: `${manifest}\n` },
   };
+}
+
+/**
+ * A gate: first look for a release recorded before the play got here (an early event), and suspend only
+ * when there is none. The suspend node carries the gate's name in its `stage` input, so a resume with
+ * `gateNodeSelector(stage)` releases exactly this gate.
+ */
+function gateTemplates(repository: RepositoryConfig, helperImage: string): Template[] {
+  const stage = `{{inputs.parameters.${GATE_STAGE_INPUT}}}`;
+  const gate: Template = {
+    name: PlayTemplates.gate,
+    inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
+    steps: [
+      [{ name: 'check', template: PlayTemplates.checkRelease, arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] } }],
+      [{
+        name: 'await',
+        template: PlayTemplates.awaitRelease,
+        when: '{{steps.check.outputs.parameters.released}} == false',
+        arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] },
+      }],
+    ],
+  };
+  const check: Template = {
+    ...hardenedScript({
+      name: PlayTemplates.checkRelease,
+      image: helperImage,
+      source: CHECK_RELEASE_SCRIPT,
+      inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
+      env: [
+        { name: 'STAGE', value: stage },
+        { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+        { name: 'RELEASE_CONFIGMAP', value: releaseConfigMapName(repository.service, `{{workflow.parameters.${PlayParameters.taskId}}}`) },
+      ],
+      retryStrategy: { limit: '3', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
+    }),
+    outputs: { parameters: [{ name: 'released', valueFrom: { path: '/tmp/released' } }] },
+  };
+  const awaitRelease: Template = { name: PlayTemplates.awaitRelease, inputs: { parameters: [{ name: GATE_STAGE_INPUT }] }, suspend: {} };
+  return [gate, check, awaitRelease];
 }
 
 function agentRun(stage: AgentStage, props: PlayWorkflowTemplateProps): Template {

@@ -1,0 +1,71 @@
+/**
+ * The part of the Argo Events v1alpha1 API (Sensor, EventSource) that our constructs emit, typed. The tests
+ * validate every object built from these types against the upstream Argo Events JSON Schema.
+ */
+
+export interface DataFilter {
+  readonly path: string;
+  readonly type: 'string' | 'bool' | 'number';
+  readonly value: readonly string[];
+  readonly comparator?: '=' | '!=';
+}
+
+export interface ExprFilter {
+  readonly expr: string;
+  readonly fields: readonly { readonly name: string; readonly path: string }[];
+}
+
+export interface EventDependency {
+  readonly name: string;
+  readonly eventSourceName: string;
+  readonly eventName: string;
+  readonly filters?: { readonly data?: readonly DataFilter[]; readonly exprs?: readonly ExprFilter[] };
+}
+
+export interface TriggerParameter {
+  readonly src: {
+    readonly dependencyName: string;
+    readonly dataKey?: string;
+    readonly dataTemplate?: string;
+    readonly value?: string;
+  };
+  readonly dest: string;
+}
+
+export interface K8sTrigger {
+  readonly operation: 'create' | 'update' | 'patch' | 'delete';
+  readonly source: { readonly resource: Record<string, unknown> };
+  readonly parameters?: readonly TriggerParameter[];
+  readonly patchStrategy?: 'application/merge-patch+json';
+}
+
+export interface ArgoWorkflowTrigger {
+  readonly operation: 'submit' | 'resume';
+  readonly source: { readonly resource: Record<string, unknown> };
+  readonly parameters?: readonly TriggerParameter[];
+  readonly args?: readonly string[];
+}
+
+export interface TriggerBackoff {
+  readonly steps: number;
+  readonly duration: string;
+  readonly factor: number;
+  readonly jitter: number;
+}
+
+export interface Trigger {
+  readonly template: {
+    readonly name: string;
+    readonly conditions?: string;
+    readonly k8s?: K8sTrigger;
+    readonly argoWorkflow?: ArgoWorkflowTrigger;
+  };
+  readonly retryStrategy?: TriggerBackoff;
+}
+
+export interface SensorSpec {
+  readonly eventBusName: string;
+  readonly template: { readonly serviceAccountName: string };
+  readonly dependencies: readonly EventDependency[];
+  readonly triggers: readonly Trigger[];
+}

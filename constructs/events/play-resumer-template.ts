@@ -1,0 +1,129 @@
+import { Construct } from 'constructs';
+import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
+import { gateNodeSelector, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
+import type { Template } from '../workflows/argo-types';
+import { HARDENED_CONTAINER, HARDENED_POD, hardenedScript, SCRATCH_MOUNT, SCRATCH_VOLUME } from '../workflows/hardened-script';
+import { FIND_PLAY_SCRIPT } from '../workflows/release-scripts';
+import { WorkflowTemplate } from '../workflows/workflow-template';
+
+/**
+ * The resumer's parameters, in order: a Sensor writes the event's values into
+ * `spec.arguments.parameters.{index}.value`, so the order is part of the contract.
+ */
+export const RESUMER_PARAMETERS = ['gate', 'repository', 'repository-label', 'release-configmap', 'task-id', 'pr-url', 'pr-number'] as const;
+export type ResumerParameter = (typeof RESUMER_PARAMETERS)[number];
+
+/** The Workflow label that marks resumer runs (they are not plays). */
+export const RESUMER_WORKFLOW_TYPE = 'resumer';
+
+export interface PlayResumerTemplateProps {
+  /** Image with bash, kubectl and jq, pinned. */
+  readonly helperImage: string;
+  /** Image with the Argo CLI, pinned. */
+  readonly argoImage: string;
+  readonly serviceAccountName: string;
+  /** @default play-resumer */
+  readonly name?: string;
+  readonly namespace?: string;
+}
+
+function parameter(name: ResumerParameter): string {
+  return `{{workflow.parameters.${name}}}`;
+}
+
+/**
+ * The resumer (label-selector strategy): started by a gate's Sensor with the event's values, it records the
+ * release in the task's release ConfigMap, finds the one live play of the task by its labels, checks that
+ * it waits at this gate, records the PR on it, and resumes exactly that gate with `argo resume
+ * --node-field-selector`. A miss is logged and ends successfully; the record lets the play pass later.
+ */
+export class PlayResumerTemplate extends WorkflowTemplate {
+  public constructor(scope: Construct, id: string, props: PlayResumerTemplateProps) {
+    super(scope, id, {
+      name: props.name ?? RESUMER_TEMPLATE_NAME,
+      namespace: props.namespace,
+      labels: { [PlayLabels.workflowType]: RESUMER_WORKFLOW_TYPE },
+      spec: {
+        entrypoint: 'resume',
+        serviceAccountName: props.serviceAccountName,
+        arguments: { parameters: RESUMER_PARAMETERS.map((name) => ({ name, value: '' })) },
+        workflowMetadata: { labels: { [PlayLabels.workflowType]: RESUMER_WORKFLOW_TYPE } },
+        activeDeadlineSeconds: 600,
+        ttlStrategy: { secondsAfterSuccess: 300, secondsAfterFailure: 3600 },
+        podGC: { strategy: 'OnPodCompletion' },
+        securityContext: HARDENED_POD,
+        volumes: [SCRATCH_VOLUME],
+      },
+    });
+    this.addTemplate({
+      name: 'resume',
+      steps: [
+        [{ name: 'find', template: 'find-play' }],
+        [{
+          name: 'resume-gate',
+          template: 'resume-gate',
+          when: "'{{steps.find.outputs.parameters.workflow}}' != ''",
+          arguments: { parameters: [{ name: 'workflow', value: '{{steps.find.outputs.parameters.workflow}}' }] },
+        }],
+      ],
+    });
+    this.addTemplate({
+      ...hardenedScript({
+        name: 'find-play',
+        image: props.helperImage,
+        source: FIND_PLAY_SCRIPT,
+        env: [
+          { name: 'GATE', value: parameter('gate') },
+          { name: 'TASK_ID', value: parameter('task-id') },
+          { name: 'REPOSITORY', value: parameter('repository') },
+          { name: 'REPOSITORY_LABEL', value: parameter('repository-label') },
+          { name: 'RELEASE_CONFIGMAP', value: parameter('release-configmap') },
+          { name: 'PR_URL', value: parameter('pr-url') },
+          { name: 'PR_NUMBER', value: parameter('pr-number') },
+          { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+          { name: 'TASK_LABEL', value: PlayLabels.taskId },
+          { name: 'REPOSITORY_LABEL_KEY', value: PlayLabels.repository },
+          { name: 'TYPE_LABEL', value: PlayLabels.workflowType },
+          { name: 'STAGE_LABEL', value: PlayLabels.currentStage },
+          { name: 'TRACKING_LABEL', value: PROGRESS_TRACKING_LABEL },
+          { name: 'PLAY_TYPE', value: WorkflowTypes.play },
+          { name: 'PR_URL_ANNOTATION', value: PlayAnnotations.prUrl },
+          { name: 'PR_NUMBER_ANNOTATION', value: PlayAnnotations.prNumber },
+        ],
+        retryStrategy: { limit: '2', retryPolicy: 'OnError', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
+      }),
+      outputs: { parameters: [{ name: 'workflow', valueFrom: { path: '/tmp/workflow' } }] },
+    });
+    this.addTemplate(resumeGate(props.argoImage));
+  }
+}
+
+/**
+ * `argo resume` on the one gate: the node selector matches only the suspend node whose `stage` input is
+ * the gate. Retried for a short while, because the play may have labelled itself as waiting a moment
+ * before its suspend node exists.
+ */
+function resumeGate(argoImage: string): Template {
+  return {
+    name: 'resume-gate',
+    inputs: { parameters: [{ name: 'workflow' }] },
+    activeDeadlineSeconds: 120,
+    retryStrategy: { limit: '6', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '5m' } },
+    container: {
+      image: argoImage,
+      args: [
+        'resume',
+        '{{inputs.parameters.workflow}}',
+        '--namespace',
+        '{{workflow.namespace}}',
+        '--node-field-selector',
+        gateNodeSelector(`{{workflow.parameters.gate}}`),
+      ],
+      // The CLI may keep a cache in its home; the root file system is read-only.
+      env: [{ name: 'HOME', value: SCRATCH_MOUNT.mountPath }],
+      volumeMounts: [SCRATCH_MOUNT],
+      securityContext: HARDENED_CONTAINER,
+      resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+    },
+  };
+}

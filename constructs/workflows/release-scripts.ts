@@ -1,0 +1,84 @@
+/**
+ * The bash of the two helpers that make "no lost events" work: the play's check at a gate, and the
+ * resumer's find-and-record step. Both read everything from the environment; neither contains `{{`.
+ *
+ * The protocol: whoever learns of a release records it first (key = gate, in the task's release
+ * ConfigMap), then tries to resume. The play, on reaching a gate, labels itself as waiting there, then
+ * reads the record, then suspends only when no release is recorded. Either the play sees the record, or
+ * the resumer sees the play waiting: an event is never lost, whichever comes first.
+ */
+
+/**
+ * Writes `true` to /tmp/released when the gate (STAGE) already has a release recorded in
+ * RELEASE_CONFIGMAP (NAMESPACE), `false` when it has none. Any error other than "not found" fails the
+ * step, so a broken permission never reads as "not released".
+ */
+export const CHECK_RELEASE_SCRIPT = String.raw`set -euo pipefail
+if output="$(kubectl get configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" -o json 2>&1)"; then
+  release="$(jq -r --arg gate "$STAGE" '.data[$gate] // empty' <<<"$output")"
+elif grep -q NotFound <<<"$output"; then
+  release=""
+else
+  echo "cannot read $RELEASE_CONFIGMAP: $output" >&2
+  exit 1
+fi
+if [ -n "$release" ]; then
+  echo "gate $STAGE was released before the play reached it: $release"
+  echo true > /tmp/released
+else
+  echo "gate $STAGE has no release yet: waiting for one"
+  echo false > /tmp/released
+fi
+`;
+
+/**
+ * The resumer's first step. Environment: GATE, TASK_ID ("none" when the event named no task),
+ * REPOSITORY, REPOSITORY_LABEL, RELEASE_CONFIGMAP, PR_URL, PR_NUMBER, NAMESPACE, and the label keys
+ * TASK_LABEL, REPOSITORY_LABEL_KEY, TYPE_LABEL, STAGE_LABEL, TRACKING_LABEL, PLAY_TYPE, plus the annotation
+ * keys PR_URL_ANNOTATION and PR_NUMBER_ANNOTATION.
+ *
+ * It records the release, finds the live play of the task by its labels, and writes to /tmp/workflow the
+ * name of the play to resume, or nothing when no play waits at this gate now (a miss is logged and ends
+ * successfully: the record lets the play pass when it arrives).
+ */
+export const FIND_PLAY_SCRIPT = String.raw`set -euo pipefail
+: > /tmp/workflow
+now="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+if ! [[ "$TASK_ID" =~ ^[0-9]+$ ]]; then
+  echo "the event names no task (no task-N label, no feature/task-N branch): not a play pull request"
+  exit 0
+fi
+
+record="$(jq -n -c --arg url "$PR_URL" --arg number "$PR_NUMBER" --arg at "$now" '{ prUrl: $url, prNumber: $number, releasedAt: $at }')"
+manifest="$(jq -n -c --arg name "$RELEASE_CONFIGMAP" --arg gate "$GATE" --arg record "$record" \
+  --arg tracking "$TRACKING_LABEL" --arg taskLabel "$TASK_LABEL" --arg task "$TASK_ID" \
+  --arg repoKey "$REPOSITORY_LABEL_KEY" --arg repo "$REPOSITORY_LABEL" \
+  '{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: $name, labels: { ($tracking): "true", ($taskLabel): $task, ($repoKey): $repo } }, data: { ($gate): $record } }')"
+# Apply merges this gate's key into the record, creating the ConfigMap on first use.
+kubectl apply -n "$NAMESPACE" --server-side --field-manager "release-$GATE" -f - <<<"$manifest" >/dev/null
+echo "recorded the release of $GATE for task $TASK_ID of $REPOSITORY ($PR_URL)"
+
+selector="$TASK_LABEL=$TASK_ID,$REPOSITORY_LABEL_KEY=$REPOSITORY_LABEL,$TYPE_LABEL=$PLAY_TYPE"
+plays="$(kubectl get workflows -n "$NAMESPACE" -l "$selector" -o json \
+  | jq -c '[.items[] | select((.metadata.labels["workflows.argoproj.io/completed"] // "false") != "true")]')"
+count="$(jq 'length' <<<"$plays")"
+if [ "$count" -eq 0 ]; then
+  echo "no live play for task $TASK_ID of $REPOSITORY: the release waits in $RELEASE_CONFIGMAP"
+  exit 0
+fi
+if [ "$count" -gt 1 ]; then
+  echo "$count live plays match $selector; resuming none: delete the stale ones" >&2
+  exit 0
+fi
+name="$(jq -r '.[0].metadata.name' <<<"$plays")"
+stage="$(jq -r --arg key "$STAGE_LABEL" '.[0].metadata.labels[$key] // ""' <<<"$plays")"
+if [ "$stage" != "$GATE" ]; then
+  echo "play $name is at stage \"$stage\", not at $GATE: it will pass $GATE on arrival if it gets there"
+  exit 0
+fi
+patch="$(jq -n -c --arg uk "$PR_URL_ANNOTATION" --arg url "$PR_URL" --arg nk "$PR_NUMBER_ANNOTATION" --arg number "$PR_NUMBER" \
+  '{ metadata: { annotations: { ($uk): $url, ($nk): $number } } }')"
+kubectl patch workflow "$name" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
+echo "play $name waits at $GATE: resuming it"
+printf '%s' "$name" > /tmp/workflow
+`;
