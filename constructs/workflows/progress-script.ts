@@ -30,11 +30,11 @@ retry() {
 record_on_workflow() {
   local current version history patch
   current="$(kubectl get workflow "$WORKFLOW_NAME" -n "$NAMESPACE" -o json)" || return 1
-  version="$(jq -r '.metadata.resourceVersion' <<<"$current")"
-  history="$(jq -c --arg key "$HISTORY_ANNOTATION" '(.metadata.annotations[$key] // "[]") | (fromjson? // [])' <<<"$current")"
-  history="$(jq -c --arg stage "$STAGE" --arg agent "$AGENT" --arg at "$now" '. + [ { stage: $stage, agent: $agent, enteredAt: $at } ]' <<<"$history")"
+  version="$(jq -r '.metadata.resourceVersion' <<<"$current")" || return 1
+  history="$(jq -c --arg key "$HISTORY_ANNOTATION" '(.metadata.annotations[$key] // "[]") | (fromjson? // [])' <<<"$current")" || return 1
+  history="$(jq -c --arg stage "$STAGE" --arg agent "$AGENT" --arg at "$now" '. + [ { stage: $stage, agent: $agent, enteredAt: $at } ]' <<<"$history")" || return 1
   patch="$(jq -n -c --arg rv "$version" --arg hk "$HISTORY_ANNOTATION" --arg h "$history" --arg ek "$ENTERED_AT_ANNOTATION" --arg at "$now" \
-    '{ metadata: { resourceVersion: $rv, annotations: { ($hk): $h, ($ek): $at } } }')"
+    '{ metadata: { resourceVersion: $rv, annotations: { ($hk): $h, ($ek): $at } } }')" || return 1
   kubectl patch workflow "$WORKFLOW_NAME" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
 }
 
@@ -43,7 +43,7 @@ ensure_configmap() {
   kubectl get configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" >/dev/null 2>&1 && return 0
   kubectl create configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" --dry-run=client -o json \
     --from-literal=repository="$REPOSITORY" --from-literal=branch="$BRANCH" --from-literal=started-at="$now" \
-    | jq -c --arg label "$TRACKING_LABEL" '.metadata.labels[$label] = "true"' \
+    | jq -c --arg tracking "$TRACKING_LABEL" '.metadata.labels[$tracking] = "true"' \
     | kubectl create -f - >/dev/null 2>&1 || kubectl get configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" >/dev/null
 }
 
@@ -58,7 +58,7 @@ next_record() {
         .stage = $stage | .status = $status
         | (if $previous != "" and (.stageResults[$previous] | not) then .stageResults[$previous] = { result: "succeeded", finishedAt: $now } else . end)
         | (if $agent != "" then .lastAgent = $agent | .cliHistory = ((.cliHistory // []) + [ { stage: $stage, agent: $agent, cli: $cli, at: $now } ]) else . end)
-      elif $wfstatus == "Succeeded" then .
+      elif $wfstatus == "Succeeded" then .status = (.status // "completed") | .stage = (.stage // $stage)
       else
         .status = "failed" | .stage = (.stage // $stage)
         | .stageResults[.stage] = { result: ($wfstatus | ascii_downcase), finishedAt: $now }
@@ -70,11 +70,11 @@ record_progress() {
   local current version record patch
   ensure_configmap || return 1
   current="$(kubectl get configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" -o json)" || return 1
-  version="$(jq -r '.metadata.resourceVersion' <<<"$current")"
-  record="$(jq -c --arg key "$PROGRESS_KEY" '(.data[$key] // "{}") | (fromjson? // {})' <<<"$current" | next_record)"
+  version="$(jq -r '.metadata.resourceVersion' <<<"$current")" || return 1
+  record="$(jq -c --arg key "$PROGRESS_KEY" '(.data[$key] // "{}") | (fromjson? // {})' <<<"$current" | next_record)" || return 1
   patch="$(jq -n -c --arg rv "$version" --arg key "$PROGRESS_KEY" --argjson record "$record" --arg now "$now" \
     '{ metadata: { resourceVersion: $rv }, data: { ($key): ($record | tojson), "current-task-id": $record.task,
-       "workflow-name": $record.workflowName, status: $record.status, stage: $record.stage, "last-updated": $now } }')"
+       "workflow-name": $record.workflowName, status: $record.status, stage: $record.stage, "last-updated": $now } }')" || return 1
   kubectl patch configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
 }
 
