@@ -6,7 +6,7 @@ import { githubAppBotLogin, repositoryLabelValue } from '../model/naming';
 import { gateNodeSelector, gateSensorName, playWorkflowName, releaseConfigMapName, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
 import type { GateStage } from '../model/stage-machine';
 import { taskIdTemplate } from '../model/task-id-template';
-import type { DataFilter, EventDependency, ExprFilter, SensorSpec, Trigger, TriggerParameter } from './argo-events-types';
+import type { DataFilter, EventDependency, ExprFilter, SensorSpec, Trigger, TriggerBackoff, TriggerParameter } from './argo-events-types';
 import { assertSameNamespace, type IEventBus } from './event-bus';
 import type { IGithubEventSource } from './github-event-source';
 import { RESUMER_PARAMETERS, type ResumerParameter } from './play-resumer-template';
@@ -56,10 +56,16 @@ export class GateSensor extends Construct {
     );
     const dependencies = bound.map(({ dependency }) => dependency);
     const conditions = dependencies.length > 1 ? dependencies.map((dependency) => dependency.name).join(' || ') : undefined;
-    const retry = { steps: props.triggerRetries ?? 3, duration: '5s', factor: 2, jitter: 0.1 };
+    const context: TriggerContext = {
+      gate: this.gate,
+      bound,
+      namespace,
+      conditions,
+      retry: { steps: props.triggerRetries ?? 3, duration: '5s', factor: 2, jitter: 0.1 },
+    };
     const triggers = (props.strategy ?? 'label-selector') === 'label-selector'
-      ? [resumerTrigger(this.gate, bound, namespace, conditions, retry)]
-      : [recordTrigger(this.gate, bound, namespace, conditions, retry), resumeTrigger(this.gate, bound, namespace, conditions, retry)];
+      ? [resumerTrigger(context)]
+      : [recordTrigger(context), resumeTrigger(context)];
     const spec: SensorSpec = {
       eventBusName: props.eventBus.name,
       template: { serviceAccountName: props.serviceAccountName },
@@ -78,6 +84,20 @@ export class GateSensor extends Construct {
 interface BoundDependency {
   readonly dependency: EventDependency;
   readonly repository: RepositoryConfig;
+}
+
+/** What every trigger of a gate's Sensor shares. */
+interface TriggerContext {
+  readonly gate: string;
+  readonly bound: readonly BoundDependency[];
+  readonly namespace: string | undefined;
+  /** `a || b`: a trigger fires for any one of the gate's dependencies. */
+  readonly conditions: string | undefined;
+  readonly retry: TriggerBackoff;
+}
+
+function trigger(context: TriggerContext, name: string, action: Pick<Trigger['template'], 'k8s' | 'argoWorkflow'>): Trigger {
+  return { template: { name, conditions: context.conditions, ...action }, retryStrategy: context.retry };
 }
 
 /** Go (RE2) regexp metacharacters escaped, so a literal matches only itself. */
@@ -137,90 +157,79 @@ function constant(text: string): string {
   return text;
 }
 
-function resumerTrigger(gate: string, bound: readonly BoundDependency[], namespace: string | undefined, conditions: string | undefined, retry: Trigger['retryStrategy']): Trigger {
+/** Starts the resumer with the event's values (label-selector strategy). */
+function resumerTrigger(context: TriggerContext): Trigger {
+  const { gate, bound, namespace } = context;
   const dest = (name: ResumerParameter): string => `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf(name)}.value`;
   const parameters: TriggerParameter[] = bound.flatMap(({ dependency, repository }) => {
     const from = (src: Omit<TriggerParameter['src'], 'dependencyName'>, name: ResumerParameter): TriggerParameter => ({ src: { dependencyName: dependency.name, ...src }, dest: dest(name) });
     return [
       from({ dataKey: 'body.repository.full_name' }, 'repository'),
       from({ dataTemplate: constant(repositoryLabelValue(repository.name)) }, 'repository-label'),
-      from({ dataTemplate: taskIdTemplate(`${releaseConfigMapName(repository.service, '')}`) }, 'release-configmap'),
+      from({ dataTemplate: taskIdTemplate(releaseConfigMapName(repository.service, '')) }, 'release-configmap'),
       from({ dataTemplate: taskIdTemplate() }, 'task-id'),
       from({ dataKey: 'body.pull_request.html_url' }, 'pr-url'),
       from({ dataKey: 'body.pull_request.number' }, 'pr-number'),
     ];
   });
   const values: Record<ResumerParameter, string> = { gate, repository: '', 'repository-label': '', 'release-configmap': '', 'task-id': '', 'pr-url': '', 'pr-number': '' };
-  return {
-    template: {
-      name: `resume-${gate}`,
-      conditions,
-      k8s: {
-        operation: 'create',
-        source: {
-          resource: {
-            apiVersion: 'argoproj.io/v1alpha1',
-            kind: 'Workflow',
-            metadata: { generateName: `resume-${gate}-`.slice(0, 58), namespace },
-            spec: {
-              workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME },
-              arguments: { parameters: RESUMER_PARAMETERS.map((name) => ({ name, value: values[name] })) },
-            },
+  return trigger(context, `resume-${gate}`, {
+    k8s: {
+      operation: 'create',
+      source: {
+        resource: {
+          apiVersion: 'argoproj.io/v1alpha1',
+          kind: 'Workflow',
+          metadata: { generateName: `resume-${gate}-`.slice(0, 58), namespace },
+          spec: {
+            workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME },
+            arguments: { parameters: RESUMER_PARAMETERS.map((name) => ({ name, value: values[name] })) },
           },
         },
-        parameters,
       },
+      parameters,
     },
-    retryStrategy: retry,
-  };
+  });
 }
 
 /** Records the release in the task's release ConfigMap, so a play that is not at the gate yet passes it later. */
-function recordTrigger(gate: string, bound: readonly BoundDependency[], namespace: string | undefined, conditions: string | undefined, retry: Trigger['retryStrategy']): Trigger {
+function recordTrigger(context: TriggerContext): Trigger {
+  const { gate, bound, namespace } = context;
   const record = '{"prNumber":"{{ .Input.body.pull_request.number }}","prUrl":{{ .Input.body.pull_request.html_url | toJson }}}';
   const parameters: TriggerParameter[] = bound.flatMap(({ dependency, repository }) => [
     { src: { dependencyName: dependency.name, dataTemplate: taskIdTemplate(releaseConfigMapName(repository.service, '')) }, dest: 'metadata.name' },
     { src: { dependencyName: dependency.name, dataTemplate: record }, dest: `data.${gate}` },
   ]);
-  return {
-    template: {
-      name: `record-${gate}`,
-      conditions,
-      k8s: {
-        operation: 'patch',
-        patchStrategy: 'application/merge-patch+json',
-        source: {
-          resource: {
-            apiVersion: 'v1',
-            kind: 'ConfigMap',
-            metadata: { name: 'release-record', namespace, labels: { [PROGRESS_TRACKING_LABEL]: 'true' } },
-            data: { [gate]: '' },
-          },
+  return trigger(context, `record-${gate}`, {
+    k8s: {
+      operation: 'patch',
+      patchStrategy: 'application/merge-patch+json',
+      source: {
+        resource: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'release-record', namespace, labels: { [PROGRESS_TRACKING_LABEL]: 'true' } },
+          data: { [gate]: '' },
         },
-        parameters,
       },
+      parameters,
     },
-    retryStrategy: retry,
-  };
+  });
 }
 
 /** Resumes the play named from repository and task id, at this gate only. */
-function resumeTrigger(gate: string, bound: readonly BoundDependency[], namespace: string | undefined, conditions: string | undefined, retry: Trigger['retryStrategy']): Trigger {
+function resumeTrigger(context: TriggerContext): Trigger {
+  const { gate, bound, namespace } = context;
   const parameters: TriggerParameter[] = bound.map(({ dependency, repository }) => ({
     src: { dependencyName: dependency.name, dataTemplate: taskIdTemplate(playWorkflowName(repository.service, '')) },
     dest: 'metadata.name',
   }));
-  return {
-    template: {
-      name: `resume-${gate}`,
-      conditions,
-      argoWorkflow: {
-        operation: 'resume',
-        source: { resource: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: 'play', namespace } } },
-        args: ['--node-field-selector', gateNodeSelector(gate)],
-        parameters,
-      },
-    },
-    retryStrategy: retry,
-  };
+  return trigger(context, `resume-${gate}`, {
+  argoWorkflow: {
+    operation: 'resume',
+    source: { resource: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: 'play', namespace } } },
+    args: ['--node-field-selector', gateNodeSelector(gate)],
+    parameters,
+  },
+  });
 }

@@ -14,7 +14,7 @@ export function sensorGrants(strategy: ResumeStrategy): Grant[] {
 }
 
 /**
- * What the resumer does: record the release (server-side apply: get, create, patch), list and read plays,
+ * What the resumer does: record the release (merge patch, or create on first use), list and read plays,
  * annotate one with its PR (patch), resume it (`argo resume` updates the Workflow), and report task results.
  */
 export const RESUMER_GRANTS: readonly Grant[] = [

@@ -50,12 +50,24 @@ if ! [[ "$TASK_ID" =~ ^[0-9]+$ ]]; then
 fi
 
 record="$(jq -n -c --arg url "$PR_URL" --arg number "$PR_NUMBER" --arg at "$now" '{ prUrl: $url, prNumber: $number, releasedAt: $at }')"
-manifest="$(jq -n -c --arg name "$RELEASE_CONFIGMAP" --arg gate "$GATE" --arg record "$record" \
-  --arg tracking "$TRACKING_LABEL" --arg taskLabel "$TASK_LABEL" --arg task "$TASK_ID" \
-  --arg repoKey "$REPOSITORY_LABEL_KEY" --arg repo "$REPOSITORY_LABEL" \
-  '{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: $name, labels: { ($tracking): "true", ($taskLabel): $task, ($repoKey): $repo } }, data: { ($gate): $record } }')"
-# Apply merges this gate's key into the record, creating the ConfigMap on first use.
-kubectl apply -n "$NAMESPACE" --server-side --field-manager "release-$GATE" -f - <<<"$manifest" >/dev/null
+
+# Merges this gate's key into the task's release record, or creates the record; retried, since two
+# resumers may race to create it.
+record_release() {
+  local patch manifest
+  patch="$(jq -n -c --arg gate "$GATE" --arg record "$record" '{ data: { ($gate): $record } }')" || return 1
+  kubectl patch configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null 2>&1 && return 0
+  manifest="$(jq -n -c --arg name "$RELEASE_CONFIGMAP" --arg ns "$NAMESPACE" --arg gate "$GATE" --arg record "$record" \
+    --arg tracking "$TRACKING_LABEL" --arg taskLabel "$TASK_LABEL" --arg task "$TASK_ID" \
+    --arg repoKey "$REPOSITORY_LABEL_KEY" --arg repo "$REPOSITORY_LABEL" \
+    '{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: $name, namespace: $ns, labels: { ($tracking): "true", ($taskLabel): $task, ($repoKey): $repo } }, data: { ($gate): $record } }')" || return 1
+  kubectl create -f - <<<"$manifest" >/dev/null
+}
+for attempt in 1 2 3; do
+  record_release && break
+  [ "$attempt" -lt 3 ] || { echo "cannot record the release in $RELEASE_CONFIGMAP" >&2; exit 1; }
+  sleep "$attempt"
+done
 echo "recorded the release of $GATE for task $TASK_ID of $REPOSITORY ($PR_URL)"
 
 selector="$TASK_LABEL=$TASK_ID,$REPOSITORY_LABEL_KEY=$REPOSITORY_LABEL,$TYPE_LABEL=$PLAY_TYPE"
