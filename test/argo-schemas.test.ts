@@ -61,7 +61,7 @@ describe('the CodeRun CRD', () => {
     const manifests = play.spec.templates.filter((template: any) => template.resource?.action === 'create').map((template: any) => template.resource.manifest as string);
     expect(manifests.length).toBeGreaterThan(0);
     for (const manifest of manifests) {
-      const coderun = JSON.parse(manifest.replace(/\{\{[^}]+\}\}/g, (reference) => (reference.includes('task-id') ? '5' : 'x')));
+      const coderun = JSON.parse(manifest.replace(/\{\{[^}]+\}\}/g, (reference: string) => (reference.includes('task-id') ? '5' : 'x')));
       expect(validate(coderun), JSON.stringify(validate.errors)).toBe(true);
       expect(CodeRunSpecSchema.safeParse(coderun.spec).success).toBe(true);
     }
