@@ -123,7 +123,7 @@ describe('agent-play synth', () => {
   it('answers --help, and refuses unknown commands and options in one line', () => {
     expect(run(['synth', '--help'])).toMatchObject({ code: 0 });
     expect(run(['synth', '--help']).out).toContain('--config FILE');
-    expect(run(['deploy'])).toMatchObject({ code: 2, err: 'agent-play: unknown command "deploy"; commands: synth\n' });
+    expect(run(['deploy'])).toMatchObject({ code: 2, err: 'agent-play: unknown command "deploy"; commands: synth, simulate\n' });
     const unknownOption = run(['synth', '--ouput', 'x']);
     expect(unknownOption.code).toBe(2);
     expect(unknownOption.err.trimEnd().split('\n')).toHaveLength(1);

@@ -1,0 +1,7 @@
+/** Thrown when an input uses a feature the simulator does not implement: it refuses rather than guesses. */
+export class UnsupportedFeatureError extends Error {
+  public constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedFeatureError';
+  }
+}

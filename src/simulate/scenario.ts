@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { formatPath } from '../../constructs/model/resolve-config';
+
+/** Thrown for an unusable scenario or payload: one line per problem. */
+export class ScenarioError extends Error {
+  public constructor(public readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'ScenarioError';
+  }
+}
+
+const TaskRef = z.strictObject({
+  repository: z.string().regex(/^[^/\s]+\/[^/\s]+$/, { message: 'expected owner/name' }),
+  task: z.number().int().min(0),
+});
+
+const ScenarioSchema = z.strictObject({
+  /** The plays that exist when the scenario starts. */
+  plays: z.array(TaskRef.extend({ stage: z.string().min(1) })).default([]),
+  steps: z
+    .array(
+      z.union([
+        z.strictObject({
+          /** The X-GitHub-Event header. */
+          github: z.string().regex(/^[a-z_]+$/, { message: 'expected a GitHub event name such as pull_request' }),
+          /** The webhook body, a JSON file relative to the scenario. */
+          payload: z.string().min(1),
+          /** The X-GitHub-Delivery header. @default step-{index} */
+          delivery: z.string().optional(),
+        }),
+        z.strictObject({ agentDone: TaskRef }),
+      ], { error: () => 'expected a step { github, payload } or { agentDone: { repository, task } }' }),
+    )
+    .min(1),
+});
+
+export type GithubStep = { readonly github: string; readonly payload: Record<string, unknown>; readonly delivery: string };
+export type AgentDoneStep = { readonly agentDone: { readonly repository: string; readonly task: number } };
+export type Step = GithubStep | AgentDoneStep;
+
+export interface Scenario {
+  readonly plays: readonly { readonly repository: string; readonly task: number; readonly stage: string }[];
+  readonly steps: readonly Step[];
+}
+
+/**
+ * Reads a scenario file and the payloads it names (relative to it).
+ *
+ * @throws ScenarioError with one line per problem, each naming the file and the path in it
+ */
+export function loadScenario(file: string): Scenario {
+  const raw = readYaml(file);
+  const result = ScenarioSchema.safeParse(raw);
+  if (!result.success) throw new ScenarioError(result.error.issues.map((issue) => `${file}: ${formatPath(issue.path)}: ${issue.message}`));
+  const base = dirname(file);
+  const steps = result.data.steps.map((step, index): Step => {
+    if ('agentDone' in step) return step;
+    return { github: step.github, payload: readPayload(file, index, resolve(base, step.payload), step.payload), delivery: step.delivery ?? `step-${index}` };
+  });
+  return { plays: result.data.plays, steps };
+}
+
+function readYaml(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ScenarioError([`${file}: cannot read the scenario (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
+  }
+  try {
+    return parse(text, { uniqueKeys: true });
+  } catch (error) {
+    throw new ScenarioError([`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`]);
+  }
+}
+
+function readPayload(file: string, index: number, path: string, written: string): Record<string, unknown> {
+  const where = `${file}: steps[${index}].payload`;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ScenarioError([`${where}: cannot read ${written} (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch (error) {
+    throw new ScenarioError([`${where}: ${written} is not JSON: ${(error as Error).message}`]);
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new ScenarioError([`${where}: ${written} must hold a JSON object (a webhook body)`]);
+  return payload as Record<string, unknown>;
+}

@@ -1,0 +1,179 @@
+/**
+ * Runs an Argo Events Sensor, as we synthesize it, against one GitHub delivery: its dependency filters and
+ * its trigger parameters, with Argo Events' own semantics (gjson paths, Go regexps, govaluate expressions,
+ * Go templates). It covers the subset of Sensor features we emit and refuses every other one, so a result
+ * is never a guess.
+ */
+import { UnsupportedFeatureError } from './engine/unsupported';
+import { gjsonGet, gjsonString } from './engine/gjson';
+import { sjsonSet } from './engine/sjson';
+import { renderGoTemplate } from './engine/go-template';
+import { evaluateExpr } from './engine/govaluate';
+import { goRegexpMatch } from './engine/re2';
+
+/** The event data a GitHub EventSource publishes: headers, and the body with the event type copied in. */
+export interface GithubEventData {
+  readonly headers: Record<string, string[]>;
+  readonly body: Record<string, unknown>;
+  readonly metadata: Record<string, string>;
+}
+
+/** Builds the data Argo Events' GitHub EventSource publishes for a delivery (`X-GitHub-Event` is copied into the body). */
+export function githubEventData(event: string, payload: Record<string, unknown>, delivery: string): GithubEventData {
+  return {
+    headers: { 'X-Github-Event': [event], 'X-Github-Delivery': [delivery], 'Content-Type': ['application/json'] },
+    body: { ...payload, 'X-GitHub-Event': event, 'X-GitHub-Delivery': delivery },
+    metadata: {},
+  };
+}
+
+/** Why a dependency did not match: the first filter that failed. */
+export interface FilterMiss {
+  readonly dependency: string;
+  readonly reason: string;
+}
+
+/** A trigger that fired, with its resource after the parameters were applied. */
+export interface FiredTrigger {
+  readonly name: string;
+  readonly kind: 'k8s' | 'argoWorkflow';
+  readonly operation: string;
+  readonly resource: Record<string, any>;
+  readonly args: readonly string[];
+}
+
+export interface SensorRun {
+  readonly sensor: string;
+  readonly matched: readonly string[];
+  readonly misses: readonly FilterMiss[];
+  readonly fired: readonly FiredTrigger[];
+}
+
+const SUPPORTED_DEPENDENCY_KEYS = new Set(['name', 'eventSourceName', 'eventName', 'filters']);
+const SUPPORTED_FILTER_KEYS = new Set(['data', 'exprs']);
+const SUPPORTED_TEMPLATE_KEYS = new Set(['name', 'conditions', 'k8s', 'argoWorkflow']);
+const SUPPORTED_SOURCE_KEYS = new Set(['dependencyName', 'dataKey', 'dataTemplate', 'value']);
+
+function refuseUnknown(where: string, value: Record<string, unknown>, supported: Set<string>): void {
+  for (const key of Object.keys(value)) {
+    if (!supported.has(key)) throw new UnsupportedFeatureError(`${where}.${key}: the simulator does not implement this Sensor feature`);
+  }
+}
+
+/** Runs `sensor` against `data`; `source` names the EventSource (name and event name) the delivery came through. */
+export function runSensor(sensor: Record<string, any>, data: GithubEventData, source: { name: string; eventName: string }): SensorRun {
+  const name: string = sensor.metadata.name;
+  const matched: string[] = [];
+  const misses: FilterMiss[] = [];
+  for (const dependency of sensor.spec.dependencies as Record<string, any>[]) {
+    refuseUnknown(`Sensor ${name} dependency ${dependency.name}`, dependency, SUPPORTED_DEPENDENCY_KEYS);
+    if (dependency.eventSourceName !== source.name || dependency.eventName !== source.eventName) {
+      misses.push({ dependency: dependency.name, reason: `listens to ${dependency.eventSourceName}/${dependency.eventName}` });
+      continue;
+    }
+    const reason = filterMiss(`Sensor ${name} dependency ${dependency.name}`, dependency.filters ?? {}, data);
+    if (reason === undefined) matched.push(dependency.name);
+    else misses.push({ dependency: dependency.name, reason });
+  }
+  const fired: FiredTrigger[] = [];
+  for (const trigger of sensor.spec.triggers as Record<string, any>[]) {
+    const template = trigger.template;
+    refuseUnknown(`Sensor ${name} trigger ${template.name}`, template, SUPPORTED_TEMPLATE_KEYS);
+    if (trigger.parameters?.length) throw new UnsupportedFeatureError(`Sensor ${name} trigger ${template.name}: trigger-level parameters are not implemented`);
+    if (!conditionsHold(template.conditions, sensor.spec.dependencies.map((dependency: any) => dependency.name), matched)) continue;
+    fired.push(fireTrigger(`Sensor ${name} trigger ${template.name}`, template, matched, data));
+  }
+  return { sensor: name, matched, misses, fired };
+}
+
+/** Argo Events evaluates expressions first, then data filters; all must pass (we emit no `or`). */
+function filterMiss(where: string, filters: Record<string, any>, data: GithubEventData): string | undefined {
+  refuseUnknown(`${where}.filters`, filters, SUPPORTED_FILTER_KEYS);
+  for (const expr of filters.exprs ?? []) {
+    const variables: Record<string, unknown> = {};
+    for (const field of expr.fields) {
+      const result = gjsonGet(data, field.path);
+      if (!result.exists) return `${field.path} is missing`;
+      variables[field.name] = result.value;
+    }
+    if (!evaluateExpr(expr.expr, variables)) return `${expr.expr} is false (${expr.fields.map((field: any) => `${field.name}=${JSON.stringify(variables[field.name])}`).join(', ')})`;
+  }
+  for (const filter of filters.data ?? []) {
+    const miss = dataFilterMiss(where, filter, data);
+    if (miss !== undefined) return miss;
+  }
+  return undefined;
+}
+
+function dataFilterMiss(where: string, filter: Record<string, any>, data: GithubEventData): string | undefined {
+  refuseUnknown(`${where} data filter ${filter.path}`, filter, new Set(['path', 'type', 'value', 'comparator']));
+  const result = gjsonGet(data, filter.path);
+  if (!result.exists) return `${filter.path} is missing`;
+  const comparator = filter.comparator ?? '=';
+  if (comparator !== '=' && comparator !== '!=') throw new UnsupportedFeatureError(`${where}: comparator "${comparator}" is not implemented`);
+  let hit: boolean;
+  if (filter.type === 'string') {
+    const text = gjsonString(result);
+    hit = (filter.value as string[]).some((pattern) => goRegexpMatch(pattern, text));
+  } else if (filter.type === 'bool') {
+    const actual = result.value === true || result.value === 'true';
+    hit = (filter.value as string[]).some((value) => parseGoBool(value) === actual);
+  } else {
+    throw new UnsupportedFeatureError(`${where}: data filter type "${filter.type}" is not implemented`);
+  }
+  if (comparator === '!=') hit = !hit;
+  return hit ? undefined : `${filter.path} is ${JSON.stringify(gjsonString(result))}, not ${filter.value.join(' or ')}`;
+}
+
+function parseGoBool(text: string): boolean {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  throw new UnsupportedFeatureError(`"${text}" is not a Go boolean`);
+}
+
+/**
+ * A trigger fires when its conditions hold; without conditions it needs every dependency. We emit
+ * conditions of the form `a || b`: dependency names joined by `||`.
+ */
+function conditionsHold(conditions: string | undefined, all: readonly string[], matched: readonly string[]): boolean {
+  if (conditions === undefined) return all.length > 0 && all.every((name) => matched.includes(name));
+  const names = conditions.split('||').map((part) => part.trim());
+  for (const name of names) {
+    if (!all.includes(name)) throw new UnsupportedFeatureError(`conditions "${conditions}": only dependency names joined by || are implemented`);
+  }
+  return names.some((name) => matched.includes(name));
+}
+
+function fireTrigger(where: string, template: Record<string, any>, matched: readonly string[], data: GithubEventData): FiredTrigger {
+  const kind = template.k8s ? 'k8s' : 'argoWorkflow';
+  const body = template.k8s ?? template.argoWorkflow;
+  if (!body?.operation) throw new UnsupportedFeatureError(`${where}: a trigger without an explicit operation is not simulated (Argo rejects it)`);
+  if (!body.source?.resource) throw new UnsupportedFeatureError(`${where}: only inline source.resource is implemented`);
+  let resource: Record<string, any> = structuredClone(body.source.resource);
+  for (const parameter of body.parameters ?? []) {
+    refuseUnknown(`${where} parameter ${parameter.dest}`, parameter.src, SUPPORTED_SOURCE_KEYS);
+    if (parameter.operation !== undefined && parameter.operation !== 'overwrite') throw new UnsupportedFeatureError(`${where}: parameter operation "${parameter.operation}" is not implemented`);
+    const value = resolveParameter(where, parameter.src, matched, data);
+    if (value !== undefined) resource = sjsonSet(resource, parameter.dest, value) as Record<string, any>;
+  }
+  return { name: template.name, kind, operation: body.operation, resource, args: [...(body.args ?? [])] };
+}
+
+/**
+ * Argo Events' resolution: a parameter of a dependency that did not fire takes its `value`, or is skipped;
+ * otherwise the template first, then the key, then `value`. An empty template result or `<no value>`
+ * counts as a failure.
+ */
+function resolveParameter(where: string, src: Record<string, any>, matched: readonly string[], data: GithubEventData): string | undefined {
+  if (!matched.includes(src.dependencyName)) return src.value;
+  if (src.dataTemplate !== undefined) {
+    const text = renderGoTemplate(src.dataTemplate, { Input: data });
+    if (text !== '' && !text.includes('<no value>')) return text;
+  }
+  if (src.dataKey !== undefined) {
+    const result = gjsonGet(data, src.dataKey);
+    if (result.exists) return gjsonString(result);
+  }
+  if (src.value !== undefined) return src.value;
+  throw new Error(`${where}: unable to resolve the parameter of ${src.dependencyName} (the trigger fails in Argo Events too)`);
+}

@@ -1,0 +1,23 @@
+import type { SimulationReport } from './simulate';
+
+/** The report as people read it: one block per step, then where every play ended. */
+export function formatTrace(report: SimulationReport): string {
+  const lines: string[] = [];
+  for (const step of report.steps) {
+    lines.push(`step ${step.index}:`);
+    for (const sensor of step.sensors) lines.push(`  sensor ${sensor} fired`);
+    for (const gate of step.recorded) lines.push(`  recorded ${gate.gate} for task ${gate.task} of ${gate.repository}`);
+    for (const gate of step.resumed) lines.push(`  resumed ${gate.gate} of task ${gate.task} of ${gate.repository}`);
+    for (const note of step.notes) lines.push(`  ${note}`);
+    if (step.ignored !== undefined && step.notes.length === 0) lines.push(`  ignored: ${step.ignored}`);
+  }
+  lines.push('plays:');
+  for (const play of report.plays) lines.push(`  ${play.repository} task ${play.task}: ${play.stage}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The report as `--json` prints it: the issue's shape, without the trace notes. */
+export function reportJson(report: SimulationReport): string {
+  const steps = report.steps.map(({ notes: _notes, ...step }) => step);
+  return `${JSON.stringify({ plays: report.plays, steps })}\n`;
+}

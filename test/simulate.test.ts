@@ -1,0 +1,202 @@
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { resolveConfig, type ConfigInputs } from '../constructs/model/resolve-config';
+import { runCli, type Io } from '../src/cli';
+import type { Scenario, Step } from '../src/simulate/scenario';
+import { simulate, type SimulationReport } from '../src/simulate/simulate';
+import { labeledEvent, pullRequestEvent, reviewEvent, type PullRequestShape } from './support/github-payloads';
+import { synth } from './support/synth';
+
+const REPO = '5dlabs/cto-play-test';
+const CLEO = '5DLabs-Cleo[bot]';
+const task5: PullRequestShape = { repository: REPO, labels: ['task-5'], headRef: 'feature/task-5-implementation' };
+
+function run(scenario: Scenario, inputs: ConfigInputs = {}): SimulationReport {
+  const platform = synth({ env: {}, ...inputs });
+  return simulate({ config: resolveConfig({ env: {}, ...inputs }), objects: platform.objects }, scenario);
+}
+
+const github = (event: string, payload: Record<string, unknown>, delivery?: string): Step => ({ github: event, payload, delivery: delivery ?? `d-${Math.abs(JSON.stringify(payload).length)}` });
+const done = (task = 5, repository = REPO): Step => ({ agentDone: { repository, task } });
+const stageOf = (report: SimulationReport, task = 5, repository = REPO): string | undefined =>
+  report.plays.find((play) => play.task === task && play.repository === repository)?.stage;
+
+/** The whole default flow, for a strategy. */
+function happyPath(): Step[] {
+  return [
+    done(),
+    github('pull_request', pullRequestEvent('opened', task5)),
+    done(),
+    github('pull_request_review', reviewEvent('approved', CLEO, task5)),
+    done(),
+    github('pull_request', pullRequestEvent('closed', task5, { merged: true })),
+  ];
+}
+
+describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (strategy) => {
+  const inputs: ConfigInputs = { file: { events: { resume: strategy } } };
+  const start = (stage = 'implementation') => [{ repository: REPO, task: 5, stage }];
+
+  it('takes a play from implementation to completed, each event resuming its own gate', () => {
+    const report = run({ plays: start(), steps: happyPath() }, inputs);
+    expect(stageOf(report)).toBe('completed');
+    expect(report.steps.flatMap((step) => step.resumed)).toEqual([
+      { repository: REPO, task: 5, gate: 'waiting-pr-created' },
+      { repository: REPO, task: 5, gate: 'waiting-ready-for-qa' },
+      { repository: REPO, task: 5, gate: 'waiting-pr-merged' },
+    ]);
+    expect(report.steps[1].sensors).toEqual(['gate-waiting-pr-created']);
+  });
+
+  it('keeps an event that arrives before the gate, and passes the gate on arrival', () => {
+    const report = run({ plays: start(), steps: [github('pull_request', pullRequestEvent('opened', task5)), done()] }, inputs);
+    expect(report.steps[0].resumed).toEqual([]);
+    expect(report.steps[0].recorded).toEqual([{ repository: REPO, task: 5, gate: 'waiting-pr-created' }]);
+    expect(stageOf(report)).toBe('code-quality');
+  });
+
+  it('releases the QA gate on the ready-for-qa label from the quality bot', () => {
+    const report = run({ plays: start('waiting-ready-for-qa'), steps: [github('pull_request', labeledEvent('ready-for-qa', { ...task5, sender: CLEO }))] }, inputs);
+    expect(stageOf(report)).toBe('testing');
+  });
+
+  it.each([
+    ['another repository', github('pull_request', pullRequestEvent('opened', { ...task5, repository: 'octo-org/other' }))],
+    ['a fork', github('pull_request', pullRequestEvent('opened', { ...task5, headRepository: 'mallory/cto-play-test' }))],
+    ['another base branch', github('pull_request', pullRequestEvent('opened', { ...task5, baseRef: 'release' }))],
+  ])('ignores a pull request from %s', (_case, step) => {
+    const report = run({ plays: start('waiting-pr-created'), steps: [step] }, inputs);
+    expect(report.steps[0].sensors).toEqual([]);
+    expect(report.steps[0].ignored).toMatch(/^no sensor matched: /);
+    expect(stageOf(report)).toBe('waiting-pr-created');
+  });
+
+  it.each([
+    ['an approval by a human', reviewEvent('approved', 'octocat', task5)],
+    ['a comment review by the quality bot', reviewEvent('commented', CLEO, task5)],
+  ])('does not release the QA gate on %s', (_case, payload) => {
+    const report = run({ plays: start('waiting-ready-for-qa'), steps: [github('pull_request_review', payload)] }, inputs);
+    expect(report.steps[0].resumed).toEqual([]);
+    expect(stageOf(report)).toBe('waiting-ready-for-qa');
+  });
+
+  it('does not release the QA gate on a ready-for-qa label set by a human', () => {
+    const report = run({ plays: start('waiting-ready-for-qa'), steps: [github('pull_request', labeledEvent('ready-for-qa', { ...task5, sender: 'octocat' }))] }, inputs);
+    expect(stageOf(report)).toBe('waiting-ready-for-qa');
+  });
+
+  it('does not release the merge gate when the pull request is closed without merging', () => {
+    const report = run({ plays: start('waiting-pr-merged'), steps: [github('pull_request', pullRequestEvent('closed', task5, { merged: false }))] }, inputs);
+    expect(report.steps[0].sensors).toEqual([]);
+    expect(stageOf(report)).toBe('waiting-pr-merged');
+  });
+
+  it('resumes only the task the pull request names', () => {
+    const plays = [{ repository: REPO, task: 5, stage: 'waiting-pr-created' }, { repository: REPO, task: 6, stage: 'waiting-pr-created' }];
+    const report = run({ plays, steps: [github('pull_request', pullRequestEvent('opened', { repository: REPO, labels: ['task-6'] }))] }, inputs);
+    expect(stageOf(report, 5)).toBe('waiting-pr-created');
+    expect(stageOf(report, 6)).toBe('code-quality');
+  });
+
+  it('reads the task from the branch when no task label is set', () => {
+    const report = run({ plays: start('waiting-pr-created'), steps: [github('pull_request', pullRequestEvent('opened', { repository: REPO, headRef: 'feature/task-5-implementation' }))] }, inputs);
+    expect(stageOf(report)).toBe('code-quality');
+  });
+
+  it('is not moved twice by a duplicate delivery', () => {
+    const opened = pullRequestEvent('opened', task5);
+    const report = run({ plays: start('waiting-pr-created'), steps: [github('pull_request', opened, 'same'), github('pull_request', opened, 'same')] }, inputs);
+    expect(report.steps[0].resumed).toHaveLength(1);
+    expect(report.steps[1].resumed).toEqual([]);
+    expect(stageOf(report)).toBe('code-quality');
+  });
+
+  it('never releases another gate, nor moves a play backwards, on a merge while it waits at the first gate', () => {
+    const report = run({ plays: start('waiting-pr-created'), steps: [github('pull_request', pullRequestEvent('closed', task5, { merged: true }))] }, inputs);
+    expect(report.steps[0].sensors).toEqual(['gate-waiting-pr-merged']);
+    expect(report.steps[0].resumed).toEqual([]);
+    expect(stageOf(report)).toBe('waiting-pr-created');
+  });
+
+  it('keeps the same task id in two repositories apart', () => {
+    const twoRepos: ConfigInputs = {
+      file: { events: { resume: strategy }, repositories: [{ name: 'octo-org/payments', service: 'payments' }, { name: 'octo-org/web', service: 'web' }] },
+    };
+    const plays = [{ repository: 'octo-org/payments', task: 5, stage: 'waiting-pr-created' }, { repository: 'octo-org/web', task: 5, stage: 'waiting-pr-created' }];
+    const report = run({ plays, steps: [github('pull_request', pullRequestEvent('opened', { repository: 'octo-org/web', labels: ['task-5'] }))] }, twoRepos);
+    expect(stageOf(report, 5, 'octo-org/payments')).toBe('waiting-pr-created');
+    expect(stageOf(report, 5, 'octo-org/web')).toBe('code-quality');
+  });
+});
+
+describe('the simulator', () => {
+  it('runs the sensors committed in dist-manifests/', () => {
+    const committed = parseAllDocuments(readFileSync(resolve(__dirname, '..', 'dist-manifests', 'gate-sensors.yaml'), 'utf8')).map((document) => document.toJS());
+    expect(synth().byKind('Sensor')).toEqual(committed);
+  });
+
+  it('records nothing for a pull request that names no task', () => {
+    const report = run({ plays: [{ repository: REPO, task: 5, stage: 'waiting-pr-created' }], steps: [github('pull_request', pullRequestEvent('opened', { repository: REPO, headRef: 'fix-typo' }))] });
+    expect(report.steps[0].recorded).toEqual([]);
+    expect(report.steps[0].resumed).toEqual([]);
+  });
+});
+
+describe('agent-play simulate', () => {
+  function io(): Io & { text: () => { out: string; err: string } } {
+    let out = '';
+    let err = '';
+    return { out: (text) => (out += text), err: (text) => (err += text), env: {}, text: () => ({ out, err }) };
+  }
+
+  function scenarioFolder(scenario: string, payloads: Record<string, unknown>): string {
+    const folder = mkdtempSync(join(tmpdir(), 'agent-play-sim-'));
+    mkdirSync(join(folder, 'payloads'));
+    for (const [name, payload] of Object.entries(payloads)) writeFileSync(join(folder, 'payloads', name), JSON.stringify(payload));
+    writeFileSync(join(folder, 'scenario.yaml'), scenario);
+    return folder;
+  }
+
+  const scenario = `plays:
+  - { repository: ${REPO}, task: 5, stage: implementation }
+steps:
+  - github: pull_request
+    payload: payloads/pr-opened.json
+  - agentDone: { repository: ${REPO}, task: 5 }
+`;
+
+  it('prints the report as JSON in the documented shape', () => {
+    const folder = scenarioFolder(scenario, { 'pr-opened.json': pullRequestEvent('opened', task5) });
+    const streams = io();
+    expect(runCli(['simulate', join(folder, 'scenario.yaml'), '--json'], streams)).toBe(0);
+    const report = JSON.parse(streams.text().out);
+    expect(report.plays).toEqual([{ repository: REPO, task: 5, stage: 'code-quality' }]);
+    expect(report.steps[0]).toEqual({ index: 0, sensors: ['gate-waiting-pr-created'], resumed: [], recorded: [{ repository: REPO, task: 5, gate: 'waiting-pr-created' }], ignored: expect.any(String) });
+    expect(report.steps[1]).toEqual({ index: 1, sensors: [], resumed: [], recorded: [] });
+  });
+
+  it('prints a readable trace without --json', () => {
+    const folder = scenarioFolder(scenario, { 'pr-opened.json': pullRequestEvent('opened', task5) });
+    const streams = io();
+    expect(runCli(['simulate', join(folder, 'scenario.yaml')], streams)).toBe(0);
+    expect(streams.text().out).toContain('sensor gate-waiting-pr-created fired');
+    expect(streams.text().out).toContain(`${REPO} task 5: code-quality`);
+  });
+
+  it.each([
+    ['a missing payload', scenario, {}, /steps\[0\]\.payload: cannot read payloads\/pr-opened\.json \(ENOENT\)$/],
+    ['a payload that is not JSON', scenario, { 'pr-opened.json': '{' }, /steps\[0\]\.payload: payloads\/pr-opened\.json (is not JSON|must hold a JSON object)/],
+    ['a step of no known kind', 'steps:\n  - deploy: now\n', {}, /steps\[0\]: expected a step \{ github, payload \} or \{ agentDone/],
+    ['a play at an unknown stage', `plays: [{ repository: ${REPO}, task: 5, stage: review }]\nsteps: [{ agentDone: { repository: ${REPO}, task: 5 } }]\n`, {}, /unknown stage "review"/],
+  ])('rejects %s in one line with exit 2', (_case, text, payloads: Record<string, unknown>, message) => {
+    const folder = scenarioFolder(text, payloads);
+    if (typeof (payloads as Record<string, unknown>)['pr-opened.json'] === 'string') writeFileSync(join(folder, 'payloads', 'pr-opened.json'), '{');
+    const streams = io();
+    expect(runCli(['simulate', join(folder, 'scenario.yaml')], streams)).toBe(2);
+    expect(streams.text().err.trimEnd().split('\n')).toHaveLength(1);
+    expect(streams.text().err.trimEnd()).toMatch(message);
+  });
+});
