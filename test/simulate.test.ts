@@ -200,3 +200,16 @@ steps:
     expect(streams.text().err.trimEnd()).toMatch(message);
   });
 });
+
+describe('examples/scenarios/happy-path', () => {
+  it('takes task 5 to completed, recording the early pull request and ignoring the human approval', () => {
+    let out = '';
+    const code = runCli(['simulate', resolve(__dirname, '..', 'examples', 'scenarios', 'happy-path', 'scenario.yaml'), '--json'], { out: (text) => (out += text), err: () => undefined, env: {} });
+    expect(code).toBe(0);
+    const report = JSON.parse(out);
+    expect(report.plays).toEqual([{ repository: REPO, task: 5, stage: 'completed' }]);
+    expect(report.steps[0].recorded).toEqual([{ repository: REPO, task: 5, gate: 'waiting-pr-created' }]);
+    expect(report.steps[3].sensors).toEqual([]);
+    expect(report.steps.flatMap((step: any) => step.resumed.map((gate: any) => gate.gate))).toEqual(['waiting-ready-for-qa', 'waiting-pr-merged']);
+  });
+});
