@@ -3,7 +3,7 @@ import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } f
 import { gateNodeSelector, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
 import type { Template } from '../workflows/argo-types';
 import { HARDENED_CONTAINER, HARDENED_POD, hardenedScript, SCRATCH_MOUNT, SCRATCH_VOLUME } from '../workflows/hardened-script';
-import { FIND_PLAY_SCRIPT } from '../workflows/release-scripts';
+import { FIND_PLAY_SCRIPT, WORKFLOW_FILE } from '../workflows/release-scripts';
 import { WorkflowTemplate } from '../workflows/workflow-template';
 
 /**
@@ -92,7 +92,7 @@ export class PlayResumerTemplate extends WorkflowTemplate {
         ],
         retryStrategy: { limit: '2', retryPolicy: 'OnError', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
       }),
-      outputs: { parameters: [{ name: 'workflow', valueFrom: { path: '/tmp/workflow' } }] },
+      outputs: { parameters: [{ name: 'workflow', valueFrom: { path: WORKFLOW_FILE } }] },
     });
     this.addTemplate(resumeGate(props.argoImage));
   }

@@ -18,7 +18,7 @@ import type { DagTask, EnvVar, Template } from './argo-types';
 import { ArgoReference, codeRunTemplate } from './coderun-manifest';
 import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from './hardened-script';
 import { PROGRESS_SCRIPT } from './progress-script';
-import { CHECK_RELEASE_SCRIPT } from './release-scripts';
+import { CHECK_RELEASE_SCRIPT, RELEASED_FILE } from './release-scripts';
 import { WorkflowTemplate } from './workflow-template';
 
 export interface PlayWorkflowTemplateProps {
@@ -256,7 +256,7 @@ function gateTemplates(repository: RepositoryConfig, helperImage: string): Templ
       ],
       retryStrategy: { limit: '3', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
     }),
-    outputs: { parameters: [{ name: 'released', valueFrom: { path: '/tmp/released' } }] },
+    outputs: { parameters: [{ name: 'released', valueFrom: { path: RELEASED_FILE } }] },
   };
   const awaitRelease: Template = { name: PlayTemplates.awaitRelease, inputs: { parameters: [{ name: GATE_STAGE_INPUT }] }, suspend: {} };
   return [gate, check, awaitRelease];

@@ -8,8 +8,14 @@
  * the resumer sees the play waiting: an event is never lost, whichever comes first.
  */
 
+/** Where the gate check leaves its answer, `true` or `false` (the step's output parameter). */
+export const RELEASED_FILE = '/tmp/released';
+
+/** Where the resumer's find step leaves the name of the play to resume (empty: none). */
+export const WORKFLOW_FILE = '/tmp/workflow';
+
 /**
- * Writes `true` to /tmp/released when the gate (STAGE) already has a release recorded in
+ * Writes `true` to RELEASED_FILE when the gate (STAGE) already has a release recorded in
  * RELEASE_CONFIGMAP (NAMESPACE), `false` when it has none. Any error other than "not found" fails the
  * step, so a broken permission never reads as "not released".
  */
@@ -24,10 +30,10 @@ else
 fi
 if [ -n "$release" ]; then
   echo "gate $STAGE was released before the play reached it: $release"
-  echo true > /tmp/released
+  echo true > ${RELEASED_FILE}
 else
   echo "gate $STAGE has no release yet: waiting for one"
-  echo false > /tmp/released
+  echo false > ${RELEASED_FILE}
 fi
 `;
 
@@ -37,12 +43,12 @@ fi
  * TASK_LABEL, REPOSITORY_LABEL_KEY, TYPE_LABEL, STAGE_LABEL, TRACKING_LABEL, PLAY_TYPE, plus the annotation
  * keys PR_URL_ANNOTATION and PR_NUMBER_ANNOTATION.
  *
- * It records the release, finds the live play of the task by its labels, and writes to /tmp/workflow the
+ * It records the release, finds the live play of the task by its labels, and writes to WORKFLOW_FILE the
  * name of the play to resume, or nothing when no play waits at this gate now (a miss is logged and ends
  * successfully: the record lets the play pass when it arrives).
  */
 export const FIND_PLAY_SCRIPT = String.raw`set -euo pipefail
-: > /tmp/workflow
+: > ${WORKFLOW_FILE}
 now="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 if ! [[ "$TASK_ID" =~ ^[0-9]+$ ]]; then
   echo "the event names no task (no task-N label, no feature/task-N branch): not a play pull request"
@@ -92,5 +98,5 @@ patch="$(jq -n -c --arg uk "$PR_URL_ANNOTATION" --arg url "$PR_URL" --arg nk "$P
   '{ metadata: { annotations: { ($uk): $url, ($nk): $number } } }')"
 kubectl patch workflow "$name" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
 echo "play $name waits at $GATE: resuming it"
-printf '%s' "$name" > /tmp/workflow
+printf '%s' "$name" > ${WORKFLOW_FILE}
 `;

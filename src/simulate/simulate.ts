@@ -5,6 +5,7 @@
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 import { PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
 import { GATE_STAGE_INPUT, RESUMER_TEMPLATE_NAME } from '../../constructs/model/play-contract';
+import { RESUMER_PARAMETERS, type ResumerParameter } from '../../constructs/events/play-resumer-template';
 import { UnsupportedFeatureError } from './engine/unsupported';
 import { PlayModel, type PlayView } from './play-model';
 import type { Scenario, Step } from './scenario';
@@ -99,12 +100,13 @@ function execute(model: PlayModel, trigger: FiredTrigger, report: StepReport): v
   }
 }
 
-function argumentsOf(workflow: Record<string, any>): Record<string, string> {
-  return Object.fromEntries((workflow.spec.arguments?.parameters ?? []).map((parameter: any) => [parameter.name, String(parameter.value ?? '')]));
+function argumentsOf(workflow: Record<string, any>): Record<ResumerParameter, string> {
+  const given = new Map<string, string>((workflow.spec.arguments?.parameters ?? []).map((parameter: any) => [parameter.name, String(parameter.value ?? '')]));
+  return Object.fromEntries(RESUMER_PARAMETERS.map((name) => [name, given.get(name) ?? ''])) as Record<ResumerParameter, string>;
 }
 
 /** What the resumer Workflow does with its arguments (the find-play script, then argo resume). */
-function runResumer(model: PlayModel, args: Record<string, string>, report: StepReport): void {
+function runResumer(model: PlayModel, args: Record<ResumerParameter, string>, report: StepReport): void {
   const gate = args.gate;
   if (!/^[0-9]+$/.test(args['task-id'])) {
     report.notes.push(`resumer for ${gate}: the event names no task`);
