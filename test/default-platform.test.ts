@@ -213,6 +213,14 @@ describe('every WorkflowTemplate', () => {
     for (const template of workflowTemplates) expect(template.spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
   });
 
+  it('retries failing helper scripts, not only Argo errors (OnError would never retry an exit code)', () => {
+    for (const template of workflowTemplates) {
+      for (const entry of template.spec.templates.filter((item: any) => item.script && item.retryStrategy)) {
+        expect(entry.retryStrategy.retryPolicy, `${template.metadata.name}/${entry.name}`).toBe('Always');
+      }
+    }
+  });
+
   it('states every retry limit, so none is unlimited by omission', () => {
     for (const template of workflowTemplates) {
       for (const entry of template.spec.templates.filter((item: any) => item.retryStrategy)) {

@@ -90,7 +90,7 @@ export class PlayResumerTemplate extends WorkflowTemplate {
           { name: 'PR_URL_ANNOTATION', value: PlayAnnotations.prUrl },
           { name: 'PR_NUMBER_ANNOTATION', value: PlayAnnotations.prNumber },
         ],
-        retryStrategy: { limit: '2', retryPolicy: 'OnError', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
+        retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
       }),
       outputs: { parameters: [{ name: 'workflow', valueFrom: { path: WORKFLOW_FILE } }] },
     });

@@ -119,7 +119,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
       source: PROGRESS_SCRIPT,
       inputs: { parameters: ENTER_INPUTS.map((name) => ({ name })) },
       env: progress.forEnter(),
-      retryStrategy: { limit: '2', retryPolicy: 'OnError', backoff: { duration: '10s', factor: 2, maxDuration: '2m' } },
+      retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '10s', factor: 2, maxDuration: '2m' } },
     }));
     for (const template of gateTemplates(props.repository, props.helperImage)) this.addTemplate(template);
     for (const stage of stages.agentStages) this.addTemplate(agentRun(stage, props));
@@ -128,7 +128,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
       image: props.helperImage,
       source: PROGRESS_SCRIPT,
       env: progress.forExit(),
-      retryStrategy: { limit: '2', retryPolicy: 'OnError', backoff: { duration: '10s', factor: 2, maxDuration: '2m' } },
+      retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '10s', factor: 2, maxDuration: '2m' } },
     }));
   }
 }
@@ -217,7 +217,7 @@ function setStageLabels(): Template {
   return {
     name: PlayTemplates.setStageLabels,
     inputs: { parameters: LABEL_INPUTS.map((name) => ({ name })) },
-    retryStrategy: { limit: '3', retryPolicy: 'OnError', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
+    retryStrategy: { limit: '3', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
     activeDeadlineSeconds: 120,
     resource: { action: 'patch', mergeStrategy: 'merge', flags: ['workflow', '{{workflow.name}}'], manifest: `${manifest}\n` },
   };

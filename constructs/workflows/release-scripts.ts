@@ -20,12 +20,14 @@ export const WORKFLOW_FILE = '/tmp/workflow';
  * step, so a broken permission never reads as "not released".
  */
 export const CHECK_RELEASE_SCRIPT = String.raw`set -euo pipefail
-if output="$(kubectl get configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" -o json 2>&1)"; then
+# stderr apart from the JSON: a warning from kubectl must not end up in what jq reads.
+errors="$(mktemp)"
+if output="$(kubectl get configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" -o json 2>"$errors")"; then
   release="$(jq -r --arg gate "$STAGE" '.data[$gate] // empty' <<<"$output")"
-elif grep -q NotFound <<<"$output"; then
+elif grep -q NotFound "$errors"; then
   release=""
 else
-  echo "cannot read $RELEASE_CONFIGMAP: $output" >&2
+  echo "cannot read $RELEASE_CONFIGMAP: $(cat "$errors")" >&2
   exit 1
 fi
 if [ -n "$release" ]; then

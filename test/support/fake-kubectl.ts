@@ -3,12 +3,18 @@
  *
  * It is a bash script (with jq programs beside it) written into a temporary folder, to be put first on
  * the script's PATH. It keeps every object as one JSON file under a temporary state folder and implements
- * exactly the calls the progress script makes, with the API server's semantics that matter to it:
+ * exactly the calls the progress script and the release scripts (`release-scripts.ts`) make, with the API
+ * server's semantics that matter to them:
  *
  * - `get workflow|configmap NAME -n NS [-o json]`: NotFound (exit 1) when absent;
+ * - `get workflows -n NS -l SELECTOR -o json`: a List (`{apiVersion: "v1", kind: "List", items}`) of the
+ *   Workflows of NS whose labels match every term of the selector, by name; only `key=value` terms,
+ *   comma-separated (other selector syntax is unsupported), and a key or value that is not a legal label
+ *   is a BadRequest (exit 1);
  * - `create configmap NAME -n NS --dry-run=client -o json [--from-literal=KEY=VALUE]...`: prints the
  *   object, stores nothing;
- * - `create -f -`: stores the object read from standard input, AlreadyExists (exit 1) when present,
+ * - `create -f - [-n NS]`: stores the object read from standard input, in the namespace of its metadata
+ *   or of `-n` (they must agree; `default` when neither), AlreadyExists (exit 1) when present,
  *   resourceVersion "1";
  * - `patch workflow|configmap NAME -n NS --type merge -p JSON`: a JSON merge patch (RFC 7386); a
  *   `metadata.resourceVersion` in the patch that is not the stored one is a Conflict (exit 1); a patch
@@ -17,9 +23,10 @@
  *
  * Any other call fails loudly (exit 97) and is recorded, so a test notices when a script starts using
  * something new. Every call is logged with its exit code. A test can also queue writes by "another
- * writer" (see {@link FakeCluster.interleave}) to provoke a conflict between a script's read and its patch.
+ * writer" (see {@link FakeCluster.interleave}) to provoke a conflict between a script's read and its patch,
+ * and deny a verb on a kind (see {@link FakeCluster.forbid}), as a missing RBAC rule would: Forbidden (exit 1).
  *
- * Fast on purpose: `get` is a `cat`, and every other call runs jq once at most.
+ * Fast on purpose: `get` of one object is a `cat`, and every other call runs jq once at most.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,6 +136,25 @@ def merge($p):
 | ensure_valid
 `;
 
+/**
+ * `get workflows -n NS -l SELECTOR -o json`, on the stored Workflows of NS (read with -n and `inputs`);
+ * run with $selector, whose terms the fake has checked are all `key=value`.
+ */
+const JQ_LIST = String.raw`
+def label_name: test("^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$") and length <= 63;
+def label_key:
+  (split("/") | length) as $parts
+  | if $parts == 1 then label_name
+    elif $parts == 2 then (split("/") | (.[0] | length <= 253 and test("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")) and (.[1] | label_name))
+    else false end;
+def label_value: . == "" or label_name;
+[ $selector | split(",")[] | capture("^(?<key>[^=]*)=(?<value>.*)$")
+  | if (.key | label_key) and (.value | label_value) then .
+    else fail("Error from server (BadRequest): unable to parse requirement: \(.key)=\(.value): not a legal label key and value") end ] as $terms
+| { apiVersion: "v1", kind: "List",
+    items: [ inputs | select(. as $object | all($terms[]; $object.metadata.labels[.key] == .value)) ] | sort_by(.metadata.name) }
+`;
+
 /** The fake itself. It reads FAKE_KUBECTL_STATE (the state folder) and finds its jq programs beside itself. */
 const KUBECTL = String.raw`#!/usr/bin/env bash
 # Fake kubectl (test/support/fake-kubectl.ts): only the calls the helper scripts make.
@@ -161,7 +187,7 @@ run_jq() {
 
 # Parse: positionals pos1..pos4, and the flags the scripts use; anything else is unsupported.
 pos1="" pos2="" pos3="" pos4="" count=0
-ns="" output="" file="" ptype="" patch="" has_patch="" dryrun="" literals="" expect=""
+ns="" output="" file="" ptype="" patch="" has_patch="" dryrun="" literals="" selector="" has_selector="" expect=""
 for arg in "$@"; do
   if [ -n "$expect" ]; then printf -v "$expect" '%s' "$arg"; expect=""; continue; fi
   case "$arg" in
@@ -170,6 +196,7 @@ for arg in "$@"; do
     -f) expect=file ;;
     --type) expect=ptype ;;
     -p) expect=patch; has_patch=yes ;;
+    -l) expect=selector; has_selector=yes ;;
     --dry-run=client) dryrun=client ;;
     --from-literal=*) literals=yes ;;
     -*) unsupported "unknown flag $arg" "$@" ;;
@@ -199,13 +226,41 @@ not_found() {
   echo "Error from server (NotFound): $(resource "$kind") \"$name\" not found" >&2
   exit 1
 }
+# Denies VERB on KIND when the test forbade it (FakeCluster.forbid): "authorize VERB KIND NS [NAME]".
+authorize() {
+  [ -e "$state/forbidden/$1.$2" ] || return 0
+  local plural group what
+  IFS=. read -r plural group <<<"$(resource "$2")"
+  what="$(resource "$2")"
+  if [ "$#" -eq 4 ]; then what="$what \"$4\""; fi
+  echo "Error from server (Forbidden): $what is forbidden: User \"system:serviceaccount:$3:default\" cannot $1 resource \"$plural\" in API group \"$group\" in the namespace \"$3\"" >&2
+  exit 1
+}
 
 case "$verb" in
   get)
+    if [ -n "$has_selector" ]; then
+      [ "$count" -eq 2 ] && [ "$kind" = workflows ] && [ -n "$ns" ] && [ "$output" = json ] && [ -z "$file$ptype$has_patch$dryrun$literals" ] \
+        || unsupported "get list form (only get workflows -n NS -l SELECTOR -o json)" "$@"
+      term='[^=!(),[:space:]]+=[^=!(),[:space:]]*'
+      [[ "$selector" =~ ^$term(,$term)*$ ]] || unsupported "label selector \"$selector\" (only key=value terms)" "$@"
+      authorize list workflow "$ns"
+      # The stored Workflows of NS become the positional parameters (none: jq reads an empty input).
+      set --
+      if valid_name "$ns"; then
+        shopt -s nullglob
+        set -- "$state/objects/workflow/$ns"/*.json
+        shopt -u nullglob
+      fi
+      run_jq -n -c --arg selector "$selector" -f "$here/prelude-list.jq" "$@" </dev/null
+      printf '%s\n' "$result"
+      exit 0
+    fi
     [ "$count" -eq 3 ] && [ -n "$ns" ] && [ -z "$file$ptype$has_patch$dryrun$literals" ] || unsupported "get form" "$@"
     case "$kind" in workflow|configmap) ;; *) unsupported "get of kind $kind" "$@" ;; esac
     case "$output" in ''|json) ;; *) unsupported "output $output" "$@" ;; esac
     valid_name "$name" && valid_name "$ns" || not_found
+    authorize get "$kind" "$ns" "$name"
     path="$(object_file "$kind" "$ns" "$name")"
     [ -f "$path" ] || not_found
     if [ "$output" = json ]; then cat "$path"; else printf 'NAME\tAGE\n%s\t1s\n' "$name"; fi
@@ -213,18 +268,19 @@ case "$verb" in
 
   create)
     if [ "$kind" = configmap ]; then
-      [ "$count" -eq 3 ] && [ -n "$ns" ] && [ "$dryrun" = client ] && [ "$output" = json ] && [ -z "$file$ptype$has_patch" ] \
+      [ "$count" -eq 3 ] && [ -n "$ns" ] && [ "$dryrun" = client ] && [ "$output" = json ] && [ -z "$file$ptype$has_patch$has_selector" ] \
         || unsupported "create configmap form (only --dry-run=client -o json)" "$@"
       valid_name "$name" && valid_name "$ns" || { echo "error: invalid name or namespace" >&2; exit 1; }
       # The arguments reach jq NUL-separated on standard input (jq 1.6 would take "--from-literal" for an option).
       run_jq -R -s --arg name "$name" --arg ns "$ns" -f "$here/prelude-dry-run.jq" < <(printf '%s\0' "$@")
       printf '%s\n' "$result"
     else
-      [ "$count" -eq 1 ] && [ "$file" = "-" ] && [ -z "$output$ptype$has_patch$dryrun$literals" ] || unsupported "create form" "$@"
+      [ "$count" -eq 1 ] && [ "$file" = "-" ] && [ -z "$output$ptype$has_patch$dryrun$literals$has_selector" ] || unsupported "create form" "$@"
       input="$(cat)"
       run_jq -r --arg ns "$ns" -f "$here/prelude-create.jq" <<<"$input"
       { IFS=$'\t' read -r kind objns name; IFS= read -r object; } <<<"$result"
       valid_name "$objns" || { echo "error: invalid namespace" >&2; exit 1; }
+      authorize create "$kind" "$objns"
       path="$(object_file "$kind" "$objns" "$name")"
       if [ -e "$path" ]; then
         echo "Error from server (AlreadyExists): error when creating \"STDIN\": $(resource "$kind") \"$name\" already exists" >&2
@@ -237,10 +293,11 @@ case "$verb" in
     ;;
 
   patch)
-    [ "$count" -eq 3 ] && [ -n "$ns" ] && [ "$ptype" = merge ] && [ -n "$has_patch" ] && [ -z "$output$file$dryrun$literals" ] \
+    [ "$count" -eq 3 ] && [ -n "$ns" ] && [ "$ptype" = merge ] && [ -n "$has_patch" ] && [ -z "$output$file$dryrun$literals$has_selector" ] \
       || unsupported "patch form (only --type merge -p)" "$@"
     case "$kind" in workflow|configmap) ;; *) unsupported "patch of kind $kind" "$@" ;; esac
     valid_name "$name" && valid_name "$ns" || not_found
+    authorize patch "$kind" "$ns" "$name"
     path="$(object_file "$kind" "$ns" "$name")"
     [ -f "$path" ] || not_found
     # Another writer's queued patch lands between the caller's read and its patch.
@@ -284,6 +341,7 @@ export class FakeCluster {
     writeFileSync(join(this.binDir, 'prelude-dry-run.jq'), JQ_PRELUDE + JQ_DRY_RUN);
     writeFileSync(join(this.binDir, 'prelude-create.jq'), JQ_PRELUDE + JQ_CREATE);
     writeFileSync(join(this.binDir, 'prelude-patch.jq'), JQ_PRELUDE + JQ_PATCH);
+    writeFileSync(join(this.binDir, 'prelude-list.jq'), JQ_PRELUDE + JQ_LIST);
     writeFileSync(join(this.binDir, 'kubectl'), KUBECTL);
     chmodSync(join(this.binDir, 'kubectl'), 0o755);
   }
@@ -320,6 +378,15 @@ export class FakeCluster {
     patches.forEach((patch, index) => {
       writeFileSync(join(folder, `${String(start + index).padStart(4, '0')}.json`), JSON.stringify(patch));
     });
+  }
+
+  /**
+   * Denies a verb on a kind from now on, as a missing RBAC rule would: the call fails with Forbidden
+   * (exit 1) before the object is looked at. `list` is `get workflows -l`.
+   */
+  public forbid(verb: 'get' | 'list' | 'create' | 'patch', kind: FakeKind): void {
+    mkdirSync(join(this.stateDir, 'forbidden'), { recursive: true });
+    writeFileSync(join(this.stateDir, 'forbidden', `${verb}.${kind}`), '');
   }
 
   /** Every call so far, oldest first. */

@@ -1,0 +1,559 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, test } from 'vitest';
+import { RESUMER_PARAMETERS, type ResumerParameter } from '../constructs/events/play-resumer-template';
+import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../constructs/model/labels';
+import { repositoryLabelValue } from '../constructs/model/naming';
+import { GATE_STAGE_INPUT, PlayParameters, playTemplateName, releaseConfigMapName, RESUMER_TEMPLATE_NAME } from '../constructs/model/play-contract';
+import { resolveConfig } from '../constructs/model/resolve-config';
+import { NO_TASK } from '../constructs/model/task-id-template';
+import { CHECK_RELEASE_SCRIPT, FIND_PLAY_SCRIPT, RELEASED_FILE, WORKFLOW_FILE } from '../constructs/workflows/release-scripts';
+import { synthesizePlatform } from '../src/synth/synthesize';
+import { FakeCluster, type KubeObject } from './support/fake-kubectl';
+import { parseManifests, type K8sObject } from './support/synth';
+
+/**
+ * The two release scripts run for real: bash and the real jq, against the fake kubectl (see
+ * `support/fake-kubectl.ts`), each with the environment its synthesized template gives it. Every assertion
+ * is on the stored objects and on the files the scripts leave for Argo.
+ *
+ * The scripts write their outputs to fixed paths under /tmp (the pod's scratch volume). /tmp is shared by
+ * every test running at once and this process has no private mount namespace, so each run gets the
+ * script text with the literal `/tmp/` replaced by its own folder; the first test below checks that the
+ * only /tmp paths in the scripts are those two output files, so the replacement redirects nothing else.
+ * The templates' HOME (the scratch mount, /tmp) becomes that folder too.
+ */
+
+/** Argo's label on a finished Workflow (not ours: Argo sets it). */
+const ARGO_COMPLETED_LABEL = 'workflows.argoproj.io/completed';
+/** What `date -u +%Y-%m-%dT%H:%M:%SZ` prints. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+/** Longer than any run may take: failing to record costs the script's back-offs (1 s + 2 s). */
+const RUN_TIMEOUT_MS = 10_000;
+
+const CONFIG = resolveConfig({ env: {} });
+const MANIFESTS = parseManifests(synthesizePlatform(CONFIG));
+const REPOSITORY = CONFIG.repositories[0];
+/** A repository the platform does not know: only its label value differs. */
+const OTHER_REPOSITORY = `${REPOSITORY.name}-other`;
+const GATES = CONFIG.stages.filter((stage) => stage.type === 'gate').map((stage) => stage.name);
+const AGENT_STAGE = CONFIG.stages.find((stage) => stage.type === 'agent')!.name;
+const [GATE, LATER_GATE] = GATES;
+
+/** The one script template of `templateName` whose source is `source`. */
+function scriptTemplate(templateName: string, source: string): any {
+  const owner = MANIFESTS.find((object) => object.kind === 'WorkflowTemplate' && object.metadata.name === templateName);
+  if (!owner) throw new Error(`no WorkflowTemplate ${templateName}`);
+  const found = owner.spec.templates.filter((template: any) => template.script?.source === source);
+  if (found.length !== 1) throw new Error(`${templateName} runs the script in ${found.length} templates, expected 1`);
+  return { ...found[0], namespace: owner.metadata.namespace as string };
+}
+
+const PLAY_TEMPLATE: K8sObject = MANIFESTS.find((object) => object.kind === 'WorkflowTemplate' && object.metadata.name === playTemplateName(REPOSITORY.service))!;
+const CHECK_TEMPLATE = scriptTemplate(playTemplateName(REPOSITORY.service), CHECK_RELEASE_SCRIPT);
+const FIND_TEMPLATE = scriptTemplate(RESUMER_TEMPLATE_NAME, FIND_PLAY_SCRIPT);
+/** Plays and resumers run in the namespace of their templates (`{{workflow.namespace}}`). */
+const NAMESPACE: string = FIND_TEMPLATE.namespace;
+
+/**
+ * A template's env with every `{{...}}` replaced as Argo would from `values`; an expression missing from
+ * `values` fails the test, so a template that starts reading something new is noticed.
+ */
+function templateEnv(template: any, values: Readonly<Record<string, string>>, home: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const { name, value } of template.script.env as { name: string; value: string }[]) {
+    env[name] = value.replace(/\{\{([^{}]*)\}\}/g, (_whole, expression: string) => {
+      if (!(expression in values)) throw new Error(`${template.name}: no value for {{${expression}}} (env ${name})`);
+      return values[expression];
+    });
+  }
+  // The pod's scratch folder becomes the test's (see above); no other variable may point into /tmp.
+  const intoTmp = Object.entries(env).filter(([name, value]) => name !== 'HOME' && value.includes('/tmp'));
+  if (intoTmp.length > 0) throw new Error(`${template.name}: env points into /tmp: ${JSON.stringify(intoTmp)}`);
+  if ('HOME' in env) env.HOME = home;
+  return env;
+}
+
+/** A gate's event as its Sensor hands it to the resumer (see `resumerTrigger` in gate-sensor.ts). */
+interface ReleaseEvent {
+  readonly gate: string;
+  /** The task id the Sensor read from the pull request: digits, or `none`. */
+  readonly task: string;
+  readonly prNumber: number;
+  /** As GitHub spells it (`body.repository.full_name`); the platform's repository unless given. */
+  readonly repository?: string;
+}
+
+const prUrl = (prNumber: number) => `https://github.com/${REPOSITORY.name}/pull/${prNumber}`;
+
+function resumerArguments(event: ReleaseEvent): Record<ResumerParameter, string> {
+  const repository = event.repository ?? REPOSITORY.name;
+  return {
+    gate: event.gate,
+    repository,
+    'repository-label': repositoryLabelValue(repository),
+    'release-configmap': releaseConfigMapName(REPOSITORY.service, event.task),
+    'task-id': event.task,
+    'pr-url': prUrl(event.prNumber),
+    'pr-number': String(event.prNumber),
+  };
+}
+
+interface PlayOptions {
+  readonly task: number;
+  /** The `current-stage` label: the stage the play is in. */
+  readonly stage: string;
+  /** Distinguishes two plays of one task. */
+  readonly suffix?: string;
+  /** Argo has finished it. */
+  readonly completed?: boolean;
+  /** The play of another repository (with the same task id). */
+  readonly repository?: string;
+}
+
+/**
+ * A play Workflow as Argo creates it from the synthesized template's `workflowMetadata` (labels, labels
+ * from parameters, annotations), started at `stage`: the `current-stage` label a play has once it entered
+ * a stage is the one it would have been started with there.
+ */
+function playWorkflow(options: PlayOptions): KubeObject {
+  const metadata = PLAY_TEMPLATE.spec.workflowMetadata;
+  const parameters: Record<string, string> = { [PlayParameters.taskId]: String(options.task), [PlayParameters.startStage]: options.stage };
+  const labels: Record<string, string> = { ...metadata.labels };
+  for (const [key, { expression }] of Object.entries(metadata.labelsFrom as Record<string, { expression: string }>)) {
+    const parameter = /^workflow\.parameters\['([^']+)'\]$/.exec(expression)?.[1];
+    if (parameter === undefined || !(parameter in parameters)) throw new Error(`cannot evaluate label ${key}: ${expression}`);
+    labels[key] = parameters[parameter];
+  }
+  if (options.repository) labels[PlayLabels.repository] = repositoryLabelValue(options.repository);
+  if (options.completed) labels[ARGO_COMPLETED_LABEL] = 'true';
+  const repository = options.repository ?? REPOSITORY.name;
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Workflow',
+    metadata: {
+      name: `${PLAY_TEMPLATE.metadata.name}${options.repository ? '-other' : ''}-task-${options.task}-${options.suffix ?? 'x7k2p'}`,
+      namespace: NAMESPACE,
+      resourceVersion: '4711',
+      labels,
+      annotations: { ...metadata.annotations, [PlayAnnotations.repository]: repository },
+    },
+    spec: { workflowTemplateRef: { name: PLAY_TEMPLATE.metadata.name } },
+    status: { phase: options.completed ? 'Succeeded' : 'Running' },
+  };
+}
+
+/** A Workflow like the play but labelled as a CodeRun. */
+function codeRun(play: KubeObject): KubeObject {
+  return { ...play, metadata: { ...play.metadata, labels: { ...play.metadata.labels, [PlayLabels.workflowType]: WorkflowTypes.coderun } } };
+}
+
+interface Run {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** One test's fake cluster, its private /tmp, and the scripts run against them. */
+class Harness {
+  public readonly cluster = FakeCluster.create();
+  /** Stands for the pod's /tmp. */
+  public readonly tmp = join(this.cluster.root, 'pod-tmp');
+
+  public constructor() {
+    mkdirSync(this.tmp);
+  }
+
+  /** The check at a gate, as the play's `check-release` step runs it; must succeed. */
+  public async checkRelease(gate: string, task: number): Promise<Run> {
+    return this.succeed(await this.runCheckRelease(gate, task), `check-release ${gate} (task ${task})`);
+  }
+
+  public runCheckRelease(gate: string, task: number): Promise<Run> {
+    const env = templateEnv(CHECK_TEMPLATE, {
+      [`inputs.parameters.${GATE_STAGE_INPUT}`]: gate,
+      [`workflow.parameters.${PlayParameters.taskId}`]: String(task),
+      'workflow.namespace': NAMESPACE,
+    }, this.tmp);
+    return this.run(CHECK_RELEASE_SCRIPT, env);
+  }
+
+  /** The resumer's `find-play` step for an event; must succeed. */
+  public async findPlay(event: ReleaseEvent): Promise<Run> {
+    return this.succeed(await this.runFindPlay(event), `find-play ${event.gate} (task ${event.task})`);
+  }
+
+  public runFindPlay(event: ReleaseEvent): Promise<Run> {
+    const values: Record<string, string> = { 'workflow.namespace': NAMESPACE };
+    const args = resumerArguments(event);
+    for (const name of RESUMER_PARAMETERS) values[`workflow.parameters.${name}`] = args[name];
+    return this.run(FIND_PLAY_SCRIPT, templateEnv(FIND_TEMPLATE, values, this.tmp));
+  }
+
+  /** What check-release left in /tmp/released (undefined: no file). */
+  public released(): string | undefined {
+    return this.output(RELEASED_FILE);
+  }
+
+  /** What find-play left in /tmp/workflow (undefined: no file). */
+  public workflowToResume(): string | undefined {
+    return this.output(WORKFLOW_FILE);
+  }
+
+  public releaseConfigMap(task: number | string): KubeObject | undefined {
+    return this.cluster.get('configmap', NAMESPACE, releaseConfigMapName(REPOSITORY.service, task));
+  }
+
+  /** The parsed record of a gate in the task's release ConfigMap. */
+  public record(task: number, gate: string): any {
+    const text = this.releaseConfigMap(task)?.data?.[gate];
+    if (typeof text !== 'string') throw new Error(`no release of ${gate} is recorded for task ${task}`);
+    return JSON.parse(text);
+  }
+
+  public put(play: KubeObject): KubeObject {
+    this.cluster.put(play);
+    return play;
+  }
+
+  public workflow(name: string): KubeObject {
+    const stored = this.cluster.get('workflow', NAMESPACE, name);
+    if (!stored) throw new Error(`Workflow ${name} is gone`);
+    return stored;
+  }
+
+  /** The calls of one verb, e.g. `patch workflow`, as `VERB KIND NAME` with their exit codes. */
+  public callsOf(verb: string): string[] {
+    return this.cluster.calls().filter((call) => call.args[0] === verb).map((call) => `[${call.exitCode}] ${call.args.slice(0, 3).join(' ')}`);
+  }
+
+  private output(file: string): string | undefined {
+    const path = this.redirect(file);
+    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  }
+
+  private redirect(text: string): string {
+    return text.replaceAll('/tmp/', `${this.tmp}/`);
+  }
+
+  private succeed(result: Run, what: string): Run {
+    if (result.code !== 0) {
+      const calls = this.cluster.calls().map((call) => `  [${call.exitCode}] kubectl ${call.args.join(' ')}`);
+      throw new Error(`${what} ended with ${result.signal ?? `exit ${result.code}`}\n--- stderr\n${result.stderr}\n--- kubectl calls\n${calls.join('\n')}`);
+    }
+    return result;
+  }
+
+  /**
+   * Runs the script as the pod does (`bash -c`), with its /tmp redirected, only the given environment, and
+   * the fake first on PATH. The outputs of an earlier run are removed first.
+   */
+  private run(script: string, vars: Record<string, string>): Promise<Run> {
+    rmSync(this.redirect(RELEASED_FILE), { force: true });
+    rmSync(this.redirect(WORKFLOW_FILE), { force: true });
+    const env = {
+      PATH: `${this.cluster.binDir}:/usr/bin:/bin`,
+      LC_ALL: 'C.UTF-8',
+      // Should anything reach a real kubectl, it has no cluster to talk to.
+      KUBECONFIG: join(this.cluster.root, 'no-kubeconfig'),
+      ...this.cluster.env,
+      ...vars,
+    };
+    return new Promise((resolve, reject) => {
+      // Its own process group, so that stopping it also stops what it waits on (a back-off sleep).
+      const child = spawn('bash', ['-c', this.redirect(script)], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      const stop = () => {
+        if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
+      };
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        if (/jq: \d+ compile errors?/.test(stderr)) stop();
+      });
+      const timer = setTimeout(stop, RUN_TIMEOUT_MS);
+      child.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        resolve({ code, signal, stdout, stderr });
+      });
+    });
+  }
+}
+
+/** A test with its own harness; afterwards, no call the fake refused, and the temporary folder is gone. */
+const cluster = test.extend<{ h: Harness }>({
+  h: async ({}, use) => {
+    const harness = new Harness();
+    try {
+      await use(harness);
+      expect(harness.cluster.unsupported(), 'kubectl calls the fake does not implement').toEqual([]);
+    } finally {
+      harness.cluster.dispose();
+    }
+  },
+});
+
+const timestamp = () => expect.stringMatching(RFC3339);
+
+describe('release scripts text', () => {
+  it('uses no /tmp path but its output file, so that redirecting /tmp/ redirects only that', () => {
+    const tmpPaths = (script: string) => [...new Set(script.match(/\/tmp(?![A-Za-z0-9_.-])[^\s"'`;|&<>()]*/g) ?? [])];
+    expect(RELEASED_FILE.startsWith('/tmp/')).toBe(true);
+    expect(WORKFLOW_FILE.startsWith('/tmp/')).toBe(true);
+    expect(tmpPaths(CHECK_RELEASE_SCRIPT)).toEqual([RELEASED_FILE]);
+    expect(tmpPaths(FIND_PLAY_SCRIPT)).toEqual([WORKFLOW_FILE]);
+  });
+
+  it('takes every value from the environment, never from Argo templating', () => {
+    expect(CHECK_RELEASE_SCRIPT).not.toContain('{{');
+    expect(FIND_PLAY_SCRIPT).not.toContain('{{');
+  });
+
+  it('reads only variables that its template sets', () => {
+    const read = (script: string) => [...new Set([...script.matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g)].map((match) => match[1]))];
+    const set = (template: any) => template.script.env.map((variable: { name: string }) => variable.name);
+    expect(read(CHECK_RELEASE_SCRIPT).filter((name) => !set(CHECK_TEMPLATE).includes(name))).toEqual([]);
+    expect(read(FIND_PLAY_SCRIPT).filter((name) => !set(FIND_TEMPLATE).includes(name))).toEqual([]);
+  });
+
+  it('has gates to test with', () => {
+    expect(GATES.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe.concurrent('check-release script', () => {
+  cluster('answers false when the task has no release ConfigMap', async ({ h }) => {
+    await h.checkRelease(GATE, 5);
+    expect(h.released()).toBe('false\n');
+    expect(h.releaseConfigMap(5)).toBeUndefined();
+  });
+
+  cluster('answers false when the ConfigMap records other gates only', async ({ h }) => {
+    h.cluster.put({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: releaseConfigMapName(REPOSITORY.service, 5), namespace: NAMESPACE },
+      data: { [LATER_GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) },
+    });
+    await h.checkRelease(GATE, 5);
+    expect(h.released()).toBe('false\n');
+  });
+
+  cluster('answers true when the gate has a release recorded', async ({ h }) => {
+    h.cluster.put({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: releaseConfigMapName(REPOSITORY.service, 5), namespace: NAMESPACE },
+      data: { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) },
+    });
+    const run = await h.checkRelease(GATE, 5);
+    expect(h.released()).toBe('true\n');
+    expect(run.stdout).toContain(prUrl(9));
+    // Another task's record is not this task's.
+    await h.checkRelease(GATE, 6);
+    expect(h.released()).toBe('false\n');
+  });
+
+  cluster('fails, answering nothing, when the ConfigMap cannot be read for another reason than NotFound', async ({ h }) => {
+    h.cluster.put({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: releaseConfigMapName(REPOSITORY.service, 5), namespace: NAMESPACE },
+      data: { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) },
+    });
+    h.cluster.forbid('get', 'configmap');
+
+    const run = await h.runCheckRelease(GATE, 5);
+
+    expect(run.signal).toBeNull();
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('Forbidden');
+    expect(h.released()).toBeUndefined();
+    expect(h.callsOf('get')).toEqual([`[1] get configmap ${releaseConfigMapName(REPOSITORY.service, 5)}`]);
+  });
+});
+
+describe.concurrent('find-play script', () => {
+  cluster('does nothing for an event that names no task', async ({ h }) => {
+    const play = h.put(playWorkflow({ task: 5, stage: GATE }));
+
+    await h.findPlay({ gate: GATE, task: NO_TASK, prNumber: 42 });
+
+    expect(h.workflowToResume()).toBe('');
+    expect(h.releaseConfigMap(NO_TASK)).toBeUndefined();
+    expect(h.cluster.calls()).toEqual([]);
+    expect(h.workflow(play.metadata.name)).toEqual(play);
+  });
+
+  cluster('creates the labelled release ConfigMap on the first event of a task, and resumes nothing without a play', async ({ h }) => {
+    await h.findPlay({ gate: GATE, task: '5', prNumber: 42 });
+
+    const configMap = h.releaseConfigMap(5)!;
+    expect(configMap).toBeDefined();
+    expect(configMap.metadata.namespace).toBe(NAMESPACE);
+    expect(configMap.metadata.labels).toEqual({
+      [PROGRESS_TRACKING_LABEL]: 'true',
+      [PlayLabels.taskId]: '5',
+      [PlayLabels.repository]: repositoryLabelValue(REPOSITORY.name),
+    });
+    expect(Object.keys(configMap.data)).toEqual([GATE]);
+    expect(h.record(5, GATE)).toEqual({ prUrl: prUrl(42), prNumber: '42', releasedAt: timestamp() });
+    expect(h.workflowToResume()).toBe('');
+    // The patch found nothing to merge into; the create stored the record.
+    expect(h.callsOf('patch')).toEqual([`[1] patch configmap ${releaseConfigMapName(REPOSITORY.service, 5)}`]);
+    expect(h.callsOf('create')).toEqual(['[0] create -f -']);
+  });
+
+  cluster('merges a later gate into the record, keeping the earlier one', async ({ h }) => {
+    await h.findPlay({ gate: GATE, task: '5', prNumber: 42 });
+    const first = h.releaseConfigMap(5)!.data[GATE];
+
+    await h.findPlay({ gate: LATER_GATE, task: '5', prNumber: 42 });
+
+    const configMap = h.releaseConfigMap(5)!;
+    expect(Object.keys(configMap.data).sort()).toEqual([GATE, LATER_GATE].sort());
+    expect(configMap.data[GATE]).toBe(first);
+    expect(h.record(5, LATER_GATE)).toEqual({ prUrl: prUrl(42), prNumber: '42', releasedAt: timestamp() });
+    expect(configMap.metadata.labels?.[PlayLabels.taskId]).toBe('5');
+    expect(h.callsOf('create')).toEqual(['[0] create -f -']);
+    expect(h.callsOf('patch').at(-1)).toBe(`[0] patch configmap ${releaseConfigMapName(REPOSITORY.service, 5)}`);
+  });
+
+  cluster('records the release but resumes no play that is at another stage', async ({ h }) => {
+    const play = h.put(playWorkflow({ task: 5, stage: AGENT_STAGE }));
+
+    const run = await h.findPlay({ gate: GATE, task: '5', prNumber: 42 });
+
+    expect(h.workflowToResume()).toBe('');
+    expect(h.record(5, GATE).prUrl).toBe(prUrl(42));
+    expect(h.workflow(play.metadata.name)).toEqual(play);
+    expect(run.stdout).toContain(`"${AGENT_STAGE}"`);
+  });
+
+  cluster('records the PR on the play waiting at the gate and names it for resuming', async ({ h }) => {
+    const play = h.put(playWorkflow({ task: 5, stage: GATE }));
+
+    await h.findPlay({ gate: GATE, task: '5', prNumber: 42 });
+
+    expect(h.workflowToResume()).toBe(play.metadata.name);
+    const stored = h.workflow(play.metadata.name);
+    expect(stored.metadata.annotations).toEqual({
+      ...play.metadata.annotations,
+      [PlayAnnotations.prUrl]: prUrl(42),
+      [PlayAnnotations.prNumber]: '42',
+    });
+    expect(stored.metadata.labels).toEqual(play.metadata.labels);
+    expect(stored.metadata.resourceVersion).toBe('4712');
+    // Recorded before the resume, so the play passes even if the resume misses it.
+    expect(h.record(5, GATE)).toEqual({ prUrl: prUrl(42), prNumber: '42', releasedAt: timestamp() });
+    const verbs = h.cluster.calls().map((call) => `${call.args[0]} ${call.args[1]}`);
+    expect(verbs.indexOf('create -f')).toBeLessThan(verbs.indexOf('get workflows'));
+  });
+
+  cluster('ignores a completed play', async ({ h }) => {
+    const done = h.put(playWorkflow({ task: 5, stage: GATE, completed: true, suffix: 'done1' }));
+
+    await h.findPlay({ gate: GATE, task: '5', prNumber: 42 });
+    expect(h.workflowToResume()).toBe('');
+    expect(h.workflow(done.metadata.name)).toEqual(done);
+
+    // Beside the live play of the task, it does not count as a second one.
+    const live = h.put(playWorkflow({ task: 5, stage: GATE, suffix: 'live1' }));
+    await h.findPlay({ gate: GATE, task: '5', prNumber: 42 });
+    expect(h.workflowToResume()).toBe(live.metadata.name);
+    expect(h.workflow(done.metadata.name)).toEqual(done);
+  });
+
+  cluster('resumes none of two live plays of one task', async ({ h }) => {
+    const one = h.put(playWorkflow({ task: 5, stage: GATE, suffix: 'aaaaa' }));
+    const two = h.put(playWorkflow({ task: 5, stage: GATE, suffix: 'bbbbb' }));
+
+    const run = await h.findPlay({ gate: GATE, task: '5', prNumber: 42 });
+
+    expect(h.workflowToResume()).toBe('');
+    expect(h.workflow(one.metadata.name)).toEqual(one);
+    expect(h.workflow(two.metadata.name)).toEqual(two);
+    expect(h.record(5, GATE).prUrl).toBe(prUrl(42));
+    expect(run.stderr).toContain('2 live plays');
+  });
+
+  cluster('does not select the play of the same task id in another repository', async ({ h }) => {
+    const other = h.put(playWorkflow({ task: 5, stage: GATE, repository: OTHER_REPOSITORY }));
+    expect(other.metadata.labels?.[PlayLabels.repository]).not.toBe(repositoryLabelValue(REPOSITORY.name));
+
+    await h.findPlay({ gate: GATE, task: '5', prNumber: 42 });
+
+    expect(h.workflowToResume()).toBe('');
+    expect(h.workflow(other.metadata.name)).toEqual(other);
+    expect(h.record(5, GATE).prUrl).toBe(prUrl(42));
+  });
+
+  cluster('selects the play of this task and repository among other Workflows at the gate', async ({ h }) => {
+    const others = [
+      h.put(playWorkflow({ task: 5, stage: GATE, repository: OTHER_REPOSITORY })),
+      h.put(playWorkflow({ task: 6, stage: GATE })),
+      // A CodeRun of the task carries its task id too, but is no play.
+      h.put(codeRun(playWorkflow({ task: 5, stage: GATE, suffix: 'coder' }))),
+    ];
+    const play = h.put(playWorkflow({ task: 5, stage: GATE, suffix: 'right' }));
+
+    await h.findPlay({ gate: GATE, task: '5', prNumber: 42 });
+
+    expect(h.workflowToResume()).toBe(play.metadata.name);
+    expect(h.workflow(play.metadata.name).metadata.annotations?.[PlayAnnotations.prNumber]).toBe('42');
+    for (const other of others) expect(h.workflow(other.metadata.name)).toEqual(other);
+  });
+
+  cluster('fails without looking for a play when the release cannot be recorded', async ({ h }) => {
+    const play = h.put(playWorkflow({ task: 5, stage: GATE }));
+    h.cluster.forbid('patch', 'configmap');
+    h.cluster.forbid('create', 'configmap');
+
+    const run = await h.runFindPlay({ gate: GATE, task: '5', prNumber: 42 });
+
+    expect(run.signal).toBeNull();
+    expect(run.code).not.toBe(0);
+    expect(h.workflowToResume()).toBe('');
+    expect(h.workflow(play.metadata.name)).toEqual(play);
+    expect(h.callsOf('create')).toEqual(['[1] create -f -', '[1] create -f -', '[1] create -f -']);
+    expect(h.callsOf('get')).toEqual([]);
+  });
+
+  cluster('fails, with the release recorded, when the plays cannot be listed', async ({ h }) => {
+    h.put(playWorkflow({ task: 5, stage: GATE }));
+    h.cluster.forbid('list', 'workflow');
+
+    const run = await h.runFindPlay({ gate: GATE, task: '5', prNumber: 42 });
+
+    expect(run.code).not.toBe(0);
+    expect(h.workflowToResume()).toBe('');
+    expect(h.record(5, GATE).prUrl).toBe(prUrl(42));
+  });
+});
+
+describe.concurrent('no lost events', () => {
+  cluster('a release recorded before the play reaches the gate lets it pass there', async ({ h }) => {
+    // Plays and resumers run in one namespace, where the record is kept.
+    expect(CHECK_TEMPLATE.namespace).toBe(NAMESPACE);
+    // The event comes first: no play waits at the gate yet.
+    h.put(playWorkflow({ task: 7, stage: AGENT_STAGE }));
+    await h.findPlay({ gate: GATE, task: '7', prNumber: 77 });
+    expect(h.workflowToResume()).toBe('');
+
+    // The play and the resumer name the same ConfigMap: the check finds the record.
+    await h.checkRelease(GATE, 7);
+    expect(h.released()).toBe('true\n');
+    // Only for that gate and that task.
+    await h.checkRelease(LATER_GATE, 7);
+    expect(h.released()).toBe('false\n');
+    await h.checkRelease(GATE, 8);
+    expect(h.released()).toBe('false\n');
+  });
+});
