@@ -96,7 +96,15 @@ function filterMiss(where: string, filters: Record<string, any>, data: GithubEve
       if (!result.exists) return `${field.path} is missing`;
       variables[field.name] = result.value;
     }
-    if (!evaluateExpr(expr.expr, variables)) return `${expr.expr} is false (${expr.fields.map((field: any) => `${field.name}=${JSON.stringify(variables[field.name])}`).join(', ')})`;
+    let holds: boolean;
+    try {
+      holds = evaluateExpr(expr.expr, variables);
+    } catch (error) {
+      // Argo Events counts an expression that fails to evaluate as a filter that does not pass.
+      if (error instanceof UnsupportedFeatureError) throw error;
+      return `${expr.expr} failed: ${(error as Error).message}`;
+    }
+    if (!holds) return `${expr.expr} is false (${expr.fields.map((field: any) => `${field.name}=${JSON.stringify(variables[field.name])}`).join(', ')})`;
   }
   for (const filter of filters.data ?? []) {
     const miss = dataFilterMiss(where, filter, data);
@@ -159,16 +167,26 @@ function fireTrigger(where: string, template: Record<string, any>, matched: read
   return { name: template.name, kind, operation: body.operation, resource, args: [...(body.args ?? [])] };
 }
 
+/** A template's output, or undefined when it fails the way Go's text/template fails (Argo then falls back). */
+function renderTemplate(template: string, data: GithubEventData): string | undefined {
+  try {
+    return renderGoTemplate(template, { Input: data });
+  } catch (error) {
+    if (error instanceof UnsupportedFeatureError) throw error;
+    return undefined;
+  }
+}
+
 /**
  * Argo Events' resolution: a parameter of a dependency that did not fire takes its `value`, or is skipped;
- * otherwise the template first, then the key, then `value`. An empty template result or `<no value>`
- * counts as a failure.
+ * otherwise the template first, then the key, then `value`. A template that fails, renders nothing, or
+ * renders exactly `<no value>` counts as a failure.
  */
 function resolveParameter(where: string, src: Record<string, any>, matched: readonly string[], data: GithubEventData): string | undefined {
   if (!matched.includes(src.dependencyName)) return src.value;
   if (src.dataTemplate !== undefined) {
-    const text = renderGoTemplate(src.dataTemplate, { Input: data });
-    if (text !== '' && !text.includes('<no value>')) return text;
+    const text = renderTemplate(src.dataTemplate, data);
+    if (text !== undefined && text !== '' && text !== '<no value>') return text;
   }
   if (src.dataKey !== undefined) {
     const result = gjsonGet(data, src.dataKey);
