@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it, test } from 'vitest';
 import { PlayAnnotations, PROGRESS_TRACKING_LABEL } from '../constructs/model/labels';
@@ -6,6 +5,7 @@ import { progressConfigMapName, progressTaskKey } from '../constructs/model/nami
 import { PROGRESS_SCRIPT } from '../constructs/workflows/progress-script';
 import { FakeCluster, type KubeObject } from './support/fake-kubectl';
 import { synth } from './support/synth';
+import { runBash, type ScriptRun } from './support/run-bash';
 
 /**
  * The progress script run for real: bash and the real jq, against a fake kubectl that keeps the objects
@@ -99,12 +99,7 @@ function exitEnv(event: Exit): Record<string, string> {
   };
 }
 
-interface Run {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = ScriptRun;
 
 /** One test's fake cluster (holding the Workflows of tasks 5 and 6), and the script run against it. */
 class Harness {
@@ -191,30 +186,7 @@ class Harness {
       ...this.cluster.env,
       ...vars,
     };
-    return new Promise((resolve, reject) => {
-      // Its own process group, so that stopping it also stops what it waits on (a back-off sleep).
-      const child = spawn('bash', ['-c', PROGRESS_SCRIPT], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      const stop = () => {
-        if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
-      };
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-        // A jq program that does not compile never will: do not sit through the script's back-offs.
-        if (/jq: \d+ compile errors?/.test(stderr)) stop();
-      });
-      const timer = setTimeout(stop, RUN_TIMEOUT_MS);
-      child.on('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-      child.on('close', (code, signal) => {
-        clearTimeout(timer);
-        resolve({ code, signal, stdout, stderr });
-      });
-    });
+    return runBash(PROGRESS_SCRIPT, env, RUN_TIMEOUT_MS);
   }
 }
 

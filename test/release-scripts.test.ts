@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, test } from 'vitest';
@@ -12,6 +11,7 @@ import { CHECK_RELEASE_SCRIPT, FIND_PLAY_SCRIPT, RELEASED_FILE, WORKFLOW_FILE } 
 import { synthesizePlatform } from '../src/synth/synthesize';
 import { FakeCluster, type KubeObject } from './support/fake-kubectl';
 import { parseManifests, type K8sObject } from './support/synth';
+import { runBash, type ScriptRun } from './support/run-bash';
 
 /**
  * The two release scripts run for real: bash and the real jq, against the fake kubectl (see
@@ -149,12 +149,7 @@ function codeRun(play: KubeObject): KubeObject {
   return { ...play, metadata: { ...play.metadata, labels: { ...play.metadata.labels, [PlayLabels.workflowType]: WorkflowTypes.coderun } } };
 }
 
-interface Run {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = ScriptRun;
 
 /** One test's fake cluster, its private /tmp, and the scripts run against them. */
 class Harness {
@@ -261,29 +256,7 @@ class Harness {
       ...this.cluster.env,
       ...vars,
     };
-    return new Promise((resolve, reject) => {
-      // Its own process group, so that stopping it also stops what it waits on (a back-off sleep).
-      const child = spawn('bash', ['-c', this.redirect(script)], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      const stop = () => {
-        if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
-      };
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-        if (/jq: \d+ compile errors?/.test(stderr)) stop();
-      });
-      const timer = setTimeout(stop, RUN_TIMEOUT_MS);
-      child.on('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-      child.on('close', (code, signal) => {
-        clearTimeout(timer);
-        resolve({ code, signal, stdout, stderr });
-      });
-    });
+    return runBash(this.redirect(script), env, RUN_TIMEOUT_MS);
   }
 }
 
