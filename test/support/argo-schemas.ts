@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 
-/** `/work/shared/argo` seen from `test/support/`: `../shared/argo/` relative to the project root. */
+/** The upstream schemas: `../shared/argo/` relative to the project root, resolved from `test/support/`. */
 export const ARGO_SCHEMAS_DIR = path.resolve(__dirname, '../../../shared/argo');
 
 type Schema = Record<string, any>;
