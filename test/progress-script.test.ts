@@ -1,9 +1,8 @@
-import { join } from 'node:path';
-import { describe, expect, it, test } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PlayAnnotations, PROGRESS_TRACKING_LABEL } from '../constructs/model/labels';
 import { progressConfigMapName, progressTaskKey } from '../constructs/model/naming';
 import { PROGRESS_SCRIPT } from '../constructs/workflows/progress-script';
-import { FakeCluster, type KubeObject } from './support/fake-kubectl';
+import { FakeCluster, testWithFakeCluster, type KubeObject } from './support/fake-kubectl';
 import { synth } from './support/synth';
 import { runBash, type ScriptRun } from './support/run-bash';
 
@@ -177,31 +176,12 @@ class Harness {
 
   /** Runs the script as the pod does (`bash -c`), with only the given environment and the fake first on PATH. */
   private runScript(vars: Record<string, string>): Promise<Run> {
-    const env = {
-      PATH: `${this.cluster.binDir}:/usr/bin:/bin`,
-      HOME: this.cluster.root,
-      LC_ALL: 'C.UTF-8',
-      // Should anything reach a real kubectl, it has no cluster to talk to.
-      KUBECONFIG: join(this.cluster.root, 'no-kubeconfig'),
-      ...this.cluster.env,
-      ...vars,
-    };
-    return runBash(PROGRESS_SCRIPT, env, RUN_TIMEOUT_MS);
+    return runBash(PROGRESS_SCRIPT, this.cluster.scriptEnv({ HOME: this.cluster.root, ...vars }), RUN_TIMEOUT_MS);
   }
 }
 
 /** A test with its own harness; afterwards, no call the fake refused, and the temporary folder is gone. */
-const play = test.extend<{ h: Harness }>({
-  h: async ({}, use) => {
-    const harness = new Harness();
-    try {
-      await use(harness);
-      expect(harness.cluster.unsupported(), 'kubectl calls the fake does not implement').toEqual([]);
-    } finally {
-      harness.cluster.dispose();
-    }
-  },
-});
+const play = testWithFakeCluster(() => new Harness());
 
 const IMPLEMENTATION: Enter = { task: 5, stage: 'implementation', previous: '', agent: 'rex', cli: 'cursor', status: 'in-progress' };
 const PR_GATE: Enter = { task: 5, stage: 'waiting-pr-created', previous: 'implementation', agent: '', cli: '', status: 'suspended' };

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, test } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RESUMER_PARAMETERS, type ResumerParameter } from '../constructs/events/play-resumer-template';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../constructs/model/labels';
 import { repositoryLabelValue } from '../constructs/model/naming';
@@ -9,7 +9,7 @@ import { resolveConfig } from '../constructs/model/resolve-config';
 import { NO_TASK } from '../constructs/model/task-id-template';
 import { CHECK_RELEASE_SCRIPT, FIND_PLAY_SCRIPT, RELEASED_FILE, WORKFLOW_FILE } from '../constructs/workflows/release-scripts';
 import { synthesizePlatform } from '../src/synth/synthesize';
-import { FakeCluster, type KubeObject } from './support/fake-kubectl';
+import { FakeCluster, testWithFakeCluster, type KubeObject } from './support/fake-kubectl';
 import { parseManifests, type K8sObject } from './support/synth';
 import { runBash, type ScriptRun } from './support/run-bash';
 
@@ -248,30 +248,12 @@ class Harness {
   private run(script: string, vars: Record<string, string>): Promise<Run> {
     rmSync(this.redirect(RELEASED_FILE), { force: true });
     rmSync(this.redirect(WORKFLOW_FILE), { force: true });
-    const env = {
-      PATH: `${this.cluster.binDir}:/usr/bin:/bin`,
-      LC_ALL: 'C.UTF-8',
-      // Should anything reach a real kubectl, it has no cluster to talk to.
-      KUBECONFIG: join(this.cluster.root, 'no-kubeconfig'),
-      ...this.cluster.env,
-      ...vars,
-    };
-    return runBash(this.redirect(script), env, RUN_TIMEOUT_MS);
+    return runBash(this.redirect(script), this.cluster.scriptEnv(vars), RUN_TIMEOUT_MS);
   }
 }
 
 /** A test with its own harness; afterwards, no call the fake refused, and the temporary folder is gone. */
-const cluster = test.extend<{ h: Harness }>({
-  h: async ({}, use) => {
-    const harness = new Harness();
-    try {
-      await use(harness);
-      expect(harness.cluster.unsupported(), 'kubectl calls the fake does not implement').toEqual([]);
-    } finally {
-      harness.cluster.dispose();
-    }
-  },
-});
+const cluster = testWithFakeCluster(() => new Harness());
 
 const timestamp = () => expect.stringMatching(RFC3339);
 

@@ -30,6 +30,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { expect, test } from 'vitest';
 import { join } from 'node:path';
 
 /** The kinds the fake stores, as the scripts name them on the command line. */
@@ -351,6 +352,20 @@ export class FakeCluster {
     return { FAKE_KUBECTL_STATE: this.stateDir };
   }
 
+  /**
+   * The whole, clean environment of a script run against this cluster: the fake first on PATH, a
+   * kubeconfig that points nowhere (should anything reach a real kubectl), the fake's state, then `vars`.
+   */
+  public scriptEnv(vars: Record<string, string>): Record<string, string> {
+    return {
+      PATH: `${this.binDir}:/usr/bin:/bin`,
+      LC_ALL: 'C.UTF-8',
+      KUBECONFIG: join(this.root, 'no-kubeconfig'),
+      ...this.env,
+      ...vars,
+    };
+  }
+
   /** Stores an object as if it existed in the cluster (resourceVersion "1" unless it has one). */
   public put(object: KubeObject): void {
     const kind = kindDirectory(object.kind);
@@ -419,4 +434,22 @@ function kindDirectory(kind: string): FakeKind {
   const directory = KIND_DIRECTORIES[kind];
   if (!directory) throw new Error(`the fake kubectl does not store objects of kind ${kind}`);
   return directory;
+}
+
+/**
+ * A vitest `test` whose tests each get their own harness (made by `create`, holding a fake cluster);
+ * afterwards no call may have been refused by the fake, and the cluster's folder is removed.
+ */
+export function testWithFakeCluster<H extends { readonly cluster: FakeCluster }>(create: () => H) {
+  return test.extend<{ h: H }>({
+    h: async ({}, use) => {
+      const harness = create();
+      try {
+        await use(harness);
+        expect(harness.cluster.unsupported(), 'kubectl calls the fake does not implement').toEqual([]);
+      } finally {
+        harness.cluster.dispose();
+      }
+    },
+  });
 }
