@@ -172,7 +172,8 @@ function resumerTrigger(context: TriggerContext): Trigger {
       from({ dataKey: 'body.pull_request.number' }, 'pr-number'),
     ];
   });
-  const values: Record<ResumerParameter, string> = { gate, repository: '', 'repository-label': '', 'release-configmap': '', 'task-id': '', 'pr-url': '', 'pr-number': '' };
+  // Only the gate is known here; the parameters above fill in the rest from the event.
+  const value = (name: ResumerParameter): string => (name === 'gate' ? gate : '');
   return trigger(context, `resume-${gate}`, {
     k8s: {
       operation: 'create',
@@ -183,7 +184,7 @@ function resumerTrigger(context: TriggerContext): Trigger {
           metadata: { generateName: `resume-${gate}-`.slice(0, 58), namespace },
           spec: {
             workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME },
-            arguments: { parameters: RESUMER_PARAMETERS.map((name) => ({ name, value: values[name] })) },
+            arguments: { parameters: RESUMER_PARAMETERS.map((name) => ({ name, value: value(name) })) },
           },
         },
       },

@@ -1,5 +1,6 @@
 import { CODERUN_API_VERSION, CODERUN_KIND, CodeRunPhases, type CodeRunSpec } from '../model/coderun-schema';
 import { CodeRunLabels, WorkflowTypes } from '../model/labels';
+import { PlayParameters } from '../model/play-contract';
 import type { RetryStrategy, Template } from './argo-types';
 
 /**
@@ -39,7 +40,7 @@ export function codeRunManifest(props: CodeRunManifestProps): string {
     metadata: {
       generateName: props.generateName,
       labels: {
-        [CodeRunLabels.taskId]: '{{workflow.parameters.task-id}}',
+        [CodeRunLabels.taskId]: `{{workflow.parameters.${PlayParameters.taskId}}}`,
         [CodeRunLabels.service]: props.spec.service,
         [CodeRunLabels.githubApp]: props.spec.githubApp,
         [CodeRunLabels.workflowName]: '{{workflow.name}}',

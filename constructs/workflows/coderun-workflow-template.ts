@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import type { AgentConfig, RepositoryConfig } from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
 import { PlayLabels, WorkflowTypes } from '../model/labels';
-import { CODERUN_TEMPLATE_NAME } from '../model/play-contract';
+import { CODERUN_TEMPLATE_NAME, PlayParameters } from '../model/play-contract';
 import type { Parameter } from './argo-types';
 import { ArgoReference, codeRunTemplate } from './coderun-manifest';
 import { HARDENED_POD } from './hardened-script';
@@ -10,7 +10,8 @@ import { WorkflowTemplate } from './workflow-template';
 
 /** The parameters of a single agent run, with the names the original platform used. */
 export const CodeRunParameters = {
-  taskId: 'task-id',
+  // The CodeRun manifest reads the task id by the play's parameter name, so both templates share it.
+  taskId: PlayParameters.taskId,
   serviceId: 'service-id',
   repositoryUrl: 'repository-url',
   docsRepositoryUrl: 'docs-repository-url',
