@@ -1,0 +1,47 @@
+/**
+ * What every `agent-play` command shares: its I/O, its exit codes and the errors that become a usage line.
+ * One command per file in this folder; `src/cli.ts` only dispatches.
+ */
+
+/** Exit codes: 0 done, 1 the command found errors, 2 the input was unusable. */
+export const ExitCode = { ok: 0, failed: 1, badInput: 2 } as const;
+
+/** Where a command writes and reads: injectable so tests can capture it. */
+export interface Io {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Standard input as text, for commands that read `-`. @default reads the process's stdin */
+  readonly stdin?: () => string;
+}
+
+/** Thrown for a command line that cannot be run as written; reported as one line, exit 2. */
+export class UsageError extends Error {
+  public constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/**
+ * Thrown for input that cannot be used (a missing file, a file that is not what it should be); reported as
+ * one line per problem, exit 2.
+ */
+export class InputError extends Error {
+  public constructor(public readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'InputError';
+  }
+}
+
+/** One `agent-play` command. */
+export interface Command {
+  /** The word after `agent-play`. */
+  readonly name: string;
+  /** One line for the command list of `agent-play --help`. */
+  readonly summary: string;
+  /** The whole `--help` text. */
+  readonly usage: string;
+  /** Runs the command with the arguments after its name and returns the exit code. */
+  readonly run: (args: string[], io: Io) => number;
+}

@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util';
+import { parseAllDocuments } from 'yaml';
+import { loadConfig } from '../config/load-config';
+import { UnsupportedFeatureError } from '../simulate/engine/unsupported';
+import { ScenarioError, loadScenario } from '../simulate/scenario';
+import { simulate } from '../simulate/simulate';
+import { formatTrace, reportJson } from '../simulate/trace';
+import { synthesizePlatform } from '../synth/synthesize';
+import { ExitCode, UsageError, type Command, type Io } from './command';
+
+const USAGE = `Usage: agent-play simulate SCENARIO.yaml [--config FILE] [--json]
+
+Runs the scenario's GitHub deliveries through the Sensors this configuration synthesizes (their real
+filters and trigger parameters) and shows which plays each one resumes or records a release for.
+
+Scenario:
+  plays:                                   # the plays that exist at the start
+    - { repository: octo-org/payments, task: 5, stage: implementation }
+  steps:
+    - github: pull_request                 # the X-GitHub-Event header
+      payload: payloads/pr-opened.json     # the webhook body, relative to the scenario
+    - agentDone: { repository: octo-org/payments, task: 5 }
+
+Options:
+  --config FILE   the configuration (default: agent-play.yaml when it exists, else the embedded default)
+  --json          print the report as JSON
+  -h, --help      show this help
+`;
+
+function run(args: string[], io: Io): number {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { config: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    io.out(USAGE);
+    return ExitCode.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError('expected one scenario file: agent-play simulate SCENARIO.yaml');
+  const config = loadConfig({ file: values.config, env: io.env });
+  const scenario = loadScenario(positionals[0]);
+  const files = synthesizePlatform(config);
+  const objects = [...files.values()].flatMap((text) => parseAllDocuments(text).map((document) => document.toJS() as Record<string, any>));
+  let report;
+  try {
+    report = simulate({ config, objects }, scenario);
+  } catch (error) {
+    if (error instanceof UnsupportedFeatureError) throw error;
+    throw new ScenarioError([`${positionals[0]}: ${(error as Error).message}`]);
+  }
+  io.out(values.json ? reportJson(report) : formatTrace(report));
+  return ExitCode.ok;
+}
+
+export const simulateCommand: Command = {
+  name: 'simulate',
+  summary: "run GitHub deliveries through the platform's Sensors against a model of the plays",
+  usage: USAGE,
+  run,
+};

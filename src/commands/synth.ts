@@ -1,0 +1,38 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/load-config';
+import { synthesizePlatform } from '../synth/synthesize';
+import { writeManifests } from '../synth/write-manifests';
+import { ExitCode, type Command, type Io } from './command';
+
+const USAGE = `Usage: agent-play synth [--config FILE] [--out DIR]
+
+Builds the platform from the configuration and writes one YAML file per concern.
+
+Options:
+  --config FILE   the configuration (default: agent-play.yaml when it exists, else the embedded default)
+  --out DIR       the output folder, replaced as a whole (default: dist-manifests)
+  -h, --help      show this help
+
+Environment:
+  AGENT_PLAY_CLI_<AGENT>   bind an agent to another CLI, e.g. AGENT_PLAY_CLI_REX=codex
+`;
+
+function run(args: string[], io: Io): number {
+  const { values } = parseArgs({
+    args,
+    options: { config: { type: 'string' }, out: { type: 'string', default: 'dist-manifests' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: false,
+    strict: true,
+  });
+  if (values.help) {
+    io.out(USAGE);
+    return ExitCode.ok;
+  }
+  const config = loadConfig({ file: values.config, env: io.env });
+  const files = synthesizePlatform(config);
+  writeManifests(values.out, files);
+  io.out(`wrote ${files.size} files to ${values.out}: ${[...files.keys()].join(', ')}\n`);
+  return ExitCode.ok;
+}
+
+export const synthCommand: Command = { name: 'synth', summary: "write the platform's manifests (default: the embedded platform) to a folder", usage: USAGE, run };
