@@ -101,7 +101,7 @@ describe('bad configuration', () => {
     ];
     const problems = problemsOf({ file: { stages } });
     expect(problems).toContain('stages[0].agent: unknown agent "zed"; known: rex, blaze, cleo, tess, cipher, morgan');
-    expect(problems).toContain('stages[1].name: stage "build" is defined twice (also stage 1); stage names must be unique');
+    expect(problems).toContain('stages[1].name: stage "build" is defined twice (also stage 1); a play runs each stage once, in order, so going back to a stage would be a cycle: give each stage its own name');
     expect(problems).toContain('stages[1].release[0].by[0]: unknown agent "nobody"; known: rex, blaze, cleo, tess, cipher, morgan');
   });
 

@@ -141,7 +141,7 @@ describe('the play WorkflowTemplate', () => {
     for (const stage of stages.agentStages) {
       const manifest = JSON.parse(substitute(templateNamed(taskNamed(stage.name).template).resource.manifest));
       const spec = CodeRunSpecSchema.parse(manifest.spec);
-      const agent = config.agents[stage.agent];
+      const agent = config.agents[stage.agents[0]];
       expect(spec.taskId).toBe(42);
       expect(spec.githubApp).toBe(agent.githubApp);
       expect(spec.cliConfig).toMatchObject({ cliType: agent.cli, model: agent.model, maxTokens: agent.maxTokens, temperature: agent.temperature });

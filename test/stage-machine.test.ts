@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../constructs/model/resolve-config';
-import { StageMachine, type Stage } from '../constructs/model/stage-machine';
+import { StageMachine, type StageDefinition } from '../constructs/model/stage-machine';
 
 const config = resolveConfig();
 const agents = Object.keys(config.agents);
@@ -34,7 +34,7 @@ describe('StageMachine', () => {
   });
 
   it('throws every problem at construction, each with what to change', () => {
-    const broken: Stage[] = [
+    const broken: StageDefinition[] = [
       { name: 'done', type: 'end' },
       { name: 'build', type: 'agent', agent: 'ghost', timeout: '1h', retries: 0 },
     ];
@@ -44,8 +44,8 @@ describe('StageMachine', () => {
   });
 
   it('refuses release conditions that can never match', () => {
-    const gate: Stage = { name: 'wait', type: 'gate', release: [{ event: 'pull_request', actions: ['opened'], reviewState: 'approved', merged: true, by: [] }] };
-    const stages: Stage[] = [{ name: 'build', type: 'agent', agent: 'rex', timeout: '1h', retries: 0 }, gate, { name: 'done', type: 'end' }];
+    const gate: StageDefinition = { name: 'wait', type: 'gate', release: [{ event: 'pull_request', actions: ['opened'], reviewState: 'approved', merged: true, by: [] }] };
+    const stages: StageDefinition[] = [{ name: "build", type: "agent", agent: "rex", timeout: '1h', retries: 0 }, gate, { name: 'done', type: 'end' }];
     expect(() => new StageMachine(stages, agents)).toThrow(/reviewState applies only to event pull_request_review[\s\S]*merged applies only to event pull_request with action "closed"/);
   });
 });

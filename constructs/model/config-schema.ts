@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { DURATION_PATTERN } from './duration';
 import { DEFAULT_AGENTS, DEFAULT_CLIS, DEFAULT_REPOSITORIES, DEFAULT_STAGES } from './default-config';
 import { parseRepository } from './naming';
+import { BUILT_IN_PARAMETERS, CONDITION_PARAMETERS } from './play-contract';
 import { stageProblems } from './stage-rules';
 
 const KEY = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
@@ -77,6 +78,8 @@ export const RepositorySchema = z.strictObject({
   docsProjectDirectory: z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' }).default('docs'),
   /** The branch of the docs repository. @default the branch */
   docsBranch: z.string().optional(),
+  /** Agents that use another CLI in this repository than their registry binding, e.g. `{ rex: codex }`. */
+  agentClis: z.record(keyName, keyName).default({}),
 });
 
 const ReleaseSchema = z.strictObject({
@@ -96,15 +99,33 @@ const ReleaseSchema = z.strictObject({
 
 const stageName = z.string().max(50).regex(KEY, { message: keyMessage });
 
+/** A play parameter's name: what `when` conditions test and what a submission (or a project task) sets. */
+export const ParameterNameSchema = z.string().max(63).regex(KEY, { message: keyMessage });
+
+/**
+ * A condition on a stage: it runs only for tasks whose play parameter has one of these values, and is
+ * skipped (not failed) for every other task.
+ */
+const WhenSchema = z.strictObject({
+  /** A play parameter: `task-type`, or one declared in `play.parameters`. */
+  parameter: ParameterNameSchema,
+  /** The values for which the stage runs. */
+  in: z.array(plainText).min(1),
+});
+
 const AgentStageSchema = z.strictObject({
   name: stageName,
   type: z.literal('agent'),
-  /** The agent that works in this stage: a key of `agents`. */
-  agent: keyName,
+  /** The agent that works in this stage: a key of `agents`. Give either `agent` or `agents`. */
+  agent: keyName.optional(),
+  /** Several agents that work in this stage at once, each in its own run; the stage ends when all are done. */
+  agents: z.array(keyName).min(2, { message: 'a parallel stage needs at least two agents; use agent: for one' }).optional(),
   /** How long one attempt of the agent may run. */
   timeout: duration.default('4h'),
   /** How many times a failed agent run is retried (0: never). */
   retries: z.number().int().min(0).max(5).default(1),
+  /** Run this stage only for some tasks. @default - every task */
+  when: WhenSchema.optional(),
 });
 
 const GateStageSchema = z.strictObject({
@@ -112,6 +133,8 @@ const GateStageSchema = z.strictObject({
   type: z.literal('gate'),
   /** The GitHub events that release the gate; any one of them does. */
   release: z.array(ReleaseSchema).min(1, { message: 'a gate needs at least one releasing event' }),
+  /** Wait at this gate only for some tasks (e.g. the gate after a conditional stage). @default - every task */
+  when: WhenSchema.optional(),
 });
 
 const EndStageSchema = z.strictObject({
@@ -134,6 +157,11 @@ export const PlaySchema = z.strictObject({
   keepFailed: duration.default('3d'),
   /** The service account plays run as. */
   serviceAccount: keyName.default('agent-play'),
+  /**
+   * Extra play parameters and their defaults, which stage conditions (`when`) can test and a submission or
+   * a project task can set. `task-type` always exists (default empty).
+   */
+  parameters: z.record(ParameterNameSchema, z.string().regex(/^[^"\\\n\r{}']*$/, { message: 'expected a value without quotes, backslashes, braces or line breaks' })).default({}),
 });
 
 export const ImagesSchema = z.strictObject({
@@ -206,7 +234,9 @@ export type RepositoryConfig = z.output<typeof RepositorySchema>;
 export type StageConfig = z.output<typeof StageSchema>;
 export type AgentStageConfig = z.output<typeof AgentStageSchema>;
 export type GateStageConfig = z.output<typeof GateStageSchema>;
+export type EndStageConfig = z.output<typeof EndStageSchema>;
 export type ReleaseConfig = z.output<typeof ReleaseSchema>;
+export type WhenConfig = z.output<typeof WhenSchema>;
 export type EventsConfig = z.output<typeof EventsSchema>;
 export type ResumeStrategy = (typeof RESUME_STRATEGIES)[number];
 
@@ -228,7 +258,17 @@ function referenceProblems(config: PlatformConfig): Problem[] {
       problems.push({ path: ['agents', name, 'cli'], message: `unknown CLI "${agent.cli}"; known: ${known(cliNames)}` });
     }
   }
-  for (const problem of stageProblems(config.stages, Object.keys(config.agents))) {
+  config.repositories.forEach((repository, index) => {
+    for (const [agent, cli] of Object.entries(repository.agentClis)) {
+      if (!config.agents[agent]) problems.push({ path: ['repositories', index, 'agentClis', agent], message: `unknown agent "${agent}"; known: ${known(Object.keys(config.agents))}` });
+      if (!cliNames.includes(cli)) problems.push({ path: ['repositories', index, 'agentClis', agent], message: `unknown CLI "${cli}"; known: ${known(cliNames)}` });
+    }
+  });
+  for (const name of Object.keys(config.play.parameters)) {
+    if (BUILT_IN_PARAMETERS.includes(name)) problems.push({ path: ['play', 'parameters', name], message: `"${name}" is a built-in play parameter; choose another name` });
+  }
+  const parameters = [...CONDITION_PARAMETERS, ...Object.keys(config.play.parameters)];
+  for (const problem of stageProblems(config.stages, Object.keys(config.agents), parameters)) {
     problems.push({ path: ['stages', ...problem.path], message: problem.message });
   }
   problems.push(...uniquenessProblems(config.repositories));

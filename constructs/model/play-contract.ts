@@ -15,7 +15,15 @@ export const PlayParameters = {
   startStage: 'start-stage',
   /** Base64 requirements of the task, passed to every CodeRun. */
   taskRequirements: 'task-requirements',
+  /** The kind of task (e.g. `backend`, `frontend`); conditional stages (`when`) test it. Empty by default. */
+  taskType: 'task-type',
 } as const;
+
+/** Every parameter a play always has; declared extra parameters must not reuse these names. */
+export const BUILT_IN_PARAMETERS: readonly string[] = Object.values(PlayParameters);
+
+/** The built-in parameters a stage condition may test. */
+export const CONDITION_PARAMETERS: readonly string[] = [PlayParameters.taskType];
 
 /** Template names inside a play WorkflowTemplate. */
 export const PlayTemplates = {
@@ -47,14 +55,17 @@ export function enterTaskName(stage: string): string {
   return `enter-${stage}`;
 }
 
-/** The DAG task that does a stage's work: the agent run, or the gate's suspension. */
-export function stageTaskName(stage: string): string {
-  return stage;
+/**
+ * The DAG task that does a stage's work: the agent run, or the gate's suspension. A parallel stage has one
+ * task per agent, named `{stage}-{agent}`.
+ */
+export function stageTaskName(stage: string, parallelAgent?: string): string {
+  return parallelAgent === undefined ? stage : `${stage}-${parallelAgent}`;
 }
 
-/** The template that runs the agent of an agent stage. */
-export function agentRunTemplateName(stage: string): string {
-  return `run-${stage}`;
+/** The template that runs the agent of an agent stage; in a parallel stage, one per agent. */
+export function agentRunTemplateName(stage: string, parallelAgent?: string): string {
+  return `run-${stageTaskName(stage, parallelAgent)}`;
 }
 
 /** The play WorkflowTemplate of a repository's service. */

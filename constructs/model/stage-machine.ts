@@ -5,12 +5,22 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import type { AgentStageConfig, GateStageConfig, StageConfig } from './config-schema';
-import { stageProblems } from './stage-rules';
+import type { AgentStageConfig, EndStageConfig, GateStageConfig, PlatformConfig } from './config-schema';
+import { CONDITION_PARAMETERS } from './play-contract';
+import { agentsOf, stageProblems, type StageDefinition } from './stage-rules';
 
-export type AgentStage = Readonly<AgentStageConfig>;
+export type { StageDefinition } from './stage-rules';
+
+/** An agent stage with its agents resolved: one, or several that run at once. */
+export type AgentStage = Readonly<Omit<AgentStageConfig, 'agent' | 'agents'> & { readonly agents: readonly string[] }>;
 export type GateStage = Readonly<GateStageConfig>;
-export type Stage = Readonly<StageConfig>;
+export type EndStage = Readonly<EndStageConfig>;
+export type Stage = AgentStage | GateStage | EndStage;
+
+export interface StageMachineOptions {
+  /** The play parameters a stage condition (`when`) may test. @default ['task-type'] */
+  readonly parameters?: readonly string[];
+}
 
 export class StageMachine {
   private readonly list: readonly Stage[];
@@ -20,13 +30,18 @@ export class StageMachine {
    * @param agentNames the agents of the registry, which agent stages and gates may name
    * @throws listing every rule the stages break, each with what to change
    */
-  public constructor(stages: readonly Stage[], agentNames: readonly string[]) {
-    const problems = stageProblems(stages, agentNames);
+  public constructor(stages: readonly StageDefinition[], agentNames: readonly string[], options: StageMachineOptions = {}) {
+    const problems = stageProblems(stages, agentNames, options.parameters ?? CONDITION_PARAMETERS);
     if (problems.length > 0) {
       const lines = problems.map((problem) => `stages${problem.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('')}: ${problem.message}`);
       throw new Error(`invalid stage machine:\n${lines.join('\n')}`);
     }
-    this.list = stages.map((stage) => structuredClone(stage));
+    this.list = stages.map(resolveStage);
+  }
+
+  /** The stage machine of a platform configuration, with the play parameters it declares. */
+  public static fromConfig(config: Pick<PlatformConfig, 'stages' | 'agents' | 'play'>): StageMachine {
+    return new StageMachine(config.stages, Object.keys(config.agents), { parameters: [...CONDITION_PARAMETERS, ...Object.keys(config.play.parameters)] });
   }
 
   /** The stages in order (a copy). */
@@ -61,7 +76,12 @@ export class StageMachine {
 
   /** The agents that work in some stage, each once, in order of first appearance. */
   public get agents(): string[] {
-    return [...new Set(this.agentStages.map((stage) => stage.agent))];
+    return [...new Set(this.agentStages.flatMap((stage) => stage.agents))];
+  }
+
+  /** The stages that run only for some tasks. */
+  public get conditionalStages(): Stage[] {
+    return this.list.filter((stage) => stage.type !== 'end' && stage.when !== undefined).map((stage) => structuredClone(stage));
   }
 
   public has(name: string): boolean {
@@ -104,4 +124,10 @@ export class StageMachine {
   public stagesBefore(name: string): Stage[] {
     return this.list.slice(0, this.indexOf(name));
   }
+}
+
+function resolveStage(stage: StageDefinition): Stage {
+  if (stage.type !== 'agent') return structuredClone(stage);
+  const { agent: _agent, agents: _agents, ...rest } = structuredClone(stage);
+  return { ...rest, agents: agentsOf(stage) };
 }

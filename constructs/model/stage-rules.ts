@@ -4,7 +4,17 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import type { StageConfig } from './config-schema';
+import type { AgentStageConfig, EndStageConfig, GateStageConfig, WhenConfig } from './config-schema';
+import { CONDITION_PARAMETERS, stageTaskName } from './play-contract';
+
+/**
+ * A stage as a stage machine accepts it: as the config schema gives it, or as a stage machine returns it
+ * (an agent stage with `agents` resolved), so one machine's stages can build another.
+ */
+export type StageDefinition =
+  | (Readonly<Omit<AgentStageConfig, 'agent' | 'agents'>> & { readonly agent?: string; readonly agents?: readonly string[] })
+  | Readonly<GateStageConfig>
+  | Readonly<EndStageConfig>;
 
 /** A broken rule, at the path (inside the stage list) of the field to change. */
 export interface StageProblem {
@@ -15,12 +25,51 @@ export interface StageProblem {
 /** Two DAG tasks per stage must fit in Argo's 200 tasks per DAG, with room for the play's own tasks. */
 export const MAX_STAGES = 90;
 
-/** Every problem of a stage list; empty when the list is a valid stage machine. */
-export function stageProblems(stages: readonly StageConfig[], agentNames: readonly string[]): StageProblem[] {
-  return [...shapeProblems(stages), ...stages.flatMap((stage, index) => stageReferenceProblems(stage, index, agentNames))];
+/**
+ * Every problem of a stage list; empty when the list is a valid stage machine.
+ *
+ * @param agentNames the agents of the registry
+ * @param parameterNames the play parameters a stage condition may test
+ */
+export function stageProblems(stages: readonly StageDefinition[], agentNames: readonly string[], parameterNames: readonly string[] = CONDITION_PARAMETERS): StageProblem[] {
+  return [
+    ...shapeProblems(stages),
+    ...parallelNameProblems(stages),
+    ...stages.flatMap((stage, index) => [...stageReferenceProblems(stage, index, agentNames), ...conditionProblems(stage, index, parameterNames)]),
+  ];
 }
 
-function shapeProblems(stages: readonly StageConfig[]): StageProblem[] {
+/** The agents of an agent stage: its one `agent`, or its parallel `agents`. */
+export function agentsOf(stage: StageDefinition): string[] {
+  if (stage.type !== 'agent') return [];
+  return stage.agents ? [...stage.agents] : stage.agent !== undefined ? [stage.agent] : [];
+}
+
+function conditionProblems(stage: StageDefinition, index: number, parameterNames: readonly string[]): StageProblem[] {
+  const when: WhenConfig | undefined = stage.type === 'end' ? undefined : stage.when;
+  if (when === undefined) return [];
+  if (parameterNames.includes(when.parameter)) return [];
+  return [{
+    path: [index, 'when', 'parameter'],
+    message: `unknown play parameter "${when.parameter}"; known: ${parameterNames.join(', ')} (declare it under play.parameters)`,
+  }];
+}
+
+/** A parallel stage's tasks are `{stage}-{agent}`: none may take the name of another stage's task. */
+function parallelNameProblems(stages: readonly StageDefinition[]): StageProblem[] {
+  const stageNames = new Set(stages.map((stage) => stage.name));
+  const problems: StageProblem[] = [];
+  stages.forEach((stage, index) => {
+    if (stage.type !== 'agent' || !stage.agents) return;
+    for (const agent of stage.agents) {
+      const task = stageTaskName(stage.name, agent);
+      if (stageNames.has(task)) problems.push({ path: [index, 'agents'], message: `the run of agent "${agent}" is named "${task}", which is also a stage; rename stage "${task}"` });
+    }
+  });
+  return problems;
+}
+
+function shapeProblems(stages: readonly StageDefinition[]): StageProblem[] {
   const problems: StageProblem[] = [];
   if (stages.length > MAX_STAGES) problems.push({ path: [], message: `${stages.length} stages is more than the ${MAX_STAGES} a play can hold` });
   if (!stages.some((stage) => stage.type === 'agent')) problems.push({ path: [], message: 'a stage machine needs at least one agent stage' });
@@ -32,20 +81,26 @@ function shapeProblems(stages: readonly StageConfig[]): StageProblem[] {
   stages.forEach((stage, index) => {
     if (stage.type === 'end' && index !== last) problems.push({ path: [index, 'type'], message: `only the last stage may be an end stage; "${stage.name}" is stage ${index + 1} of ${stages.length}` });
     const first = seen.get(stage.name);
-    if (first !== undefined) problems.push({ path: [index, 'name'], message: `stage "${stage.name}" is defined twice (also stage ${first + 1}); stage names must be unique` });
+    if (first !== undefined) {
+      problems.push({
+        path: [index, 'name'],
+        message: `stage "${stage.name}" is defined twice (also stage ${first + 1}); a play runs each stage once, in order, so going back to a stage would be a cycle: give each stage its own name`,
+      });
+    }
     else seen.set(stage.name, index);
   });
   return problems;
 }
 
-function stageReferenceProblems(stage: StageConfig, index: number, agentNames: readonly string[]): StageProblem[] {
+function stageReferenceProblems(stage: StageDefinition, index: number, agentNames: readonly string[]): StageProblem[] {
   const unknownAgent = (agent: string, path: (string | number)[]): StageProblem => ({
     path: [index, ...path],
     message: `unknown agent "${agent}"; known: ${agentNames.join(', ')}`,
   });
-  if (stage.type === 'agent') return agentNames.includes(stage.agent) ? [] : [unknownAgent(stage.agent, ['agent'])];
+  if (stage.type === 'agent') return agentProblems(stage, index, agentNames);
   if (stage.type !== 'gate') return [];
   const problems: StageProblem[] = [];
+  if (stage.release.length === 0) problems.push({ path: [index, 'release'], message: `gate "${stage.name}" has no releasing event: add one, e.g. { event: pull_request, actions: [labeled], label: ready-for-${stage.name} }` });
   stage.release.forEach((release, releaseIndex) => {
     const at = (field: string): (string | number)[] => [index, 'release', releaseIndex, field];
     release.by.forEach((agent, byIndex) => {
@@ -62,4 +117,18 @@ function stageReferenceProblems(stage: StageConfig, index: number, agentNames: r
     }
   });
   return problems;
+}
+
+function agentProblems(stage: Extract<StageDefinition, { type: 'agent' }>, index: number, agentNames: readonly string[]): StageProblem[] {
+  const unknown = (agent: string, path: (string | number)[]): StageProblem => ({ path: [index, ...path], message: `unknown agent "${agent}"; known: ${agentNames.join(', ')}` });
+  if (stage.agent !== undefined && stage.agents !== undefined) return [{ path: [index], message: 'give either agent (one agent) or agents (several at once), not both' }];
+  if (stage.agents !== undefined) {
+    const problems = stage.agents.flatMap((agent, position) => (agentNames.includes(agent) ? [] : [unknown(agent, ['agents', position])]));
+    if (stage.agents.length < 2) problems.push({ path: [index, 'agents'], message: 'a parallel stage needs at least two agents; use agent: for one' });
+    const twice = stage.agents.filter((agent, position) => stage.agents!.indexOf(agent) !== position);
+    if (twice.length > 0) problems.push({ path: [index, 'agents'], message: `agent "${twice[0]}" is listed twice; each parallel agent runs once` });
+    return problems;
+  }
+  if (stage.agent === undefined) return [{ path: [index, 'agent'], message: `agent stage "${stage.name}" names no agent: set agent (or agents for parallel runs)` }];
+  return agentNames.includes(stage.agent) ? [] : [unknown(stage.agent, ['agent'])];
 }

@@ -55,7 +55,7 @@ export class AgentPlatform extends Construct {
     super(scope, id);
     this.config = structuredClone(props.config);
     const config = this.config;
-    this.stages = new StageMachine(config.stages, Object.keys(config.agents));
+    this.stages = StageMachine.fromConfig(config);
     const chart = (name: string, namespaced = true): Chart => new Chart(this, name, namespaced ? { namespace: config.namespace } : {});
 
     new CodeRunCrd(chart(PlatformCharts.crds, false), 'CodeRun');
@@ -63,7 +63,7 @@ export class AgentPlatform extends Construct {
     new AgentsConfigMap(chart(PlatformCharts.agents), 'Agents', { agents: config.agents, clis: config.clis });
     this.addWorkspaces(chart(PlatformCharts.workspaces));
 
-    const firstAgent = config.agents[this.stages.agentStages[0].agent];
+    const firstAgent = config.agents[this.stages.agentStages[0].agents[0]];
     new CodeRunWorkflowTemplate(chart(PlatformCharts.coderun), 'CodeRun', {
       defaultAgent: firstAgent,
       defaultRepository: config.repositories[0],
@@ -85,6 +85,7 @@ export class AgentPlatform extends Construct {
         deadlineSeconds: durationSeconds(config.play.deadline),
         keepSucceededSeconds: durationSeconds(config.play.keepSucceeded),
         keepFailedSeconds: durationSeconds(config.play.keepFailed),
+        parameters: config.play.parameters,
       }));
     }
     this.plays = byRepository;

@@ -13,7 +13,7 @@ import {
   releaseConfigMapName,
   stageTaskName,
 } from '../model/play-contract';
-import type { AgentStage, Stage, StageMachine } from '../model/stage-machine';
+import type { AgentStage, GateStage, Stage, StageMachine } from '../model/stage-machine';
 import type { DagTask, EnvVar, Template } from './argo-types';
 import { ArgoReference, codeRunTemplate } from './coderun-manifest';
 import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from './hardened-script';
@@ -40,6 +40,11 @@ export interface PlayWorkflowTemplateProps {
   readonly keepSucceededSeconds?: number;
   /** How long a failed play is kept, in seconds. @default 3 days */
   readonly keepFailedSeconds?: number;
+  /**
+   * Extra play parameters and their defaults, which stage conditions (`when`) may test; `task-type` always
+   * exists. @default - none
+   */
+  readonly parameters?: Readonly<Record<string, string>>;
   /** `metadata.name`. @default `play-{service}` */
   readonly name?: string;
   /** `metadata.namespace`. @default - the chart's namespace */
@@ -68,7 +73,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
 
   public constructor(scope: Construct, id: string, props: PlayWorkflowTemplateProps) {
     const stages = props.stages;
-    for (const stage of stages.agentStages) assertAgentBound(stage, props.agents, props.clis);
+    for (const stage of stages.agentStages) assertAgentBound(stage, props);
     const deadline = props.deadlineSeconds ?? durationSeconds('7d');
     super(scope, id, {
       name: props.name ?? playTemplateName(props.repository.service),
@@ -83,6 +88,8 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
             { name: PlayParameters.taskId, description: 'The task id (digits)' },
             { name: PlayParameters.startStage, value: stages.first.name, enum: stages.names, description: 'The stage to start at' },
             { name: PlayParameters.taskRequirements, value: '', description: 'Base64 requirements.yaml of the task' },
+            { name: PlayParameters.taskType, value: '', description: 'The kind of task; stage conditions (when) test it' },
+            ...Object.entries(props.parameters ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([name, value]) => ({ name, value })),
           ],
         },
         workflowMetadata: {
@@ -110,7 +117,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
     this.repository = structuredClone(props.repository);
 
     const progress = new ProgressEnvironment(props.repository);
-    this.addTemplate(mainDag(stages, props.agents));
+    this.addTemplate(mainDag(stages, props));
     this.addTemplate(enterStageSteps());
     this.addTemplate(setStageLabels());
     this.addTemplate(hardenedScript({
@@ -122,7 +129,9 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
       retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '10s', factor: 2, maxDuration: '2m' } },
     }));
     for (const template of gateTemplates(props.repository, props.helperImage)) this.addTemplate(template);
-    for (const stage of stages.agentStages) this.addTemplate(agentRun(stage, props));
+    for (const stage of stages.agentStages) {
+      for (const agent of parallelAgentsOf(stage)) this.addTemplate(agentRun(stage, agent, props));
+    }
     this.addTemplate(hardenedScript({
       name: PlayTemplates.exit,
       image: props.helperImage,
@@ -133,10 +142,18 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
   }
 }
 
-function assertAgentBound(stage: AgentStage, agents: Readonly<Record<string, AgentConfig>>, clis: Readonly<Record<string, CliConfig>>): void {
-  const agent = agents[stage.agent];
-  if (!agent) throw new Error(`stage "${stage.name}" names agent "${stage.agent}", which is not in the agent registry; known: ${Object.keys(agents).join(', ')}`);
-  if (!clis[agent.cli]) throw new Error(`agent "${stage.agent}" is bound to CLI "${agent.cli}", which is not in the CLI registry; known: ${Object.keys(clis).join(', ')}`);
+function assertAgentBound(stage: AgentStage, props: PlayWorkflowTemplateProps): void {
+  for (const name of stage.agents) {
+    const agent = props.agents[name];
+    if (!agent) throw new Error(`stage "${stage.name}" names agent "${name}", which is not in the agent registry; add it to agents or name one of: ${Object.keys(props.agents).join(', ')}`);
+    const cli = cliOf(name, props);
+    if (!props.clis[cli]) throw new Error(`agent "${name}" is bound to CLI "${cli}", which is not in the CLI registry; add it to clis or bind one of: ${Object.keys(props.clis).join(', ')}`);
+  }
+}
+
+/** The CLI an agent runs with in this repository: the repository's own binding, else the registry's. */
+function cliOf(agent: string, props: PlayWorkflowTemplateProps): string {
+  return props.repository.agentClis?.[agent] ?? props.agents[agent].cli;
 }
 
 /** The inputs of the enter-stage template, in the order the progress script reads them. */
@@ -148,44 +165,81 @@ function input(name: (typeof ENTER_INPUTS)[number]): string {
   return `{{inputs.parameters.${name}}}`;
 }
 
-/** The expression that is true when the play starts at or before stage `index`: earlier stages are done. */
-function startsAtOrBefore(stages: StageMachine, stage: Stage): string {
-  const names = stages.names.slice(0, stages.indexOf(stage.name) + 1).map((name) => `'${name}'`);
-  return `{{=workflow.parameters['${PlayParameters.startStage}'] in [${names.join(', ')}]}}`;
+/** An expr-lang reference to a workflow parameter (names with `-` need the index form). */
+function parameterRef(name: string): string {
+  return `workflow.parameters['${name}']`;
 }
 
-function mainDag(stages: StageMachine, agents: Readonly<Record<string, AgentConfig>>): Template {
+/** A list literal of strings for expr-lang. */
+function listLiteral(values: readonly string[]): string {
+  return `[${values.map((value) => `'${value}'`).join(', ')}]`;
+}
+
+/**
+ * When a stage's tasks run: the play starts at or before it (earlier stages are done otherwise), and the
+ * task satisfies the stage's condition, if it has one.
+ */
+function stageCondition(stages: StageMachine, stage: Stage): string {
+  const startsAtOrBefore = `${parameterRef(PlayParameters.startStage)} in ${listLiteral(stages.names.slice(0, stages.indexOf(stage.name) + 1))}`;
+  const when = stage.type === 'end' ? undefined : stage.when;
+  const condition = when ? ` && ${parameterRef(when.parameter)} in ${listLiteral(when.in)}` : '';
+  return `{{=${startsAtOrBefore}${condition}}}`;
+}
+
+/**
+ * The stage a play was in before `stage`: the nearest earlier stage that ran for this task. Skipped
+ * conditional stages are passed over at run time, so labels and progress never name a stage that did
+ * not happen.
+ */
+function previousStageValue(stages: StageMachine, stage: Stage): string {
+  const earlier = stages.stagesBefore(stage.name).reverse();
+  if (earlier.every((candidate) => candidate.type === 'end' || candidate.when === undefined)) return earlier[0]?.name ?? '';
+  let expression = "''";
+  for (const candidate of [...earlier].reverse()) {
+    const when = candidate.type === 'end' ? undefined : candidate.when;
+    expression = when ? `(${parameterRef(when.parameter)} in ${listLiteral(when.in)} ? '${candidate.name}' : ${expression})` : `'${candidate.name}'`;
+  }
+  return `{{=${expression}}}`;
+}
+
+/** The DAG tasks that do a stage's work: one agent run (or one per parallel agent), or the gate. */
+function workTasks(stage: AgentStage | GateStage, depends: string, when: string): DagTask[] {
+  if (stage.type === 'gate') {
+    return [{ name: stageTaskName(stage.name), template: PlayTemplates.gate, depends, when, arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: stage.name }] } }];
+  }
+  return parallelAgentsOf(stage).map((agent) => ({ name: stageTaskName(stage.name, agent), template: agentRunTemplateName(stage.name, agent), depends, when }));
+}
+
+/** The agents of a parallel stage, or `[undefined]` for a stage with one agent (whose run keeps the stage's name). */
+function parallelAgentsOf(stage: AgentStage): (string | undefined)[] {
+  return stage.agents.length > 1 ? [...stage.agents] : [undefined];
+}
+
+function mainDag(stages: StageMachine, props: PlayWorkflowTemplateProps): Template {
   const tasks: DagTask[] = [];
-  let previousTask: string | undefined;
+  let previousTasks: string[] = [];
   for (const stage of stages.stages) {
-    const when = startsAtOrBefore(stages, stage);
-    const previous = stages.previous(stage.name);
-    const agentName = stage.type === 'agent' ? stage.agent : '';
+    const when = stageCondition(stages, stage);
+    const agents = stage.type === 'agent' ? stage.agents : [];
     tasks.push({
       name: enterTaskName(stage.name),
       template: PlayTemplates.enterStage,
-      depends: previousTask,
+      depends: previousTasks.length > 0 ? previousTasks.join(' && ') : undefined,
       when,
       arguments: {
         parameters: [
           { name: 'stage', value: stage.name },
-          { name: 'previous-stage', value: previous?.name ?? '' },
-          { name: 'agent', value: agentName },
-          { name: 'cli', value: stage.type === 'agent' ? agents[stage.agent].cli : '' },
+          { name: 'previous-stage', value: previousStageValue(stages, stage) },
+          { name: 'agent', value: agents.join(',') },
+          { name: 'cli', value: agents.map((agent) => cliOf(agent, props)).join(',') },
           { name: 'status', value: STATUS_BY_STAGE_TYPE[stage.type] },
         ],
       },
     });
-    previousTask = enterTaskName(stage.name);
     if (stage.type === 'end') continue;
-    tasks.push({
-      name: stageTaskName(stage.name),
-      template: stage.type === 'agent' ? agentRunTemplateName(stage.name) : PlayTemplates.gate,
-      depends: previousTask,
-      when,
-      arguments: stage.type === 'gate' ? { parameters: [{ name: GATE_STAGE_INPUT, value: stage.name }] } : undefined,
-    });
-    previousTask = stageTaskName(stage.name);
+    const work = workTasks(stage, enterTaskName(stage.name), when);
+    tasks.push(...work);
+    previousTasks = work.map((task) => task.name);
   }
   return { name: PlayTemplates.main, dag: { tasks } };
 }
@@ -262,14 +316,17 @@ function gateTemplates(repository: RepositoryConfig, helperImage: string): Templ
   return [gate, check, awaitRelease];
 }
 
-function agentRun(stage: AgentStage, props: PlayWorkflowTemplateProps): Template {
-  const agent = props.agents[stage.agent];
-  const cli = props.clis[agent.cli];
+/** The run of one agent of a stage; `parallelAgent` is set in a parallel stage. */
+function agentRun(stage: AgentStage, parallelAgent: string | undefined, props: PlayWorkflowTemplateProps): Template {
+  const agentName = parallelAgent ?? stage.agents[0];
+  const agent = props.agents[agentName];
+  const cliName = cliOf(agentName, props);
+  const cli = props.clis[cliName];
   const repository = props.repository;
   const settings = { ...cli.settings, ...(agent.reasoningEffort ? { reasoningEffort: agent.reasoningEffort } : {}) };
   return codeRunTemplate({
-    name: agentRunTemplateName(stage.name),
-    generateName: `${repository.service}-${stage.name}-`.slice(0, 50),
+    name: agentRunTemplateName(stage.name, parallelAgent),
+    generateName: `${[repository.service, stage.name, parallelAgent].filter(Boolean).join('-')}-`.slice(0, 50),
     stage: stage.name,
     timeoutSeconds: durationSeconds(stage.timeout),
     retries: stage.retries,
@@ -289,7 +346,7 @@ function agentRun(stage: AgentStage, props: PlayWorkflowTemplateProps): Template
       taskRequirements: `{{workflow.parameters.${PlayParameters.taskRequirements}}}`,
       env: { WORKFLOW_STAGE: stage.name, WORKFLOW_NAME: '{{workflow.name}}', TASK_ID: `{{workflow.parameters.${PlayParameters.taskId}}}` },
       cliConfig: {
-        cliType: agent.cli,
+        cliType: cliName,
         model: agent.model,
         maxTokens: agent.maxTokens,
         temperature: agent.temperature,

@@ -34,7 +34,7 @@ export class PlayModel {
   private readonly releases = new Map<string, Set<string>>();
 
   public constructor(private readonly config: PlatformConfig) {
-    this.stages = new StageMachine(config.stages, Object.keys(config.agents));
+    this.stages = StageMachine.fromConfig(config);
   }
 
   /**
