@@ -6,6 +6,8 @@ export * from './model/config-schema';
 export * from './model/default-config';
 export * from './model/resolve-config';
 export * from './model/stage-machine';
+export * from './model/stage-machine-builder';
+export * from './model/releases';
 export * from './model/play-contract';
 export * from './model/coderun-schema';
 export * from './workflows/argo-types';

@@ -1,5 +1,6 @@
 /**
- * Two repositories, each agent bound to the CLI the team prefers, and a security review before testing.
+ * Two repositories whose agents use different CLIs: the API team runs rex on Claude and the web team runs
+ * rex on Codex (`agentClis`), cipher reviews security on Codex everywhere, from one config.
  *
  *   npx tsx examples/two-repositories.ts   # writes dist-examples/two-repositories/
  */
@@ -12,10 +13,10 @@ export function buildApp(): App {
     file: {
       namespace: 'payments-team',
       repositories: [
-        { name: 'octo-org/payments-api', service: 'payments-api' },
-        { name: 'octo-org/payments-web', service: 'payments-web', workingDirectory: 'app' },
+        { name: 'octo-org/payments-api', service: 'payments-api', agentClis: { rex: 'claude' } },
+        { name: 'octo-org/payments-web', service: 'payments-web', workingDirectory: 'app', agentClis: { rex: 'codex', tess: 'gemini' } },
       ],
-      agents: { rex: { cli: 'claude' }, cipher: { cli: 'codex' } },
+      agents: { cipher: { cli: 'codex' } },
       stages: [
         { name: 'implementation', type: 'agent', agent: 'rex' },
         { name: 'waiting-pr-created', type: 'gate', release: [{ event: 'pull_request', actions: ['opened', 'reopened'] }] },

@@ -113,17 +113,22 @@ const WhenSchema = z.strictObject({
   in: z.array(plainText).min(1),
 });
 
+/** How long one attempt of an agent may run, unless the stage says otherwise. */
+export const DEFAULT_STAGE_TIMEOUT = '4h';
+/** How many times a failed agent run is retried, unless the stage says otherwise. */
+export const DEFAULT_STAGE_RETRIES = 1;
+
 const AgentStageSchema = z.strictObject({
   name: stageName,
   type: z.literal('agent'),
   /** The agent that works in this stage: a key of `agents`. Give either `agent` or `agents`. */
   agent: keyName.optional(),
   /** Several agents that work in this stage at once, each in its own run; the stage ends when all are done. */
-  agents: z.array(keyName).min(2, { message: 'a parallel stage needs at least two agents; use agent: for one' }).optional(),
+  agents: z.array(keyName).min(1, { message: 'name the agents that work in this stage' }).optional(),
   /** How long one attempt of the agent may run. */
-  timeout: duration.default('4h'),
+  timeout: duration.default(DEFAULT_STAGE_TIMEOUT),
   /** How many times a failed agent run is retried (0: never). */
-  retries: z.number().int().min(0).max(5).default(1),
+  retries: z.number().int().min(0).max(5).default(DEFAULT_STAGE_RETRIES),
   /** Run this stage only for some tasks. @default - every task */
   when: WhenSchema.optional(),
 });

@@ -40,7 +40,7 @@ export class StageMachine {
   }
 
   /** The stage machine of a platform configuration, with the play parameters it declares. */
-  public static fromConfig(config: Pick<PlatformConfig, 'stages' | 'agents' | 'play'>): StageMachine {
+  public static fromConfig(config: Pick<PlatformConfig, 'agents' | 'play'> & { readonly stages: readonly StageDefinition[] }): StageMachine {
     return new StageMachine(config.stages, Object.keys(config.agents), { parameters: [...CONDITION_PARAMETERS, ...Object.keys(config.play.parameters)] });
   }
 
@@ -107,6 +107,21 @@ export class StageMachine {
   /** The stage after `name`, or undefined after the end. */
   public next(name: string): Stage | undefined {
     return this.list[this.indexOf(name) + 1];
+  }
+
+  /**
+   * Whether a stage runs for a task with these play parameters (an unset parameter counts as empty), as the
+   * play template's `when` decides it.
+   */
+  public runsFor(name: string, parameters: Readonly<Record<string, string>>): boolean {
+    const stage = this.get(name);
+    if (stage.type === 'end' || stage.when === undefined) return true;
+    return stage.when.in.includes(parameters[stage.when.parameter] ?? '');
+  }
+
+  /** The next stage after `name` that runs for a task with these play parameters, or undefined after the end. */
+  public nextFor(name: string, parameters: Readonly<Record<string, string>>): Stage | undefined {
+    return this.list.slice(this.indexOf(name) + 1).find((stage) => this.runsFor(stage.name, parameters));
   }
 
   /** The stage before `name`, or undefined before the first. */

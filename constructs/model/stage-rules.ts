@@ -124,7 +124,7 @@ function agentProblems(stage: Extract<StageDefinition, { type: 'agent' }>, index
   if (stage.agent !== undefined && stage.agents !== undefined) return [{ path: [index], message: 'give either agent (one agent) or agents (several at once), not both' }];
   if (stage.agents !== undefined) {
     const problems = stage.agents.flatMap((agent, position) => (agentNames.includes(agent) ? [] : [unknown(agent, ['agents', position])]));
-    if (stage.agents.length < 2) problems.push({ path: [index, 'agents'], message: 'a parallel stage needs at least two agents; use agent: for one' });
+    if (stage.agents.length === 0) problems.push({ path: [index, 'agents'], message: 'agents is empty: name the agents that work in this stage' });
     const twice = stage.agents.filter((agent, position) => stage.agents!.indexOf(agent) !== position);
     if (twice.length > 0) problems.push({ path: [index, 'agents'], message: `agent "${twice[0]}" is listed twice; each parallel agent runs once` });
     return problems;

@@ -19,6 +19,11 @@ import { PlayWorkflowTemplate } from '../workflows/play-workflow-template';
 export interface AgentPlatformProps {
   /** The validated platform configuration (see `resolveConfig`). */
   readonly config: PlatformConfig;
+  /**
+   * The stage machine every play runs, e.g. one built with `StageMachineBuilder`; it is checked against the
+   * config's agent registry and play parameters. @default - the config's `stages`
+   */
+  readonly stages?: StageMachine;
 }
 
 /** The charts of a platform, one per concern; each becomes one file of the output. */
@@ -55,7 +60,7 @@ export class AgentPlatform extends Construct {
     super(scope, id);
     this.config = structuredClone(props.config);
     const config = this.config;
-    this.stages = StageMachine.fromConfig(config);
+    this.stages = StageMachine.fromConfig(props.stages ? { ...config, stages: props.stages.stages } : config);
     const chart = (name: string, namespaced = true): Chart => new Chart(this, name, namespaced ? { namespace: config.namespace } : {});
 
     new CodeRunCrd(chart(PlatformCharts.crds, false), 'CodeRun');
@@ -89,7 +94,8 @@ export class AgentPlatform extends Construct {
       }));
     }
     this.plays = byRepository;
-    this.sensors = this.addEvents(chart);
+    // A stage machine without gates never waits for GitHub: no EventSource, Sensors or resumer to run.
+    this.sensors = this.stages.gates.length > 0 ? this.addEvents(chart) : new Map();
   }
 
   /** The GitHub EventSource, a Sensor per gate, and (label-selector) the resumer, with their RBAC. */

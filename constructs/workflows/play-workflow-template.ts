@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import type { AgentConfig, CliConfig, RepositoryConfig } from '../model/config-schema';
+import type { AgentConfig, CliConfig, RepositoryConfig, WhenConfig } from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
 import { progressConfigMapName, progressTaskKey, repositoryLabelValue } from '../model/naming';
@@ -181,7 +181,7 @@ function listLiteral(values: readonly string[]): string {
  */
 function stageCondition(stages: StageMachine, stage: Stage): string {
   const startsAtOrBefore = `${parameterRef(PlayParameters.startStage)} in ${listLiteral(stages.names.slice(0, stages.indexOf(stage.name) + 1))}`;
-  const when = stage.type === 'end' ? undefined : stage.when;
+  const when = conditionOf(stage);
   const condition = when ? ` && ${parameterRef(when.parameter)} in ${listLiteral(when.in)}` : '';
   return `{{=${startsAtOrBefore}${condition}}}`;
 }
@@ -192,14 +192,20 @@ function stageCondition(stages: StageMachine, stage: Stage): string {
  * not happen.
  */
 function previousStageValue(stages: StageMachine, stage: Stage): string {
-  const earlier = stages.stagesBefore(stage.name).reverse();
-  if (earlier.every((candidate) => candidate.type === 'end' || candidate.when === undefined)) return earlier[0]?.name ?? '';
+  const earlier = stages.stagesBefore(stage.name);
+  const nearest = earlier[earlier.length - 1];
+  if (nearest === undefined) return '';
+  if (conditionOf(nearest) === undefined) return nearest.name;
   let expression = "''";
-  for (const candidate of [...earlier].reverse()) {
-    const when = candidate.type === 'end' ? undefined : candidate.when;
+  for (const candidate of earlier) {
+    const when = conditionOf(candidate);
     expression = when ? `(${parameterRef(when.parameter)} in ${listLiteral(when.in)} ? '${candidate.name}' : ${expression})` : `'${candidate.name}'`;
   }
   return `{{=${expression}}}`;
+}
+
+function conditionOf(stage: Stage): WhenConfig | undefined {
+  return stage.type === 'end' ? undefined : stage.when;
 }
 
 /** The DAG tasks that do a stage's work: one agent run (or one per parallel agent), or the gate. */

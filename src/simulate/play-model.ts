@@ -18,6 +18,8 @@ export interface Play {
   /** Whether its gate's suspend node is active. */
   waiting: boolean;
   readonly name: string;
+  /** The play's parameters, which decide its conditional stages. */
+  readonly parameters: Readonly<Record<string, string>>;
 }
 
 /** A play as the report shows it. */
@@ -42,11 +44,12 @@ export class PlayModel {
    *
    * @throws when the repository is not configured, the stage does not exist, or the task already has a play
    */
-  public addPlay(repository: string, task: number, stage: string): void {
+  public addPlay(repository: string, task: number, stage: string, parameters: Readonly<Record<string, string>> = {}): void {
     const config = this.repositoryConfig(repository);
     this.stages.indexOf(stage);
     if (this.find(repository, task)) throw new Error(`task ${task} of ${repository} already has a play`);
-    const play: Play = { repository: config.name, service: config.service, task, stage, waiting: false, name: playWorkflowName(config.service, task) };
+    const name = playWorkflowName(config.service, task);
+    const play: Play = { repository: config.name, service: config.service, task, stage, waiting: false, name, parameters: { ...this.config.play.parameters, ...parameters } };
     this.plays.push(play);
     this.enter(play, stage);
   }
@@ -117,7 +120,7 @@ export class PlayModel {
   }
 
   private advance(play: Play): void {
-    const next = this.stages.next(play.stage);
+    const next = this.stages.nextFor(play.stage, play.parameters);
     if (next) this.enter(play, next.name);
   }
 

@@ -19,7 +19,7 @@ const TaskRef = z.strictObject({
 
 const ScenarioSchema = z.strictObject({
   /** The plays that exist when the scenario starts. */
-  plays: z.array(TaskRef.extend({ stage: z.string().min(1) })).default([]),
+  plays: z.array(TaskRef.extend({ stage: z.string().min(1), parameters: z.record(z.string(), z.string()).default({}) })).default([]),
   steps: z
     .array(
       z.union([
@@ -42,7 +42,7 @@ export type AgentDoneStep = { readonly agentDone: { readonly repository: string;
 export type Step = GithubStep | AgentDoneStep;
 
 export interface Scenario {
-  readonly plays: readonly { readonly repository: string; readonly task: number; readonly stage: string }[];
+  readonly plays: readonly { readonly repository: string; readonly task: number; readonly stage: string; readonly parameters?: Readonly<Record<string, string>> }[];
   readonly steps: readonly Step[];
 }
 

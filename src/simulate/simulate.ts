@@ -52,7 +52,7 @@ export function simulate(platform: SimulatedPlatform, scenario: Scenario): Simul
   const eventSource = platform.objects.find((object) => object.kind === 'EventSource');
   if (!eventSource) throw new Error('the platform has no EventSource: nothing would deliver GitHub events');
   const source = { name: eventSource.metadata.name as string, eventName: Object.keys(eventSource.spec.github)[0] };
-  for (const play of scenario.plays) model.addPlay(play.repository, play.task, play.stage);
+  for (const play of scenario.plays) model.addPlay(play.repository, play.task, play.stage, play.parameters);
   const steps = scenario.steps.map((step, index) => runStep(model, sensors, source, step, index));
   return { plays: model.views(), steps };
 }

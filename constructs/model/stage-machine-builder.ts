@@ -1,0 +1,132 @@
+/**
+ * Builds a stage machine in TypeScript, from scratch or from an existing one (the default platform's):
+ *
+ *   const stages = StageMachineBuilder.from(defaults)
+ *     .after('code-quality')
+ *     .agent('security', 'cipher')
+ *     .gate('waiting-security-approved', Releases.labeled('ready-for-security'))
+ *     .replaceWithParallel('testing', ['tess', 'tess-e2e'])
+ *     .build();
+ *
+ * `build()` applies every rule the config schema applies (known agents, unique names, a releasing event per
+ * gate, the end last, known condition parameters) and throws them all at once, each with what to change.
+ *
+ * Pure: no cdk8s, no I/O.
+ */
+import { DEFAULT_STAGE_RETRIES, DEFAULT_STAGE_TIMEOUT, type ReleaseConfig, type WhenConfig } from './config-schema';
+import { CONDITION_PARAMETERS } from './play-contract';
+import { StageMachine, type StageDefinition } from './stage-machine';
+
+export interface StageMachineBuilderOptions {
+  /** The agents of the registry, which stages may name. */
+  readonly agents: readonly string[];
+  /** The play parameters a stage condition may test. @default ['task-type'] */
+  readonly parameters?: readonly string[];
+}
+
+export interface AgentStageOptions {
+  /** How long one attempt may run, e.g. `2h`. @default 4h (DEFAULT_STAGE_TIMEOUT) */
+  readonly timeout?: string;
+  /** How many times a failed run is retried. @default 1 (DEFAULT_STAGE_RETRIES) */
+  readonly retries?: number;
+  /** Run the stage only for some tasks. @default - every task */
+  readonly when?: WhenConfig;
+}
+
+export interface GateStageOptions {
+  /** Wait at the gate only for some tasks. @default - every task */
+  readonly when?: WhenConfig;
+}
+
+export class StageMachineBuilder {
+  /** Starts from the stages of an existing machine (or stage list), e.g. the default platform's. */
+  public static from(stages: StageMachine | readonly StageDefinition[], options: StageMachineBuilderOptions): StageMachineBuilder {
+    const builder = new StageMachineBuilder(options);
+    builder.list.push(...(stages instanceof StageMachine ? stages.stages : stages.map((stage) => structuredClone(stage))));
+    builder.cursor = undefined;
+    return builder;
+  }
+
+  private readonly list: StageDefinition[] = [];
+  /** Where the next stage goes: after this stage, or at the end (before the end stage) when unset. */
+  private cursor: string | undefined;
+
+  public constructor(private readonly options: StageMachineBuilderOptions) {}
+
+  /** Adds the next stages after `stage` instead of at the end. @throws when no stage has that name */
+  public after(stage: string): this {
+    this.indexOf(stage);
+    this.cursor = stage;
+    return this;
+  }
+
+  /** Adds an agent stage where one agent works. */
+  public agent(name: string, agent: string, options: AgentStageOptions = {}): this {
+    return this.insert({ name, type: 'agent', agent, ...agentDefaults(options) });
+  }
+
+  /** Adds a stage where several agents work at once; the next stage starts when all are done. */
+  public parallel(name: string, agents: readonly string[], options: AgentStageOptions = {}): this {
+    return this.insert({ name, type: 'agent', agents: [...agents], ...agentDefaults(options) });
+  }
+
+  /** Adds a gate, released by any of the given events. */
+  public gate(name: string, release: ReleaseConfig | readonly ReleaseConfig[], options: GateStageOptions = {}): this {
+    const releases = Array.isArray(release) ? release : [release as ReleaseConfig];
+    return this.insert({ name, type: 'gate', release: releases.map((entry) => structuredClone(entry)), ...(options.when ? { when: options.when } : {}) });
+  }
+
+  /** Adds the end stage, last. */
+  public end(name = 'completed'): this {
+    this.list.push({ name, type: 'end' });
+    return this;
+  }
+
+  /** Turns an agent stage into a parallel one, keeping its place, name and settings. @throws when it is not an agent stage */
+  public replaceWithParallel(stage: string, agents: readonly string[]): this {
+    const index = this.indexOf(stage);
+    const current = this.list[index];
+    if (current.type !== 'agent') throw new Error(`stage "${stage}" is a ${current.type} stage; only an agent stage can run agents in parallel`);
+    const { agent: _agent, agents: _agents, ...rest } = current;
+    this.list[index] = { ...rest, agents: [...agents] };
+    return this;
+  }
+
+  /** Removes a stage. @throws when no stage has that name */
+  public remove(stage: string): this {
+    this.list.splice(this.indexOf(stage), 1);
+    if (this.cursor === stage) this.cursor = undefined;
+    return this;
+  }
+
+  /** The stages so far, as the config file's `stages:` would list them. */
+  public toStages(): StageDefinition[] {
+    return this.list.map((stage) => structuredClone(stage));
+  }
+
+  /** The stage machine. @throws listing every rule the stages break, each with what to change */
+  public build(): StageMachine {
+    return new StageMachine(this.list, this.options.agents, { parameters: this.options.parameters ?? CONDITION_PARAMETERS });
+  }
+
+  private insert(stage: StageDefinition): this {
+    if (this.cursor !== undefined) {
+      this.list.splice(this.indexOf(this.cursor) + 1, 0, stage);
+      this.cursor = stage.name;
+      return this;
+    }
+    const endIndex = this.list.findIndex((candidate) => candidate.type === 'end');
+    this.list.splice(endIndex < 0 ? this.list.length : endIndex, 0, stage);
+    return this;
+  }
+
+  private indexOf(stage: string): number {
+    const index = this.list.findIndex((candidate) => candidate.name === stage);
+    if (index < 0) throw new Error(`no stage named "${stage}"; stages: ${this.list.map((candidate) => candidate.name).join(', ')}`);
+    return index;
+  }
+}
+
+function agentDefaults(options: AgentStageOptions): { timeout: string; retries: number; when?: WhenConfig } {
+  return { timeout: options.timeout ?? DEFAULT_STAGE_TIMEOUT, retries: options.retries ?? DEFAULT_STAGE_RETRIES, ...(options.when ? { when: options.when } : {}) };
+}
