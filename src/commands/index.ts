@@ -2,5 +2,6 @@
 import type { Command } from './command';
 import { simulateCommand } from './simulate';
 import { synthCommand } from './synth';
+import { validateCommand } from './validate';
 
-export const COMMANDS: readonly Command[] = [synthCommand, simulateCommand];
+export const COMMANDS: readonly Command[] = [synthCommand, validateCommand, simulateCommand];

@@ -1,0 +1,124 @@
+/**
+ * The validation engine: every object read from the manifests is checked against its schema (from the
+ * catalog), its metadata against the API server's rules, and the whole run against the lint rules; every
+ * problem becomes a located finding with the id of the rule that found it.
+ */
+import { type Finding, fieldPath, type LintContext, type LintRule, type ManifestObject, type Severity, type Violation } from './finding';
+import { metadataViolations } from './metadata-checks';
+import type { ObjectSchema, SchemaCatalog } from './schema/schema-catalog';
+import { pointerSteps, type SchemaProblem } from './schema/schema-problem';
+
+export const SCHEMA_RULES = {
+  schema: 'schema',
+  cel: 'schema-cel',
+  celNotEvaluated: 'schema-cel-not-evaluated',
+  lintRuleFailed: 'lint-rule-failed',
+} as const;
+
+/** What an object was checked against. */
+export interface CheckedObject {
+  readonly file: string;
+  readonly line?: number;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  /** The schema's source, or `undefined` when no schema knows the object's apiVersion and kind. */
+  readonly schema?: string;
+}
+
+export interface ValidationReport {
+  /** Errors first, then warnings; each in file, line, object, path order. */
+  readonly findings: readonly Finding[];
+  readonly objects: readonly CheckedObject[];
+  readonly errors: number;
+  readonly warnings: number;
+}
+
+export interface ValidationInput {
+  readonly objects: readonly ManifestObject[];
+  /** Findings of reading the files (duplicate keys, documents that are not objects). @default none */
+  readonly readingFindings?: readonly Finding[];
+  readonly catalog: SchemaCatalog;
+  readonly rules: readonly LintRule[];
+}
+
+/** Validates a run of objects. Never throws for a problem in the objects: every problem is a finding. */
+export function validateObjects(input: ValidationInput): ValidationReport {
+  const findings: Finding[] = [...(input.readingFindings ?? [])];
+  const objects: CheckedObject[] = [];
+  const context: LintContext = { objects: input.objects };
+  for (const target of input.objects) {
+    const schema = input.catalog.schemaFor(target.object);
+    objects.push(checkedObject(target, schema));
+    if (schema) findings.push(...schema.validate(target.object).map((problem) => schemaFinding(target, problem)));
+    for (const violation of metadataViolations(target)) findings.push(locate(target, violation, violation.rule, 'error'));
+  }
+  for (const rule of input.rules) findings.push(...runRule(rule, context));
+  return report(findings, objects);
+}
+
+function checkedObject(target: ManifestObject, schema: ObjectSchema | undefined): CheckedObject {
+  return { file: target.file, line: target.line, apiVersion: String(target.object.apiVersion), kind: target.kind, name: target.name, schema: schema?.source };
+}
+
+function runRule(rule: LintRule, context: LintContext): Finding[] {
+  const findings: Finding[] = [];
+  for (const target of context.objects) {
+    if (!rule.kinds.includes(target.kind)) continue;
+    try {
+      for (const violation of rule.check(target, context)) findings.push(locate(violation.object ?? target, violation, rule.id, rule.severity));
+    } catch (error) {
+      // A rule that breaks on an odd object must not hide the other findings nor end in a stack trace.
+      const message = `lint rule ${rule.id} could not check this object (${(error as Error).message}); please report it`;
+      findings.push(locate(target, { path: '', message }, SCHEMA_RULES.lintRuleFailed, 'warning'));
+    }
+  }
+  return findings;
+}
+
+function locate(target: ManifestObject, violation: Violation, rule: string, severity: Severity): Finding {
+  return {
+    file: target.file,
+    kind: target.kind,
+    name: target.name,
+    path: violation.path,
+    message: violation.message,
+    rule,
+    severity: violation.severity ?? severity,
+    line: target.line,
+  };
+}
+
+function schemaFinding(target: ManifestObject, problem: SchemaProblem): Finding {
+  const steps = pointerSteps(problem.pointer, target.object);
+  if (problem.unknownField !== undefined) {
+    const message = 'unknown field: not in the schema (the API server would drop it; kubectl --validate=strict and argo lint reject it)';
+    return locate(target, { path: fieldPath(...steps, problem.unknownField), message }, SCHEMA_RULES.schema, 'error');
+  }
+  const rule = problem.kind === 'schema' ? SCHEMA_RULES.schema : problem.kind === 'cel' ? SCHEMA_RULES.cel : SCHEMA_RULES.celNotEvaluated;
+  return locate(target, { path: fieldPath(...steps), message: problem.message }, rule, problem.kind === 'cel-not-evaluated' ? 'warning' : 'error');
+}
+
+const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { error: 0, warning: 1 };
+
+/** Code-unit order, the same on every machine whatever its locale. */
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function compareFindings(a: Finding, b: Finding): number {
+  return (
+    SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+    compareText(a.file, b.file) ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    compareText(a.kind, b.kind) ||
+    compareText(a.name, b.name) ||
+    compareText(a.path, b.path) ||
+    compareText(a.rule, b.rule) ||
+    compareText(a.message, b.message)
+  );
+}
+
+function report(findings: readonly Finding[], objects: readonly CheckedObject[]): ValidationReport {
+  const unique = [...new Map(findings.map((finding) => [JSON.stringify(finding), finding])).values()].sort(compareFindings);
+  const errors = unique.filter((finding) => finding.severity === 'error').length;
+  return { findings: unique, objects, errors, warnings: unique.length - errors };
+}

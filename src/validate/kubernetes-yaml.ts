@@ -1,0 +1,147 @@
+/**
+ * Reads YAML the way Kubernetes reads it (sigs.k8s.io/yaml on top of Go's yaml.v2), so that what kubectl and
+ * argo accept is never a false error here and what they reject is:
+ *
+ * - YAML 1.1 scalars: `mode: 0755` is the octal 493, `yes`/`on` are booleans; but a plain `.` stays the string
+ *   "." (the `yaml` package's 1.1 float pattern takes it for NaN), and dates and `1:20` stay strings (Go only
+ *   turns them into times and sexagesimal numbers for typed fields, never for the JSON that Kubernetes reads).
+ * - Go's leniency on a multi-line quoted scalar in a flow sequence whose closing `"]` line is indented no
+ *   deeper than its key: YAML forbids it, Go accepts it, and upstream Argo examples rely on it. Such lines are
+ *   indented two spaces deeper, which does not change the value (line folding drops leading white space).
+ * - Duplicate keys: reported with their path and line (the Argo tools decode strictly and reject them), then
+ *   read with the last key winning, as non-strict Go decoding does, so the rest of the object is still checked.
+ */
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type ParsedNode, type ScalarTag, type Tags } from 'yaml';
+
+/** A key that appears twice in one mapping. */
+export interface DuplicateKey {
+  /** The path of the mapping that holds the key, followed by the key. */
+  readonly path: readonly (string | number)[];
+  /** The 1-based line of the second (winning) occurrence. */
+  readonly line: number;
+  /** The 1-based line of the first occurrence. */
+  readonly firstLine: number;
+}
+
+/** One document of a YAML stream. */
+export interface YamlDocument {
+  /** The document's value as Kubernetes reads it; `null` for an empty document. */
+  readonly value: unknown;
+  /** The 0-based position of the document in the stream. */
+  readonly index: number;
+  /** The 1-based line where the document's content starts. */
+  readonly line: number;
+  readonly duplicateKeys: readonly DuplicateKey[];
+  /**
+   * The 1-based line where the item at `path` starts, for locating objects inside a `kind: List`.
+   * @returns `undefined` when the path does not name a node
+   */
+  readonly lineOf: (path: readonly (string | number)[]) => number | undefined;
+}
+
+/** The text is not YAML, even as leniently as Go reads it. */
+export class YamlSyntaxError extends Error {
+  public constructor(
+    message: string,
+    /** The 1-based line of the first problem. */
+    public readonly line: number,
+  ) {
+    super(message);
+    this.name = 'YamlSyntaxError';
+  }
+}
+
+/** Go's float pattern needs a digit; the `yaml` package's 1.1 pattern also matches a lone `.`. */
+const GO_FLOAT = /^[-+]?(?:[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)$/;
+
+/** Tags that Go only applies to typed fields; for the untyped JSON that Kubernetes decodes, they are strings. */
+const STRING_IN_GO = new Set(['tag:yaml.org,2002:timestamp']);
+const SEXAGESIMAL = 'TIME';
+
+type Tag = Exclude<Tags[number], string>;
+
+/** The 1.1 tags as Go applies them to untyped values (the schema hands over tag objects, never names). */
+function goScalarTags(tags: Tags): Tags {
+  return tags
+    .filter((tag): tag is Tag => typeof tag !== 'string')
+    .filter((tag) => !STRING_IN_GO.has(tag.tag) && tag.format !== SEXAGESIMAL)
+    .map((tag): Tag => {
+      const isPlainFloat = tag.tag === 'tag:yaml.org,2002:float' && tag.format === undefined && !tag.collection && tag.test?.test('1.5') === true;
+      return isPlainFloat ? ({ ...tag, test: GO_FLOAT } as ScalarTag) : tag;
+    });
+}
+
+const PARSE_OPTIONS = { version: '1.1', uniqueKeys: false, customTags: goScalarTags } as const;
+
+/** The closing line of a quoted scalar in a flow sequence: `"]` or `']` alone on its line. */
+const FLOW_END_LINE = /^( *)(["']\])[ \t]*$/gm;
+
+type Parsed = { documents: Document.Parsed[]; lines: LineCounter };
+
+function parseStream(text: string): Parsed {
+  const lines = new LineCounter();
+  const documents = Array.from(parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter: lines }));
+  return { documents, lines };
+}
+
+const firstError = (parsed: Parsed) => parsed.documents.flatMap((document) => document.errors)[0];
+
+/**
+ * Every document of a YAML stream, read as Kubernetes reads it.
+ * @throws YamlSyntaxError when the text is not YAML even with Go's leniency
+ */
+export function readKubernetesYaml(text: string): YamlDocument[] {
+  let parsed = parseStream(text);
+  const error = firstError(parsed);
+  if (error) {
+    const repaired = parseStream(text.replace(FLOW_END_LINE, '$1  $2'));
+    if (firstError(repaired)) {
+      const line = error.linePos?.[0].line ?? 1;
+      throw new YamlSyntaxError(`line ${line}: ${firstLineOf(error.message)}`, line);
+    }
+    parsed = repaired;
+  }
+  return parsed.documents.map((document, index) => toYamlDocument(document, index, parsed.lines));
+}
+
+const firstLineOf = (message: string): string => message.split('\n')[0].trim();
+
+function toYamlDocument(document: Document.Parsed, index: number, lines: LineCounter): YamlDocument {
+  const lineAt = (node: Node | null | undefined): number | undefined => (node?.range ? lines.linePos(node.range[0]).line : undefined);
+  const contents = document.contents as ParsedNode | null;
+  return {
+    value: document.toJS({ maxAliasCount: 1000 }) ?? null,
+    index,
+    line: lineAt(contents) ?? lines.linePos(document.range[0]).line,
+    duplicateKeys: duplicateKeysIn(contents, [], lineAt),
+    lineOf: (path) => lineAt(nodeAt(contents, path)),
+  };
+}
+
+const keyText = (key: unknown): string => (isScalar(key) ? String(key.value) : String(key));
+
+function duplicateKeysIn(node: unknown, path: (string | number)[], lineAt: (node: Node) => number | undefined): DuplicateKey[] {
+  if (isSeq(node)) return node.items.flatMap((item, index) => duplicateKeysIn(item, [...path, index], lineAt));
+  if (!isMap(node)) return [];
+  const found: DuplicateKey[] = [];
+  const firstLines = new Map<string, number>();
+  for (const pair of node.items) {
+    const key = keyText(pair.key);
+    const line = lineAt(pair.key as Node) ?? 0;
+    // `<<` merge keys may repeat; they are not fields.
+    if (key !== '<<' && firstLines.has(key)) found.push({ path: [...path, key], line, firstLine: firstLines.get(key) ?? 0 });
+    else firstLines.set(key, line);
+    found.push(...duplicateKeysIn(pair.value, [...path, key], lineAt));
+  }
+  return found;
+}
+
+function nodeAt(node: unknown, path: readonly (string | number)[]): Node | undefined {
+  let current: unknown = node;
+  for (const step of path) {
+    if (isSeq(current) && typeof step === 'number') current = current.items[step];
+    else if (isMap(current)) current = [...current.items].reverse().find((pair) => keyText(pair.key) === String(step))?.value;
+    else return undefined;
+  }
+  return (current ?? undefined) as Node | undefined;
+}

@@ -1,0 +1,74 @@
+/**
+ * Rewrites of a Kubernetes schema before ajv compiles it: OpenAPI 3.0 (what CRDs are written in) into JSON
+ * Schema draft-07 (what ajv reads), and object schemas closed so that unknown fields are errors, as
+ * `kubectl --validate=strict` and `argo lint` make them (the API server would silently drop them).
+ */
+
+export type JsonSchema = Record<string, any>;
+
+export const isRecord = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Keywords whose value is a map of sub-schemas. */
+const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'];
+/** Keywords whose value is a sub-schema (or, for `items`, possibly a list of them). */
+const SCHEMA_SINGLES = ['additionalProperties', 'items', 'additionalItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
+/** Keywords whose value is a list of sub-schemas. */
+export const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf'];
+
+/** Rebuilds a schema bottom-up, applying `change` to every (sub-)schema after its children. */
+export function mapSchema(node: unknown, change: (schema: JsonSchema) => JsonSchema): unknown {
+  if (Array.isArray(node)) return node.map((item) => mapSchema(item, change));
+  if (!isRecord(node)) return node;
+  const schema: JsonSchema = { ...node };
+  for (const key of SCHEMA_MAPS) {
+    if (isRecord(schema[key])) schema[key] = Object.fromEntries(Object.entries(schema[key]).map(([name, child]) => [name, mapSchema(child, change)]));
+  }
+  for (const key of SCHEMA_SINGLES) {
+    if (schema[key] !== undefined && typeof schema[key] !== 'boolean') schema[key] = mapSchema(schema[key], change);
+  }
+  for (const key of SCHEMA_LISTS) {
+    if (Array.isArray(schema[key])) schema[key] = schema[key].map((child: unknown) => mapSchema(child, change));
+  }
+  return change(schema);
+}
+
+/**
+ * Adds `additionalProperties: false` to a `type: object` schema that lists `properties` and neither
+ * preserves unknown fields nor says anything about additional properties already.
+ */
+export function closeObjectSchema(schema: JsonSchema): JsonSchema {
+  if (schema.type !== 'object' || !isRecord(schema.properties)) return schema;
+  if (schema['x-kubernetes-preserve-unknown-fields'] === true || schema.additionalProperties !== undefined) return schema;
+  return { ...schema, additionalProperties: false };
+}
+
+/**
+ * OpenAPI 3.0 to draft-07: a boolean `exclusiveMinimum` / `exclusiveMaximum` qualifies `minimum` /
+ * `maximum`; `nullable: true` admits null. (The Argo CRDs use neither; generated CRDs such as ours may.)
+ */
+export function fromOpenApi(schema: JsonSchema): JsonSchema {
+  const result = { ...schema };
+  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof result[exclusive] !== 'boolean') continue;
+    if (result[exclusive] && typeof result[bound] === 'number') {
+      result[exclusive] = result[bound];
+      delete result[bound];
+    } else delete result[exclusive];
+  }
+  if (result.nullable === true) {
+    if (typeof result.type === 'string') result.type = [result.type, 'null'];
+    if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null];
+  }
+  return result;
+}
+
+/** A CRD version's `openAPIV3Schema`, ready for ajv: converted and closed. */
+export const prepareOpenApiSchema = (openApi: JsonSchema): JsonSchema => mapSchema(openApi, (node) => closeObjectSchema(fromOpenApi(node))) as JsonSchema;
+
+/**
+ * ajv options for every schema: draft-07, unknown keywords (`x-kubernetes-*`) ignored, all errors, no format
+ * checks (`int32`, `int-or-string`, ... are not ajv formats). `code.optimize: false` skips ajv's
+ * generated-code optimisation passes, which halves the compile of a Workflows CRD without changing what is
+ * accepted.
+ */
+export const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: false, code: { optimize: false } } as const;

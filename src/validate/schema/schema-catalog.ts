@@ -1,0 +1,163 @@
+/**
+ * Which schema an object is checked against. Schemas come from `--crds` directories (CRDs as a user exports
+ * them from a cluster, a `List` of them, or JSON Schema files with Kubernetes-style definitions such as
+ * `argo-events.schema.json`) and from what agent-play carries itself (the CodeRun CRD, generated from the same
+ * zod schema as the CodeRuns the play creates, and its schemas of the core objects it emits). The first
+ * source that knows an object's apiVersion and kind wins: a directory's before the built-in ones, and a CRD
+ * that describes fields before a JSON Schema (the Argo Events CRDs describe none).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { CODERUN_GROUP, CODERUN_KIND, CODERUN_PLURAL, CODERUN_VERSION, codeRunOpenApiSchema } from '../../../constructs/model/coderun-schema';
+import { readKubernetesYaml, YamlSyntaxError } from '../kubernetes-yaml';
+import { CORE_SCHEMAS, zodProblems } from './core-schemas';
+import { CrdSchema, CrdShapeError } from './crd-schema';
+import { DefinitionsSchema } from './events-json-schema';
+import { isRecord } from './json-schema-passes';
+import type { SchemaProblem } from './schema-problem';
+
+/** A schema for one apiVersion and kind. */
+export interface ObjectSchema {
+  /** What the object was checked against, as the report says it. */
+  readonly source: string;
+  readonly validate: (object: unknown) => SchemaProblem[];
+}
+
+/** A schema directory that cannot be used; reported as unusable input. */
+export class SchemaSourceError extends Error {
+  public constructor(message: string) {
+    super(message);
+    this.name = 'SchemaSourceError';
+  }
+}
+
+const keyOf = (apiVersion: unknown, kind: unknown): string => `${String(apiVersion)}|${String(kind)}`;
+
+/** Schemas by apiVersion and kind. */
+export class SchemaCatalog {
+  /** The schemas agent-play carries: the CodeRun CRD and the core kinds it emits. */
+  public static builtIn(): SchemaCatalog {
+    const catalog = new SchemaCatalog();
+    const codeRun = CrdSchema.fromCrd(codeRunCrd());
+    catalog.add(`${CODERUN_GROUP}/${CODERUN_VERSION}`, CODERUN_KIND, { source: `built-in: CRD ${codeRun.name} (agent-play's CodeRun schema)`, validate: (object) => codeRun.validate(object) });
+    for (const [key, schema] of CORE_SCHEMAS) {
+      const slash = key.lastIndexOf('/');
+      catalog.add(key.slice(0, slash), key.slice(slash + 1), { source: `built-in: agent-play's schema of ${key.slice(slash + 1)} (the fields agent-play emits)`, validate: (object) => zodProblems(schema, object) });
+    }
+    return catalog;
+  }
+
+  /**
+   * The schemas found in `directories` (files `*.yaml`, `*.yml`, `*.json`, recursively), in front of the
+   * built-in ones.
+   * @throws SchemaSourceError for a directory that cannot be read or a file that is neither a CRD nor a
+   * definitions schema
+   */
+  public static fromDirectories(directories: readonly string[]): SchemaCatalog {
+    const catalog = new SchemaCatalog();
+    const definitions: { file: string; schema: DefinitionsSchema }[] = [];
+    for (const directory of directories) {
+      for (const file of schemaFiles(directory)) {
+        for (const source of readSchemaFile(file)) {
+          if (source instanceof CrdSchema) {
+            if (source.describesFields) for (const apiVersion of source.apiVersions) catalog.add(apiVersion, source.kind, { source: `CRD ${source.name} (${file})`, validate: (object) => source.validate(object) });
+          } else definitions.push({ file, schema: source });
+        }
+      }
+    }
+    for (const { file, schema } of definitions) {
+      for (const kind of schema.kinds) catalog.add(kind.apiVersion, kind.kind, { source: `JSON Schema ${kind.definition} (${file})`, validate: (object) => schema.validate(kind, object) });
+    }
+    return catalog.withFallback(SchemaCatalog.builtIn());
+  }
+
+  private readonly schemas = new Map<string, ObjectSchema>();
+  private fallback: SchemaCatalog | undefined;
+
+  /** The schema of `object`, or `undefined` when no source knows its apiVersion and kind. */
+  public schemaFor(object: Record<string, unknown>): ObjectSchema | undefined {
+    return this.schemas.get(keyOf(object.apiVersion, object.kind)) ?? this.fallback?.schemaFor(object);
+  }
+
+  /** The kinds this catalog knows, `apiVersion/Kind`, sorted. */
+  public get kinds(): string[] {
+    const own = [...this.schemas.keys()].map((key) => key.replace('|', '/'));
+    return [...new Set([...own, ...(this.fallback?.kinds ?? [])])].sort();
+  }
+
+  /** Adds a schema unless one is already known for the apiVersion and kind (the first source wins). */
+  private add(apiVersion: string, kind: string, schema: ObjectSchema): void {
+    const key = keyOf(apiVersion, kind);
+    if (!this.schemas.has(key)) this.schemas.set(key, schema);
+  }
+
+  private withFallback(fallback: SchemaCatalog): SchemaCatalog {
+    this.fallback = fallback;
+    return this;
+  }
+}
+
+function codeRunCrd(): Record<string, unknown> {
+  return {
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${CODERUN_PLURAL}.${CODERUN_GROUP}` },
+    spec: { group: CODERUN_GROUP, names: { kind: CODERUN_KIND }, versions: [{ name: CODERUN_VERSION, storage: true, schema: { openAPIV3Schema: codeRunOpenApiSchema() } }] },
+  };
+}
+
+const SCHEMA_FILE = /\.(ya?ml|json)$/;
+
+function schemaFiles(directory: string): string[] {
+  let entries: string[];
+  try {
+    if (!statSync(directory).isDirectory()) throw new SchemaSourceError(`${directory}: --crds expects a directory`);
+    entries = readdirSync(directory, { recursive: true, encoding: 'utf8' });
+  } catch (error) {
+    if (error instanceof SchemaSourceError) throw error;
+    throw new SchemaSourceError(`${directory}: cannot read the schema directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return entries
+    .filter((entry) => SCHEMA_FILE.test(entry))
+    .sort()
+    .map((entry) => path.join(directory, entry))
+    .filter((file) => statSync(file).isFile());
+}
+
+/**
+ * The schemas in one file: every CRD (alone, in a multi-document file or in a `List`), or one definitions
+ * schema. Other Kubernetes objects in the directory (an example manifest beside the CRDs) are ignored.
+ */
+function readSchemaFile(file: string): (CrdSchema | DefinitionsSchema)[] {
+  const text = readFileSync(file, 'utf8');
+  if (file.endsWith('.json')) {
+    let document: unknown;
+    try {
+      document = JSON.parse(text);
+    } catch (error) {
+      throw new SchemaSourceError(`${file}: not JSON (${(error as Error).message})`);
+    }
+    const definitions = DefinitionsSchema.fromDocument(document);
+    if (definitions) return [definitions];
+    return crdsIn([document], file);
+  }
+  try {
+    return crdsIn(readKubernetesYaml(text).map((document) => document.value), file);
+  } catch (error) {
+    if (error instanceof YamlSyntaxError) throw new SchemaSourceError(`${file}: ${error.message}`);
+    throw error;
+  }
+}
+
+function crdsIn(documents: readonly unknown[], file: string): CrdSchema[] {
+  const objects = documents.flatMap((document) => (isRecord(document) && Array.isArray(document.items) ? document.items : [document]));
+  return objects
+    .filter((object) => isRecord(object) && object.kind === 'CustomResourceDefinition')
+    .map((crd) => {
+      try {
+        return CrdSchema.fromCrd(crd);
+      } catch (error) {
+        if (error instanceof CrdShapeError) throw new SchemaSourceError(`${file}: ${error.message}`);
+        throw error;
+      }
+    });
+}
