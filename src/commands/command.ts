@@ -13,6 +13,8 @@ export interface Io {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Standard input as text, for commands that read `-`. @default reads the process's stdin */
   readonly stdin?: () => string;
+  /** The current time, for commands that judge ages. @default the system clock */
+  readonly now?: () => Date;
 }
 
 /** Thrown for a command line that cannot be run as written; reported as one line, exit 2. */

@@ -2,11 +2,15 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load-config';
 import { synthesizePlatform } from '../synth/synthesize';
 import { writeManifests } from '../synth/write-manifests';
+import { formatFinding } from '../validate/finding';
+import { validateManifestTexts } from '../validate/validate-texts';
 import { ExitCode, type Command, type Io } from './command';
 
 const USAGE = `Usage: agent-play synth [--config FILE] [--out DIR]
 
-Builds the platform from the configuration and writes one YAML file per concern.
+Builds the platform from the configuration, validates it as \`agent-play validate\` would (built-in schemas,
+metadata and lint rules), and writes one YAML file per concern. On any error nothing is written (exit 1);
+warnings are printed and do not block.
 
 Options:
   --config FILE   the configuration (default: agent-play.yaml when it exists, else the embedded default)
@@ -30,6 +34,12 @@ function run(args: string[], io: Io): number {
   }
   const config = loadConfig({ file: values.config, env: io.env });
   const files = synthesizePlatform(config);
+  const report = validateManifestTexts(files, values.out);
+  for (const finding of report.findings) io.err(`${finding.severity}: ${formatFinding(finding)}\n`);
+  if (report.errors > 0) {
+    io.err(`nothing written to ${values.out}: the platform has ${report.errors} error(s); fix the configuration or the constructs\n`);
+    return ExitCode.failed;
+  }
   writeManifests(values.out, files);
   io.out(`wrote ${files.size} files to ${values.out}: ${[...files.keys()].join(', ')}\n`);
   return ExitCode.ok;

@@ -4,7 +4,8 @@
  * problem becomes a located finding with the id of the rule that found it.
  */
 import { type Finding, fieldPath, type LintContext, type LintRule, type ManifestObject, type Severity, type Violation } from './finding';
-import { metadataViolations } from './metadata-checks';
+import { READER_RULES } from './manifest-reader';
+import { METADATA_RULES, metadataViolations } from './metadata-checks';
 import type { ObjectSchema, SchemaCatalog } from './schema/schema-catalog';
 import { pointerSteps, type SchemaProblem } from './schema/schema-problem';
 
@@ -14,6 +15,19 @@ export const SCHEMA_RULES = {
   celNotEvaluated: 'schema-cel-not-evaluated',
   lintRuleFailed: 'lint-rule-failed',
 } as const;
+
+/** The checks of the engine itself (the lint rules are in `rules/`), by id, with what each catches. */
+export const ENGINE_CHECKS: Readonly<Record<string, { readonly severity: Severity; readonly description: string }>> = {
+  [READER_RULES.duplicateKey]: { severity: 'error', description: 'a key twice in one mapping (strict decoders reject the file; the last one is kept to check the rest)' },
+  [READER_RULES.shape]: { severity: 'error', description: 'a document that is not a Kubernetes object (not a mapping, or no apiVersion/kind)' },
+  [SCHEMA_RULES.schema]: { severity: 'error', description: "the object against its schema, unknown fields rejected (kubectl --validate=strict, argo lint)" },
+  [SCHEMA_RULES.cel]: { severity: 'error', description: "a CRD's CEL rule (x-kubernetes-validations) the API server would enforce" },
+  [SCHEMA_RULES.celNotEvaluated]: { severity: 'warning', description: 'a CEL rule in a --crds CRD that agent-play cannot evaluate (said, never passed silently)' },
+  [METADATA_RULES.name]: { severity: 'error', description: "metadata.name / generateName against the kind's naming rule (DNS label, subdomain, path segment)" },
+  [METADATA_RULES.labels]: { severity: 'error', description: 'metadata.labels keys and values legal (strings, at most 63 characters, the allowed characters)' },
+  [METADATA_RULES.annotations]: { severity: 'error', description: 'metadata.annotations keys legal and values strings' },
+  [SCHEMA_RULES.lintRuleFailed]: { severity: 'warning', description: 'a lint rule broke on an odd object: reported instead of a stack trace' },
+};
 
 /** What an object was checked against. */
 export interface CheckedObject {

@@ -104,7 +104,12 @@ export function readKubernetesYaml(text: string): YamlDocument[] {
   return parsed.documents.map((document, index) => toYamlDocument(document, index, parsed.lines));
 }
 
-const firstLineOf = (message: string): string => message.split('\n')[0].trim();
+/** The parser's message without its own position suffix (the line is given first) and its source excerpt. */
+const firstLineOf = (message: string): string =>
+  message
+    .split('\n')[0]
+    .replace(/ at line \d+, column \d+:?$/, '')
+    .trim();
 
 function toYamlDocument(document: Document.Parsed, index: number, lines: LineCounter): YamlDocument {
   const lineAt = (node: Node | null | undefined): number | undefined => (node?.range ? lines.linePos(node.range[0]).line : undefined);

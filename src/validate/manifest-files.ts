@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { InputError } from '../commands/command';
 import type { Finding, ManifestObject } from './finding';
 import { YamlSyntaxError } from './kubernetes-yaml';
-import { readManifestText } from './manifest-reader';
+import { readManifestText, type ManifestReading } from './manifest-reader';
 
 const MANIFEST_FILE = /\.(ya?ml|json)$/;
 
@@ -25,23 +25,31 @@ export interface ManifestSet {
  */
 export function readManifestPaths(paths: readonly string[]): ManifestSet {
   const problems: string[] = [];
-  const files = paths.flatMap((named) => filesUnder(named, problems));
+  const files: string[] = [];
   const objects: ManifestObject[] = [];
   const findings: Finding[] = [];
-  for (const file of files) {
-    const text = readText(file, problems);
-    if (text === undefined) continue;
-    try {
-      const reading = readManifestText(text, file);
-      objects.push(...reading.objects);
-      findings.push(...reading.findings);
-    } catch (error) {
-      if (!(error instanceof YamlSyntaxError)) throw error;
-      problems.push(`${file}: not YAML: ${error.message}`);
+  for (const named of paths) {
+    for (const file of filesUnder(named, problems)) {
+      files.push(file);
+      const reading = readFile(file, problems);
+      objects.push(...(reading?.objects ?? []));
+      findings.push(...(reading?.findings ?? []));
     }
   }
   if (problems.length > 0) throw new InputError(problems);
   return { files, objects, findings };
+}
+
+function readFile(file: string, problems: string[]): ManifestReading | undefined {
+  const text = readText(file, problems);
+  if (text === undefined) return undefined;
+  try {
+    return readManifestText(text, file);
+  } catch (error) {
+    if (!(error instanceof YamlSyntaxError)) throw error;
+    problems.push(`${file}: not YAML: ${error.message}`);
+    return undefined;
+  }
 }
 
 function filesUnder(named: string, problems: string[]): string[] {

@@ -128,7 +128,20 @@ function schemaFiles(directory: string): string[] {
  * schema. Other Kubernetes objects in the directory (an example manifest beside the CRDs) are ignored.
  */
 function readSchemaFile(file: string): (CrdSchema | DefinitionsSchema)[] {
-  const text = readFileSync(file, 'utf8');
+  // A Workflows CRD is megabytes of YAML: read each file once per process (until it changes).
+  const stat = statSync(file);
+  const key = `${path.resolve(file)}|${stat.size}|${stat.mtimeMs}`;
+  let schemas = schemaFileCache.get(key);
+  if (!schemas) {
+    schemas = parseSchemaFile(file, readFileSync(file, 'utf8'));
+    schemaFileCache.set(key, schemas);
+  }
+  return schemas;
+}
+
+const schemaFileCache = new Map<string, (CrdSchema | DefinitionsSchema)[]>();
+
+function parseSchemaFile(file: string, text: string): (CrdSchema | DefinitionsSchema)[] {
   if (file.endsWith('.json')) {
     let document: unknown;
     try {

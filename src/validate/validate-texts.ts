@@ -1,0 +1,25 @@
+/**
+ * Validation of manifests held in memory (what `agent-play synth` is about to write), with the same engine,
+ * schemas and rules as `agent-play validate` on files.
+ */
+import * as path from 'node:path';
+import { validateObjects, type ValidationReport } from './engine';
+import type { Finding, ManifestObject } from './finding';
+import { readManifestText } from './manifest-reader';
+import { LINT_RULES } from './rules';
+import { SchemaCatalog } from './schema/schema-catalog';
+
+/**
+ * Validates YAML texts by file name, each named in findings as it will be written (`directory/name`).
+ * @param catalog @default the built-in schemas
+ */
+export function validateManifestTexts(texts: ReadonlyMap<string, string>, directory: string, catalog: SchemaCatalog = SchemaCatalog.builtIn()): ValidationReport {
+  const objects: ManifestObject[] = [];
+  const readingFindings: Finding[] = [];
+  for (const [name, text] of texts) {
+    const reading = readManifestText(text, path.join(directory, name));
+    objects.push(...reading.objects);
+    readingFindings.push(...reading.findings);
+  }
+  return validateObjects({ objects, readingFindings, catalog, rules: LINT_RULES });
+}
