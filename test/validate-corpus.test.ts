@@ -1,0 +1,212 @@
+/**
+ * The real-world corpus: every upstream example manifest of Argo Workflows (`../shared/argo/examples-workflows/`)
+ * and Argo Events (`../shared/argo/examples-events/`), each file run through the whole engine as
+ * `agent-play validate FILE --crds ../shared/argo` runs it (schemas, metadata checks, every lint rule). Zero
+ * errors and zero warnings, except the real upstream defects and schema-strictness cases listed below file by
+ * file with the exact findings expected: a fixed example, a new false positive or a lost finding all fail.
+ *
+ * The files that need Kubernetes' way of reading YAML are checked for the values Go reads.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateObjects } from '../src/validate/engine';
+import type { Finding } from '../src/validate/finding';
+import { readManifestText } from '../src/validate/manifest-reader';
+import { LINT_RULES } from '../src/validate/rules';
+import { SchemaCatalog } from '../src/validate/schema/schema-catalog';
+import { ARGO_SCHEMAS_DIR } from './support/argo-schemas';
+
+/** Why an upstream example has findings. */
+type Cause =
+  /** The example is wrong: what it says is not what Argo does (a dropped field, a key in the wrong place). */
+  | 'upstream-defect'
+  /**
+   * The Argo Events JSON Schema's `required` lists come from Go fields without `omitempty` and are stricter
+   * than the controller; we follow the schema (what we emit must satisfy it).
+   */
+  | 'schema-strictness';
+
+interface Expected {
+  readonly cause: Cause;
+  readonly reason: string;
+  /** Each finding as `Kind/name: path: message [rule]` (the file prefix left out). */
+  readonly findings: readonly string[];
+}
+
+const UNKNOWN = 'unknown field: not in the schema (the API server would drop it; kubectl --validate=strict and argo lint reject it) [schema]';
+const required = (object: string, at: string, fields: readonly string[]): string[] => fields.map((field) => `${object}: ${at}: must have required property '${field}' [schema]`);
+const WEBHOOK_URL = 'WebhookContext requires `url` in the schema; the controller only needs endpoint and port when no hook is registered';
+
+/**
+ * Files with findings, keyed by their path under `examples-workflows/` or `examples-events/`. Add a row
+ * when a new rule finds a REAL upstream defect, with the reason.
+ */
+export const EXPECTED_FINDINGS: Readonly<Record<string, Expected>> = {
+  'examples-workflows/k8s-patch-json-workflow.yaml': {
+    cause: 'upstream-defect',
+    reason: '`metadata.annotations` appears twice (lines 6 and 13): `argo lint` rejects the file, lenient readers keep the second',
+    findings: [
+      'Workflow/k8s-patch-json-workflow-: metadata.annotations: duplicate key "annotations" (line 13; first at line 6): the Argo tools and strict decoding reject the file, lenient readers keep only the last one [yaml-duplicate-key]',
+    ],
+  },
+  'examples-workflows/fun-with-gifs.yaml': {
+    cause: 'upstream-defect',
+    reason: '`generateName` is indented under `labels`: the Workflow has no name, and a label value cannot end with "-"',
+    findings: [
+      'Workflow/: metadata.labels.generateName: label value "fun-with-gifs-" is not legal: at most 63 alphanumerics, \'-\', \'_\' or \'.\', starting and ending alphanumeric (or empty) [metadata-labels]',
+      'Workflow/: metadata.name: the object has no name: set metadata.name (or metadata.generateName for objects created by `kubectl create`) [metadata-name]',
+    ],
+  },
+  'examples-workflows/k8s-jobs.yaml': {
+    cause: 'upstream-defect',
+    reason: '`name: k8s-jobs` is indented into the block scalar of the annotation above it: the Workflow has no name',
+    findings: ['Workflow/: metadata.name: the object has no name: set metadata.name (or metadata.generateName for objects created by `kubectl create`) [metadata-name]'],
+  },
+  'examples-events/sensors/azure-service-bus-sensor.yaml': {
+    cause: 'schema-strictness',
+    reason: 'AzureServiceBusTrigger requires queueName, topicName and subscriptionName; the controller needs a queue or a topic with a subscription',
+    findings: required('Sensor/azure-service-bus-sensor', 'spec.triggers[0].template.azureServiceBus', ['subscriptionName', 'topicName']),
+  },
+  'examples-events/event-sources/azure-service-bus.yaml': {
+    cause: 'schema-strictness',
+    reason: 'AzureServiceBusEventSource requires queueName, topicName and subscriptionName; a queue alone is what the event source needs',
+    findings: required('EventSource/azure-service-bus', 'spec.azureServiceBus.example', ['subscriptionName', 'topicName']),
+  },
+  'examples-events/sensors/context-filter-webhook.yaml': {
+    cause: 'schema-strictness',
+    reason: 'EventContext (filters.context) requires all 7 CloudEvents attributes; a filter on a few is what the controller evaluates',
+    findings: required('Sensor/context-filter-webhook', 'spec.dependencies[0].filters.context', ['id', 'specversion', 'time', 'type']),
+  },
+  'examples-events/sensors/filter-with-context.yaml': {
+    cause: 'schema-strictness',
+    reason: 'EventContext (filters.context) requires all 7 CloudEvents attributes; this filter sets only `source`',
+    findings: required('Sensor/with-ctx-filter', 'spec.dependencies[0].filters.context', ['datacontenttype', 'id', 'specversion', 'subject', 'time', 'type']),
+  },
+  'examples-events/sensors/custom-trigger.yaml': {
+    cause: 'schema-strictness',
+    reason: 'CustomTrigger requires `secure` and `payload` (fields without omitempty); the controller defaults them',
+    findings: required('Sensor/custom-trigger', 'spec.triggers[0].template.custom', ['payload', 'secure']),
+  },
+  'examples-events/sensors/http-trigger-secure-headers.yaml': {
+    cause: 'schema-strictness',
+    reason: 'HTTPTrigger requires `payload`; the controller accepts an HTTP trigger without one',
+    findings: required('Sensor/http-trigger-secure-headers', 'spec.triggers[0].template.http', ['payload']),
+  },
+  'examples-events/event-sources/github.yaml': {
+    cause: 'schema-strictness',
+    reason: WEBHOOK_URL,
+    findings: required('EventSource/github', 'spec.github.example-without-api-credentials.webhook', ['url']),
+  },
+  'examples-events/event-sources/slack.yaml': {
+    cause: 'schema-strictness',
+    reason: WEBHOOK_URL,
+    findings: [...required('EventSource/slack', 'spec.slack.example-insecure.webhook', ['url']), ...required('EventSource/slack', 'spec.slack.example-secure.webhook', ['url'])],
+  },
+  'examples-events/event-sources/webhook.yaml': {
+    cause: 'schema-strictness',
+    reason: WEBHOOK_URL,
+    findings: required('EventSource/webhook', 'spec.webhook.example', ['url']),
+  },
+  'examples-events/sensors/trigger-openwhisk.yaml': {
+    cause: 'upstream-defect',
+    reason: 'the key is `openwhisk`; the field is `openWhisk`, so the trigger has no type once decoded',
+    findings: [`Sensor/trigger-openwhisk: spec.triggers[0].template.openwhisk: ${UNKNOWN}`],
+  },
+  'examples-events/sensors/trigger-with-atleast-once-semantics.yaml': {
+    cause: 'upstream-defect',
+    reason: '`atLeastOnce` is a field of the Trigger, not of its template; under `template` it is dropped and the trigger stays at-most-once',
+    findings: [`Sensor/trigger-with-atleast-once-semantics: spec.triggers[0].template.atLeastOnce: ${UNKNOWN}`],
+  },
+  'examples-events/sensors/trigger-with-policy.yaml': {
+    cause: 'upstream-defect',
+    reason: '`policy` is a field of the Trigger, not of its template; under `template` it is dropped',
+    findings: [`Sensor/trigger-with-policy: spec.triggers[0].template.policy: ${UNKNOWN}`],
+  },
+  'examples-events/sensors/url-sensor.yaml': {
+    cause: 'upstream-defect',
+    reason: "the key is `verifycert`; the field is `verifyCert`, so it is dropped (harmless: the value is the default)",
+    findings: [`Sensor/url-sensor: spec.triggers[0].template.k8s.source.url.verifycert: ${UNKNOWN}`],
+  },
+  'examples-events/event-sources/stripe.yaml': {
+    cause: 'upstream-defect',
+    reason: 'StripeEventSource has no `namespace` field in v1.9.11 (the comment above it is stale); it is dropped',
+    findings: [`EventSource/stripe: spec.stripe.example.namespace: ${UNKNOWN}`],
+  },
+};
+
+const catalog = SchemaCatalog.fromDirectories([ARGO_SCHEMAS_DIR]);
+const yamlFiles = (directory: string): string[] =>
+  readdirSync(path.join(ARGO_SCHEMAS_DIR, directory), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.yaml'))
+    .sort()
+    .map((file) => `${directory}/${file}`);
+
+const CORPUS = [...yamlFiles('examples-workflows'), ...yamlFiles('examples-events')];
+
+function validateFile(file: string) {
+  const reading = readManifestText(readFileSync(path.join(ARGO_SCHEMAS_DIR, file), 'utf8'), file);
+  return { reading, report: validateObjects({ objects: reading.objects, readingFindings: reading.findings, catalog, rules: LINT_RULES }) };
+}
+
+const short = (finding: Finding): string => `${finding.kind}/${finding.name}: ${finding.path ? `${finding.path}: ` : ''}${finding.message} [${finding.rule}]`;
+
+describe('the upstream example corpus through the whole engine, with --crds ../shared/argo', () => {
+  const checkedKinds = new Map<string, number>();
+
+  it('finds the corpus and every listed file in it', () => {
+    expect(CORPUS.length).toBeGreaterThan(250);
+    for (const listed of Object.keys(EXPECTED_FINDINGS)) expect(CORPUS).toContain(listed);
+  });
+
+  it.each(CORPUS)('%s', (file) => {
+    const { reading, report } = validateFile(file);
+    expect(reading.objects.length, 'objects').toBeGreaterThan(0);
+    for (const object of report.objects) {
+      if (object.schema) checkedKinds.set(object.kind, (checkedKinds.get(object.kind) ?? 0) + 1);
+    }
+    expect(report.findings.map(short).sort()).toEqual([...(EXPECTED_FINDINGS[file]?.findings ?? [])].sort());
+  });
+
+  it('checked every Argo kind of the corpus against an upstream schema', () => {
+    for (const kind of ['Workflow', 'WorkflowTemplate', 'ClusterWorkflowTemplate', 'CronWorkflow', 'Sensor', 'EventSource']) {
+      expect(checkedKinds.get(kind) ?? 0, kind).toBeGreaterThan(0);
+    }
+    expect([...checkedKinds.values()].reduce((sum, count) => sum + count, 0)).toBeGreaterThan(280);
+  });
+});
+
+describe('reading the corpus as Kubernetes reads YAML', () => {
+  const only = (file: string) => validateFile(file).reading.objects[0].object;
+
+  it('reads `mode: 0755` as the octal 493 (YAML 1.1), as Go does', () => {
+    const artifacts = only('examples-workflows/arguments-artifacts.yaml');
+    expect(JSON.stringify(artifacts)).toContain('"mode":493');
+  });
+
+  it('keeps a plain `.` a string (a git clone target), where the 1.1 float pattern of the yaml package reads NaN', () => {
+    const cloneArgs = argsIn(only('examples-workflows/buildkit-template.yaml')).find((args) => args.includes('--single-branch'));
+    expect(cloneArgs?.at(-1)).toBe('.');
+  });
+
+  it.each(['ci.yaml', 'ci-output-artifact.yaml', 'influxdb-ci.yaml', 'k8s-orchestration.yaml', 'nested-workflow.yaml', 'secrets.yaml', 'sidecar.yaml', 'volumes-emptydir.yaml'])(
+    "%s: a multi-line quoted scalar closed at its key's indentation (Go accepts it) reads as one folded string",
+    (name) => {
+      const file = `examples-workflows/${name}`;
+      const text = readFileSync(path.join(ARGO_SCHEMAS_DIR, file), 'utf8');
+      expect(text).toMatch(/^ *["']\]\s*$/m);
+      const firstLines = [...text.matchAll(/\[["']\n\s*(.+)\n/g)].map((match) => match[1].trim().replace(/\\"/g, '"'));
+      expect(firstLines.length).toBeGreaterThan(0);
+      const strings = validateFile(file).reading.objects.flatMap((object) => argsIn(object.object)).flat();
+      // Each scalar is one string holding its first line, folded: no line break survives.
+      for (const first of firstLines) expect(strings.some((arg) => arg.includes(first) && !arg.includes('\n')), first).toBe(true);
+    },
+  );
+});
+
+/** Every `args` list of strings anywhere in a value. */
+function argsIn(value: unknown): string[][] {
+  if (Array.isArray(value)) return value.flatMap(argsIn);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, child]) => (key === 'args' && Array.isArray(child) ? [child.map(String), ...argsIn(child)] : argsIn(child)));
+}
