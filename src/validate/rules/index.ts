@@ -3,5 +3,37 @@
  * under `test/fixtures/lint/<id>.yaml`, and a row in `docs/lint-rules.md`.
  */
 import type { LintRule } from '../finding';
+import { argumentsSuppliedRule, argumentValueRule } from './arguments';
+import { cronScheduleRule } from './cron-workflow';
+import { DAG_RULES } from './dag';
+import { eventsNamespaceRule, sensorEventSourceRule } from './events-wiring';
+import { resourceTemplateRule } from './resource-template';
+import { SENSOR_DEPENDENCY_RULES } from './sensor-dependencies';
+import { sensorGateExistsRule } from './sensor-gates';
+import { SENSOR_TRIGGER_RULES } from './sensor-triggers';
+import { pvcPruneProtectionRule, specLabelsRule } from './spec-labels';
+import { TEMPLATE_FIELD_RULES } from './template-fields';
+import { argoNamesRule } from './template-names';
+import { templateReferenceRule } from './template-references';
+import { templateTypeRule } from './template-type';
+import { variableReferenceRule } from './variables';
 
-export const LINT_RULES: readonly LintRule[] = [];
+export const LINT_RULES: readonly LintRule[] = [
+  argoNamesRule,
+  templateTypeRule,
+  templateReferenceRule,
+  ...DAG_RULES,
+  variableReferenceRule,
+  argumentsSuppliedRule,
+  argumentValueRule,
+  resourceTemplateRule,
+  ...TEMPLATE_FIELD_RULES,
+  cronScheduleRule,
+  ...SENSOR_DEPENDENCY_RULES,
+  ...SENSOR_TRIGGER_RULES,
+  sensorGateExistsRule,
+  sensorEventSourceRule,
+  eventsNamespaceRule,
+  specLabelsRule,
+  pvcPruneProtectionRule,
+];

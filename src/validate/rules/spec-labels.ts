@@ -1,0 +1,67 @@
+/**
+ * Labels set inside Argo specs are checked by no schema: `spec.workflowMetadata.labels` (Argo refuses an
+ * illegal value only when a Workflow runs), each template's `metadata.labels` (the pod's), the labels a
+ * resource template's manifest sets, and those of the resources a Sensor trigger creates. Values that are
+ * `{{...}}` placeholders are filled in later and left alone.
+ */
+import { parseAllDocuments } from 'yaml';
+import type { LintRule, Violation } from '../finding';
+import { labelViolations } from '../metadata-checks';
+import { hasPlaceholder, isRecord, templatesOf, workflowSpecOf, WORKFLOW_KINDS, type Json, type Path } from './argo-spec';
+import { triggersOf } from './sensor-spec';
+
+/** The labels with placeholder keys or values left out. */
+const concrete = (labels: unknown): unknown => (isRecord(labels) ? Object.fromEntries(Object.entries(labels).filter(([key, value]) => !hasPlaceholder(key) && !hasPlaceholder(value))) : labels);
+
+const labelsAt = (labels: unknown, at: Path): Violation[] => labelViolations(concrete(labels), at);
+
+/**
+ * The labels a resource manifest sets, its YAML parsed with each placeholder replaced by a plain word (a
+ * legal label value): what the placeholder becomes is not known here, the text around it is.
+ */
+function manifestLabels(manifest: unknown, at: Path): Violation[] {
+  if (typeof manifest !== 'string') return [];
+  const documents = Array.from(parseAllDocuments(manifest.replace(/\{\{[^{}]*\}\}/g, 'placeholder')));
+  return documents.flatMap((document) => {
+    if (document.errors.length > 0) return [];
+    const value = document.toJS() as Json | null;
+    return isRecord(value) ? labelsAt(value.metadata?.labels, at).map((violation) => ({ ...violation, message: `the manifest's metadata.labels: ${violation.message}` })) : [];
+  });
+}
+
+export const specLabelsRule: LintRule = {
+  id: 'spec-labels',
+  severity: 'error',
+  description: 'labels inside Argo specs (workflowMetadata, templates, resource manifests, Sensor trigger resources) have legal keys and values',
+  kinds: [...WORKFLOW_KINDS, 'Sensor'],
+  check: (target) => {
+    if (target.kind === 'Sensor') {
+      return triggersOf(target).flatMap(({ template, at }) =>
+        (['k8s', 'argoWorkflow'] as const).flatMap((type) => labelsAt(template[type]?.source?.resource?.metadata?.labels, [...at, 'template', type, 'source', 'resource', 'metadata', 'labels'])),
+      );
+    }
+    const workflow = workflowSpecOf(target);
+    if (!workflow) return [];
+    const violations = labelsAt(workflow.spec.workflowMetadata?.labels, [...workflow.at, 'workflowMetadata', 'labels']);
+    for (const { template, at } of templatesOf(workflow)) {
+      violations.push(...labelsAt(template.metadata?.labels, [...at, 'metadata', 'labels']));
+      violations.push(...manifestLabels(template.resource?.manifest, [...at, 'resource', 'manifest']));
+    }
+    return violations;
+  },
+};
+
+/** Whether the ArgoCD sync options keep the object when it disappears from Git. */
+const keepsOnPrune = (annotations: unknown): boolean =>
+  isRecord(annotations) && typeof annotations['argocd.argoproj.io/sync-options'] === 'string' && /(^|,)\s*Prune=false\s*(,|$)/.test(annotations['argocd.argoproj.io/sync-options']);
+
+export const pvcPruneProtectionRule: LintRule = {
+  id: 'pvc-prune-protection',
+  severity: 'warning',
+  description: "a PersistentVolumeClaim carries argocd.argoproj.io/sync-options: Prune=false, so a sync never deletes the agents' work",
+  kinds: ['PersistentVolumeClaim'],
+  check: (target) =>
+    keepsOnPrune(target.object.metadata?.annotations)
+      ? []
+      : [{ path: 'metadata.annotations', message: 'no argocd.argoproj.io/sync-options: Prune=false: an ArgoCD sync that no longer finds this claim in Git deletes it and the work on it' }],
+};
