@@ -58,8 +58,8 @@ describe('each check of the engine fails its fixture with its id', () => {
   it('locates them: the duplicate key at its path and line, the CEL rule on the task, the label by key', () => {
     expect(json([fixture('yaml-duplicate-key.yaml')]).report.findings[0]).toMatchObject({ kind: 'ConfigMap', name: 'settings', path: 'data.mode', line: 8 });
     expect(json([fixture('schema-cel.yaml'), '--crds', ARGO_SCHEMAS_DIR]).report.findings[0]).toMatchObject({
-      path: 'spec.templates[0].dag.tasks[1]',
-      message: "cannot use both 'depends' and 'dependencies'",
+      path: 'spec.templates[0].dag.tasks[1].withSequence',
+      message: 'only one of count or end can be defined',
     });
     expect(json([fixture('schema.yaml')]).report.findings[0]).toMatchObject({ path: 'colour', message: expect.stringMatching(/^unknown field/) });
     expect(json([fixture('metadata-labels.yaml')]).report.findings[0]).toMatchObject({ path: 'metadata.labels.repository' });

@@ -1,0 +1,111 @@
+/**
+ * The lint rules of `agent-play validate`: each fails its own negative fixture (`test/fixtures/lint/<id>.yaml`)
+ * with its id and nothing else, so a rule without a fixture, or a fixture that trips other rules, fails
+ * here; our own output passes every rule; and the rules that hold two objects together follow the names
+ * of `constructs/model/`, so a rename cannot make them go quiet.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GATE_STAGE_INPUT, gateNodeSelector } from '../constructs/model/play-contract';
+import { validateObjects } from '../src/validate/engine';
+import type { Finding } from '../src/validate/finding';
+import { readManifestText } from '../src/validate/manifest-reader';
+import { LINT_RULES } from '../src/validate/rules';
+import { NODE_SELECTOR } from '../src/validate/rules/sensor-gates';
+import { SchemaCatalog } from '../src/validate/schema/schema-catalog';
+import { validateManifestTexts } from '../src/validate/validate-texts';
+import { synth } from './support/synth';
+
+const FIXTURES = resolve(__dirname, 'fixtures/lint');
+const catalog = SchemaCatalog.builtIn();
+const ids = new Set(LINT_RULES.map((rule) => rule.id));
+
+function lint(text: string, file = 'case.yaml'): Finding[] {
+  const reading = readManifestText(text, file);
+  return [...validateObjects({ objects: reading.objects, readingFindings: reading.findings, catalog, rules: LINT_RULES }).findings];
+}
+
+const lintFixture = (id: string): Finding[] => lint(readFileSync(join(FIXTURES, `${id}.yaml`), 'utf8'), `${id}.yaml`);
+
+describe('every lint rule', () => {
+  it('has a stable, unique kebab-case id and a one-line description', () => {
+    expect(ids.size).toBe(LINT_RULES.length);
+    for (const rule of LINT_RULES) {
+      expect(rule.id).toMatch(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/);
+      expect(rule.description).not.toContain('\n');
+      expect(rule.kinds.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('has a fixture, and every fixture belongs to a rule', () => {
+    for (const rule of LINT_RULES) expect(existsSync(join(FIXTURES, `${rule.id}.yaml`)), `test/fixtures/lint/${rule.id}.yaml`).toBe(true);
+    for (const file of readdirSync(FIXTURES)) expect(ids.has(file.replace(/\.yaml$/, '')), file).toBe(true);
+  });
+
+  it.each(LINT_RULES.map((rule) => [rule.id, rule.severity]))('%s fails its fixture, alone, as %s', (id, severity) => {
+    const findings = lintFixture(id);
+    expect(findings.map((finding) => finding.rule), JSON.stringify(findings, null, 1)).toContain(id);
+    expect([...new Set(findings.map((finding) => finding.rule))]).toEqual([id]);
+    expect(findings.every((finding) => finding.severity === severity)).toBe(true);
+  });
+});
+
+describe('what the rules say', () => {
+  const only = (id: string) => lintFixture(id)[0];
+
+  it('shows a cycle as a path', () => {
+    expect(only('dag-cycle')).toMatchObject({ path: 'spec.templates[0].dag.tasks', message: expect.stringContaining('dependency cycle: a -> b -> a') });
+  });
+
+  it('says where a depends expression breaks', () => {
+    expect(only('dag-depends-syntax').message).toBe('depends "first &&" does not parse: the expression ends where an operand was expected (character 9)');
+  });
+
+  it('names the undeclared label and where to declare it', () => {
+    expect(only('variable-reference')).toMatchObject({ path: 'spec.templates[0].container.command[1]', message: expect.stringContaining('label task-id is not declared in metadata.labels, spec.workflowMetadata.labels or labelsFrom') });
+  });
+
+  it('names the missing gate and the gates that exist', () => {
+    expect(only('sensor-gate-exists')).toMatchObject({
+      kind: 'Sensor',
+      path: 'spec.triggers[0].template.argoWorkflow.args[1]',
+      message: expect.stringContaining('gate "waiting-qa-approved" is not a gate of any WorkflowTemplate in this run (gates: waiting-pr-created)'),
+    });
+  });
+
+  it('accepts the same cases once fixed', () => {
+    const fixed = (id: string, from: string, to: string) => lint(readFileSync(join(FIXTURES, `${id}.yaml`), 'utf8').replace(from, to));
+    expect(fixed('dag-cycle', 'depends: b }', 'depends: "" }').filter((finding) => finding.rule === 'dag-cycle')).toEqual([]);
+    expect(fixed('dag-depends-syntax', '"first &&"', '"first && !(first.Failed)"')).toEqual([]);
+    expect(fixed('sensor-gate-exists', 'value=waiting-qa-approved', 'value=waiting-pr-created')).toEqual([]);
+    expect(fixed('sensor-data-filter-regex', '["main"]', '["^main$"]')).toEqual([]);
+    expect(fixed('variable-reference', 'spec:\n', 'spec:\n  workflowMetadata: { labels: { task-id: "5" } }\n')).toEqual([]);
+    expect(fixed('arguments-supplied', 'template: echo }', 'template: echo, arguments: { parameters: [{ name: message, value: hi }] } }')).toEqual([]);
+    expect(fixed('template-timeout', 'timeout: "30"', 'timeout: "30s"')).toEqual([]);
+  });
+
+  it("reads the resume selector in the form gateNodeSelector writes it", () => {
+    expect(NODE_SELECTOR.exec(gateNodeSelector('waiting-pr-merged'))?.groups).toEqual({ input: GATE_STAGE_INPUT, gate: 'waiting-pr-merged' });
+  });
+});
+
+describe('our own output', () => {
+  it.each([
+    ['the default platform', synth()],
+    ['the workflow-name strategy', synth({ file: { events: { resume: 'workflow-name' } }, env: {} })],
+  ])('%s passes every rule and check with no finding', (_name, platform) => {
+    const report = validateManifestTexts(platform.files, 'dist-manifests');
+    expect(report.findings).toEqual([]);
+  });
+
+  it('a Sensor whose gate was removed from the play is caught (the drift that broke the original)', () => {
+    const platform = synth();
+    const files = new Map(platform.files);
+    const plays = files.get('play-workflow-templates.yaml') ?? '';
+    // Rename the merge gate in the plays only, as a stage rename without regenerating the Sensors would.
+    files.set('play-workflow-templates.yaml', plays.replaceAll('waiting-pr-merged', 'waiting-merge'));
+    const report = validateManifestTexts(files, 'dist-manifests');
+    expect(report.findings.filter((finding) => finding.rule === 'sensor-gate-exists').map((finding) => finding.name)).toEqual(['gate-waiting-pr-merged']);
+  });
+});
