@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GATE_STAGE_INPUT, gateNodeSelector } from '../constructs/model/play-contract';
-import { validateObjects } from '../src/validate/engine';
+import { ENGINE_CHECKS, validateObjects } from '../src/validate/engine';
 import type { Finding } from '../src/validate/finding';
 import { readManifestText } from '../src/validate/manifest-reader';
 import { LINT_RULES } from '../src/validate/rules';
@@ -36,6 +36,13 @@ describe('every lint rule', () => {
       expect(rule.description).not.toContain('\n');
       expect(rule.kinds.length).toBeGreaterThan(0);
     }
+  });
+
+  it('is documented: a row in docs/lint-rules.md (and each engine check in docs/validate.md)', () => {
+    const lintDoc = readFileSync(resolve(__dirname, '../docs/lint-rules.md'), 'utf8');
+    for (const rule of LINT_RULES) expect(lintDoc, rule.id).toContain(`| \`${rule.id}\` | ${rule.severity} |`);
+    const validateDoc = readFileSync(resolve(__dirname, '../docs/validate.md'), 'utf8');
+    for (const [id, check] of Object.entries(ENGINE_CHECKS)) expect(validateDoc, id).toContain(`| \`${id}\` | ${check.severity} |`);
   });
 
   it('has a fixture, and every fixture belongs to a rule', () => {
