@@ -25,6 +25,19 @@ export const BUILT_IN_PARAMETERS: readonly string[] = Object.values(PlayParamete
 /** The built-in parameters a stage condition may test. */
 export const CONDITION_PARAMETERS: readonly string[] = [PlayParameters.taskType];
 
+/**
+ * The `status` of a task's progress record (the progress script writes it; `agent-play status` and `resume`
+ * read it): in an agent stage, waiting at a gate, at the end stage, or failed (written by the exit handler).
+ */
+export const ProgressStatuses = {
+  inProgress: 'in-progress',
+  suspended: 'suspended',
+  completed: 'completed',
+  failed: 'failed',
+} as const;
+
+export type ProgressStatus = (typeof ProgressStatuses)[keyof typeof ProgressStatuses];
+
 /** Template names inside a play WorkflowTemplate. */
 export const PlayTemplates = {
   main: 'play',

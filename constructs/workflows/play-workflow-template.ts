@@ -12,6 +12,8 @@ import {
   PlayTemplates,
   releaseConfigMapName,
   stageTaskName,
+  ProgressStatuses,
+  type ProgressStatus,
 } from '../model/play-contract';
 import type { AgentStage, GateStage, Stage, StageMachine } from '../model/stage-machine';
 import type { DagTask, EnvVar, Template } from './argo-types';
@@ -52,10 +54,10 @@ export interface PlayWorkflowTemplateProps {
 }
 
 /** The status a task's progress record shows while the play is in a stage of this type. */
-const STATUS_BY_STAGE_TYPE: Readonly<Record<Stage['type'], string>> = {
-  agent: 'in-progress',
-  gate: 'suspended',
-  end: 'completed',
+const STATUS_BY_STAGE_TYPE: Readonly<Record<Stage['type'], ProgressStatus>> = {
+  agent: ProgressStatuses.inProgress,
+  gate: ProgressStatuses.suspended,
+  end: ProgressStatuses.completed,
 };
 
 /**

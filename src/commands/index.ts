@@ -1,7 +1,9 @@
 /** Every `agent-play` command, in the order `agent-play --help` lists them. Add a command here. */
 import type { Command } from './command';
+import { resumeCommand } from './resume';
 import { simulateCommand } from './simulate';
+import { statusCommand } from './status';
 import { synthCommand } from './synth';
 import { validateCommand } from './validate';
 
-export const COMMANDS: readonly Command[] = [synthCommand, validateCommand, simulateCommand];
+export const COMMANDS: readonly Command[] = [synthCommand, validateCommand, simulateCommand, statusCommand, resumeCommand];

@@ -1,0 +1,48 @@
+/**
+ * A task's progress record, as the progress script (`constructs/workflows/progress-script.ts`) writes it:
+ * JSON under the key `task-{id}.json` of the repository's progress ConfigMap. State lives in the cluster, so
+ * this record is what a deleted play is recreated from; anything that does not look exactly like what the
+ * script writes is refused, never guessed.
+ */
+import { z } from 'zod';
+import { ProgressStatuses } from '../../constructs/model/play-contract';
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const timestamp = z.string().regex(RFC3339, { message: 'expected an RFC 3339 time such as 2026-11-23T08:15:00Z' });
+
+export const StageResultSchema = z.object({ result: z.string().min(1), finishedAt: timestamp });
+
+export const CliUseSchema = z.object({ stage: z.string(), agent: z.string(), cli: z.string(), at: timestamp });
+
+export const ProgressRecordSchema = z.object({
+  repository: z.string().regex(/^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/, { message: 'expected owner/name' }),
+  task: z.string().regex(/^\d+$/, { message: 'expected the task id (digits)' }),
+  workflowName: z.string().min(1),
+  startedAt: timestamp,
+  lastUpdated: timestamp,
+  stage: z.string().min(1),
+  status: z.enum(Object.values(ProgressStatuses) as [string, ...string[]]),
+  stageResults: z.record(z.string(), StageResultSchema).default({}),
+  /** The agent of the last agent stage; several names joined by "," for a parallel stage. */
+  lastAgent: z.string().optional(),
+  cliHistory: z.array(CliUseSchema).default([]),
+});
+
+export type ProgressRecord = z.infer<typeof ProgressRecordSchema>;
+
+/**
+ * The record stored as `text`, or why it cannot be used (one line, naming the field).
+ */
+export function parseProgressRecord(text: string): { record: ProgressRecord } | { problem: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { problem: `not JSON (${(error as Error).message})` };
+  }
+  const result = ProgressRecordSchema.safeParse(json);
+  if (result.success) return { record: result.data };
+  const issue = result.error.issues[0];
+  const where = issue.path.length > 0 ? issue.path.join('.') : 'the record';
+  return { problem: `${where}: ${issue.message}` };
+}

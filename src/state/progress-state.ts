@@ -1,0 +1,94 @@
+/**
+ * Reads progress ConfigMaps as `kubectl get cm -l play-tracking=true -o yaml` prints them (a `List`), or as
+ * single objects or multi-document YAML, into one entry per task record. A record that cannot be read is
+ * kept as an entry with its problem: `status` shows it, `resume` refuses it.
+ */
+import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
+import { progressTaskKey } from '../../constructs/model/naming';
+import { readKubernetesYaml, YamlSyntaxError } from '../validate/kubernetes-yaml';
+import { InputError } from '../commands/command';
+import { parseProgressRecord, type ProgressRecord } from './progress-record';
+
+/** One task key of one progress ConfigMap. */
+export interface TaskEntry {
+  readonly configMap: string;
+  readonly namespace?: string;
+  /** The repository the ConfigMap is for (its `repository` key). */
+  readonly repository?: string;
+  readonly key: string;
+  /** The task id the key names. */
+  readonly task: string;
+  readonly record?: ProgressRecord;
+  /** Why the record cannot be used. */
+  readonly problem?: string;
+}
+
+/** A progress ConfigMap as found in the input. */
+export interface ProgressConfigMap {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly repository?: string;
+  readonly entries: readonly TaskEntry[];
+}
+
+/** The key of a task's record around its id (`task-` and `.json`), taken from the one definition of the key. */
+const ID_MARKER = 'ID';
+const [KEY_PREFIX, KEY_SUFFIX] = progressTaskKey(ID_MARKER).split(ID_MARKER);
+const isRecord = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The task id in a record key (`task-5.json` is 5), or `undefined` for a summary key. */
+export function taskOfKey(key: string): string | undefined {
+  if (!key.startsWith(KEY_PREFIX) || !key.endsWith(KEY_SUFFIX)) return undefined;
+  const id = key.slice(KEY_PREFIX.length, key.length - KEY_SUFFIX.length);
+  return /^\d+$/.test(id) ? id : undefined;
+}
+
+/**
+ * The progress ConfigMaps in `text`.
+ * @param source the file name (or `-`) for error messages
+ * @throws InputError when the text is not YAML, or holds no progress ConfigMap at all
+ */
+export function readProgressState(text: string, source: string): ProgressConfigMap[] {
+  let documents;
+  try {
+    documents = readKubernetesYaml(text);
+  } catch (error) {
+    if (error instanceof YamlSyntaxError) throw new InputError([`${source}: not YAML: ${error.message}`]);
+    throw error;
+  }
+  const objects = documents.flatMap(({ value }) => (isRecord(value) && Array.isArray(value.items) ? value.items : [value]));
+  const configMaps = objects.filter((object): object is Record<string, any> => isRecord(object) && object.kind === 'ConfigMap' && isRecord(object.data) && isTracked(object));
+  if (configMaps.length === 0) {
+    throw new InputError([`${source}: no progress ConfigMap (kind ConfigMap labelled ${PROGRESS_TRACKING_LABEL}=true); get them with: kubectl get cm -l ${PROGRESS_TRACKING_LABEL}=true -o yaml`]);
+  }
+  return configMaps.map(progressConfigMap);
+}
+
+const isTracked = (object: Record<string, any>): boolean => object.metadata?.labels?.[PROGRESS_TRACKING_LABEL] === 'true';
+
+function progressConfigMap(object: Record<string, any>): ProgressConfigMap {
+  const name = String(object.metadata?.name ?? '');
+  const namespace = typeof object.metadata?.namespace === 'string' ? object.metadata.namespace : undefined;
+  const repository = typeof object.data.repository === 'string' ? object.data.repository : undefined;
+  const entries = Object.keys(object.data)
+    .flatMap((key): TaskEntry[] => {
+      const task = taskOfKey(key);
+      if (task === undefined) return [];
+      const base = { configMap: name, namespace, repository, key, task };
+      const value = object.data[key];
+      if (typeof value !== 'string') return [{ ...base, problem: 'the value is not a string' }];
+      const parsed = parseProgressRecord(value);
+      if ('problem' in parsed) return [{ ...base, problem: parsed.problem }];
+      const mismatch = disagreement(parsed.record, task, repository);
+      return [mismatch ? { ...base, problem: mismatch } : { ...base, record: parsed.record }];
+    })
+    .sort((a, b) => Number(a.task) - Number(b.task));
+  return { name, namespace, repository, entries };
+}
+
+/** A record filed under another task or repository than its own says is not trusted. */
+function disagreement(record: ProgressRecord, task: string, repository: string | undefined): string | undefined {
+  if (record.task !== task) return `the record says task ${record.task} but is stored under the key of task ${task}`;
+  if (repository !== undefined && record.repository !== repository) return `the record says repository ${record.repository} but the ConfigMap is for ${repository}`;
+  return undefined;
+}

@@ -1,0 +1,107 @@
+/**
+ * The Workflow that recreates a task's play at the stage its progress record holds: the same name
+ * (`playWorkflowName`, on which the workflow-name resume strategy relies), the labels a play carries, the
+ * play WorkflowTemplate of the repository's service (so the same workspace claims, whose names come from
+ * service and agent only), and `start-stage` set to the stored stage, so every stage before it is skipped.
+ * Anything that would make the play start anywhere else is refused with the reason.
+ */
+import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/config-schema';
+import { PlayAnnotations, PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
+import { progressConfigMapName, progressTaskKey, repositoryLabelValue } from '../../constructs/model/naming';
+import { PlayParameters, playTemplateName, playWorkflowName, ProgressStatuses } from '../../constructs/model/play-contract';
+import { StageMachine } from '../../constructs/model/stage-machine';
+import type { ProgressConfigMap, TaskEntry } from './progress-state';
+
+/** Why a play cannot be resumed; one line, reported as unusable input. */
+export class ResumeError extends Error {
+  public constructor(message: string) {
+    super(message);
+    this.name = 'ResumeError';
+  }
+}
+
+/** Annotation on the recreated Workflow: which record it was made from. */
+export const RESUMED_FROM_ANNOTATION = 'agents.platform/resumed-from';
+
+export interface ResumeRequest {
+  readonly repository: string;
+  readonly task: string;
+  /** Play parameters to pass again (the record does not keep them), e.g. `task-type`. */
+  readonly parameters: Readonly<Record<string, string>>;
+}
+
+function repositoryOf(config: PlatformConfig, name: string): RepositoryConfig {
+  const repository = config.repositories.find((candidate) => candidate.name === name);
+  if (!repository) throw new ResumeError(`repository ${name} is not in the configuration (repositories: ${config.repositories.map((candidate) => candidate.name).join(', ')}): pass the --config the platform was synthesized from`);
+  return repository;
+}
+
+function entryOf(configMaps: readonly ProgressConfigMap[], request: ResumeRequest): TaskEntry {
+  const name = progressConfigMapName(request.repository);
+  const configMap = configMaps.find((candidate) => candidate.repository === request.repository) ?? configMaps.find((candidate) => candidate.name === name);
+  if (!configMap) throw new ResumeError(`no progress ConfigMap for ${request.repository} (expected ${name}); found: ${configMaps.map((candidate) => candidate.name).join(', ')}`);
+  const entry = configMap.entries.find((candidate) => candidate.task === request.task);
+  if (!entry) throw new ResumeError(`ConfigMap ${configMap.name} has no record of task ${request.task} (no key ${progressTaskKey(request.task)}); recorded tasks: ${configMap.entries.map((candidate) => candidate.task).join(', ') || 'none'}`);
+  if (!entry.record) throw new ResumeError(`the record of task ${request.task} in ConfigMap ${configMap.name} cannot be used: ${entry.problem}; fix or delete the key ${entry.key} before resuming`);
+  return entry;
+}
+
+/** The parameters passed again, checked against what the play declares and against the stage's condition. */
+function checkedParameters(machine: StageMachine, config: PlatformConfig, stage: string, given: Readonly<Record<string, string>>): Record<string, string> {
+  const declared = new Set([PlayParameters.taskType, ...Object.keys(config.play.parameters)]);
+  for (const name of Object.keys(given)) {
+    if (!declared.has(name)) throw new ResumeError(`--parameter ${name}: the play declares no such parameter (it has ${[...declared].join(', ')}; task-id and start-stage come from the record)`);
+  }
+  const values = { [PlayParameters.taskType]: '', ...config.play.parameters, ...given };
+  if (!machine.runsFor(stage, values)) {
+    const condition = machine.get(stage);
+    const when = condition.type !== 'end' ? condition.when : undefined;
+    throw new ResumeError(`stage ${stage} runs only when ${when?.parameter} is one of ${when?.in.join(', ')}; the record does not keep play parameters: pass --parameter ${when?.parameter}=VALUE so the play does not skip the stage it stopped in`);
+  }
+  return Object.fromEntries(Object.entries(given).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/**
+ * The Workflow manifest that recreates the task's play.
+ * @throws ResumeError when the state is missing, unreadable or does not fit the configured stage machine,
+ * and when the play has nothing left to do
+ */
+export function resumeWorkflow(configMaps: readonly ProgressConfigMap[], config: PlatformConfig, request: ResumeRequest): Record<string, unknown> {
+  const repository = repositoryOf(config, request.repository);
+  const entry = entryOf(configMaps, request);
+  const record = entry.record as NonNullable<TaskEntry['record']>;
+  const machine = StageMachine.fromConfig(config);
+  if (record.status === ProgressStatuses.completed) throw new ResumeError(`task ${request.task} of ${request.repository} is completed (stage ${record.stage}); nothing to resume`);
+  if (!machine.names.includes(record.stage)) throw new ResumeError(`the record of task ${request.task} is at stage "${record.stage}", which the configured stage machine does not have (stages: ${machine.names.join(', ')}): resume with the configuration the play ran with`);
+  const stage = machine.get(record.stage);
+  if (stage.type === 'end') throw new ResumeError(`task ${request.task} of ${request.repository} reached its end stage ${stage.name}; nothing to resume`);
+  const parameters = checkedParameters(machine, config, stage.name, request.parameters);
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Workflow',
+    metadata: {
+      name: playWorkflowName(repository.service, record.task),
+      namespace: config.namespace,
+      labels: {
+        [PlayLabels.taskId]: record.task,
+        [PlayLabels.repository]: repositoryLabelValue(repository.name),
+        [PlayLabels.workflowType]: WorkflowTypes.play,
+        [PlayLabels.currentStage]: stage.name,
+      },
+      annotations: {
+        [PlayAnnotations.repository]: repository.name,
+        [RESUMED_FROM_ANNOTATION]: `${entry.configMap}/${entry.key}: stage ${record.stage}, status ${record.status}, last updated ${record.lastUpdated}`,
+      },
+    },
+    spec: {
+      workflowTemplateRef: { name: playTemplateName(repository.service) },
+      arguments: {
+        parameters: [
+          { name: PlayParameters.taskId, value: record.task },
+          { name: PlayParameters.startStage, value: stage.name },
+          ...Object.entries(parameters).map(([name, value]) => ({ name, value })),
+        ],
+      },
+    },
+  };
+}

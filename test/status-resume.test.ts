@@ -1,0 +1,189 @@
+/**
+ * `agent-play status` and `agent-play resume`: state lives in the cluster's progress ConfigMaps, and every
+ * run is a resume. The fixture looks like `kubectl get cm -l play-tracking=true -o yaml` output; one test
+ * writes its records with the real progress script (against the fake kubectl) so the format the commands
+ * read cannot drift from what plays write.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../constructs/model/labels';
+import { isLabelValue, progressConfigMapName, progressTaskKey, repositoryLabelValue } from '../constructs/model/naming';
+import { PlayParameters, playTemplateName, playWorkflowName } from '../constructs/model/play-contract';
+import { PROGRESS_SCRIPT } from '../constructs/workflows/progress-script';
+import { validateArgoWorkflowsObject } from './support/argo-schemas';
+import { FakeCluster } from './support/fake-kubectl';
+import { runBash } from './support/run-bash';
+import { runCapturing } from './support/run-cli';
+
+const FIXTURE = resolve(__dirname, 'fixtures/state/progress-configmaps.yaml');
+const STATE = readFileSync(FIXTURE, 'utf8');
+const REPOSITORY = '5dlabs/cto-play-test';
+const SERVICE = 'play-test';
+/** The report's clock: 07:22 on the day of the fixture's latest records. */
+const NOW = new Date('2026-11-23T07:22:00Z');
+
+const status = (argv: string[], stdin = STATE) => runCapturing(['status', ...argv], { stdin, now: NOW });
+const resume = (task: string, argv: string[] = [], stdin = STATE) => runCapturing(['resume', '--repository', REPOSITORY, '--task', task, ...argv], { stdin });
+
+/** The fixture with one task record replaced. */
+function withRecord(task: string, change: (record: Record<string, any>) => unknown): string {
+  const list = parse(STATE);
+  const data = list.items[0].data;
+  data[progressTaskKey(task)] = JSON.stringify(change(JSON.parse(data[progressTaskKey(task)])));
+  return stringify(list);
+}
+
+describe('agent-play status', () => {
+  it('lists every task, sorted by repository and task number, with its stage, status, last agent and update', () => {
+    const run = status([]);
+    expect(run.code).toBe(0);
+    const rows = run.out.split('\n').filter((line) => /^\S+\s+\d+\s/.test(line));
+    expect(rows.map((row) => row.split(/\s+/).slice(0, 5))).toEqual([
+      [REPOSITORY, '5', 'implementation', 'in-progress', 'rex'],
+      [REPOSITORY, '6', 'waiting-pr-created', 'suspended', 'rex'],
+      [REPOSITORY, '7', 'completed', 'completed', 'tess'],
+      [REPOSITORY, '8', 'testing', 'failed', 'tess'],
+      [REPOSITORY, '9', 'testing', 'in-progress', 'tess'],
+      [REPOSITORY, '10', '?', 'unreadable', '-'],
+      ['octo-org/web', '3', 'code-quality', 'in-progress', 'cleo'],
+    ]);
+    expect(run.out).toContain('play-play-test-task-5');
+  });
+
+  it('flags a stale agent stage, a failed play and an unreadable record, and not a fresh one or a completed one', () => {
+    const run = status(['--format', 'json']);
+    const tasks = JSON.parse(run.out).tasks as { repository: string; task: string; flag?: string; ageSeconds?: number }[];
+    const flags = Object.fromEntries(tasks.map((task) => [`${task.repository}#${task.task}`, task.flag ?? null]));
+    expect(flags).toEqual({
+      [`${REPOSITORY}#5`]: 'stuck: no progress for 8h22m (more than 6h)',
+      [`${REPOSITORY}#6`]: null,
+      [`${REPOSITORY}#7`]: null,
+      [`${REPOSITORY}#8`]: 'failed: resume it with agent-play resume',
+      [`${REPOSITORY}#9`]: null,
+      [`${REPOSITORY}#10`]: expect.stringMatching(/^unreadable record task-10\.json: not JSON/),
+      'octo-org/web#3': null,
+    });
+    expect(tasks.find((task) => task.task === '9')?.ageSeconds).toBe(22 * 60);
+  });
+
+  it('takes its thresholds from the command line: a gate waits longer than an agent stage before it is flagged', () => {
+    const tight = JSON.parse(status(['--format', 'json', '--stuck-after', '10m', '--gate-stuck-after', '1h']).out).tasks;
+    const flagOf = (task: string) => tight.find((entry: { task: string }) => entry.task === task)?.flag;
+    expect(flagOf('9')).toBe('stuck: no progress for 22m (more than 10m)');
+    expect(flagOf('6')).toBe('waiting at the gate for 1h22m (more than 1h): is its event lost?');
+    expect(status(['--stuck-after', 'soon']).err).toContain('--stuck-after: "soon" is not a duration');
+  });
+
+  it('exits 0 with flags (it is a report), 1 with --fail-on-stuck, 2 for input that is not progress state', () => {
+    expect(status([]).code).toBe(0);
+    expect(status(['--fail-on-stuck']).code).toBe(1);
+    const healthy = stringify({ apiVersion: 'v1', kind: 'List', items: [parse(STATE).items[1]] });
+    expect(status(['--fail-on-stuck'], healthy).code).toBe(0);
+    const notState = status([], 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: other }\ndata: { a: b }\n');
+    expect(notState.code).toBe(2);
+    expect(notState.err).toContain(`standard input: no progress ConfigMap (kind ConfigMap labelled ${PROGRESS_TRACKING_LABEL}=true)`);
+    expect(status([], 'items: [').code).toBe(2);
+  });
+
+  it('reads a file, a single ConfigMap and multi-document YAML as well as a List', () => {
+    expect(runCapturing(['status', FIXTURE], { now: NOW }).out).toBe(status([]).out);
+    const [first, second] = parse(STATE).items;
+    const multi = `${stringify(first)}---\n${stringify(second)}`;
+    expect(status([], multi).out).toBe(status([]).out);
+    expect(status([], stringify(second)).out).toContain('octo-org/web');
+  });
+});
+
+describe('agent-play resume', () => {
+  it('prints the Workflow that recreates the play at its stored stage, with the play\'s name, labels and template', () => {
+    const run = resume('5');
+    expect(run.code, run.err).toBe(0);
+    const workflow = parse(run.out);
+    expect(workflow.metadata).toMatchObject({
+      name: playWorkflowName(SERVICE, 5),
+      namespace: 'agents',
+      labels: { [PlayLabels.taskId]: '5', [PlayLabels.repository]: repositoryLabelValue(REPOSITORY), [PlayLabels.workflowType]: WorkflowTypes.play, [PlayLabels.currentStage]: 'implementation' },
+      annotations: { [PlayAnnotations.repository]: REPOSITORY },
+    });
+    expect(workflow.spec).toEqual({
+      workflowTemplateRef: { name: playTemplateName(SERVICE) },
+      arguments: { parameters: [{ name: PlayParameters.taskId, value: '5' }, { name: PlayParameters.startStage, value: 'implementation' }] },
+    });
+    for (const value of Object.values(workflow.metadata.labels as Record<string, string>)) expect(isLabelValue(value)).toBe(true);
+    expect(validateArgoWorkflowsObject(workflow)).toEqual([]);
+    expect(resume('5').out).toBe(run.out);
+  });
+
+  it('resumes a play waiting at a gate at that gate, and a failed play at the stage that failed', () => {
+    expect(parse(resume('6').out).spec.arguments.parameters[1]).toEqual({ name: PlayParameters.startStage, value: 'waiting-pr-created' });
+    expect(parse(resume('8').out).metadata.labels[PlayLabels.currentStage]).toBe('testing');
+  });
+
+  it('refuses what it cannot resume faithfully, one line each, exit 2, printing nothing', () => {
+    const refusals: [string, string[], string, RegExp][] = [
+      ['7', [], STATE, /^task 7 of 5dlabs\/cto-play-test is completed \(stage completed\); nothing to resume$/],
+      ['11', [], STATE, /^ConfigMap play-progress-5dlabs-cto-play-test has no record of task 11 \(no key task-11\.json\); recorded tasks: 5, 6, 7, 8, 9, 10$/],
+      ['10', [], STATE, /^the record of task 10 .* cannot be used: not JSON .*; fix or delete the key task-10\.json before resuming$/],
+      ['5', [], withRecord('5', (record) => ({ ...record, stage: 'review' })), /at stage "review", which the configured stage machine does not have \(stages: implementation, .*\): resume with the configuration the play ran with$/],
+      ['5', [], withRecord('5', (record) => ({ ...record, task: '6' })), /cannot be used: the record says task 6 but is stored under the key of task 5/],
+      ['5', [], withRecord('5', (record) => ({ ...record, repository: 'octo-org/web' })), /cannot be used: the record says repository octo-org\/web but the ConfigMap is for 5dlabs\/cto-play-test/],
+      ['5', [], withRecord('5', ({ status: _status, ...record }) => record), /cannot be used: status: /],
+      ['5', [], withRecord('5', (record) => ({ ...record, lastUpdated: 'yesterday' })), /cannot be used: lastUpdated: expected an RFC 3339 time/],
+      ['5', [], stringify({ apiVersion: 'v1', kind: 'List', items: [parse(STATE).items[1]] }), /^no progress ConfigMap for 5dlabs\/cto-play-test \(expected play-progress-5dlabs-cto-play-test\); found: play-progress-octo-org-web$/],
+      ['5', ['--parameter', 'team=core'], STATE, /^--parameter team: the play declares no such parameter/],
+    ];
+    for (const [task, argv, stdin, message] of refusals) {
+      const run = resume(task, argv, stdin);
+      expect(run.code, `${task} ${message}`).toBe(2);
+      expect(run.out).toBe('');
+      expect(run.err.trim()).toMatch(message);
+    }
+    expect(runCapturing(['resume', '--repository', 'octo-org/web', '--task', '3'], { stdin: STATE }).err).toMatch(/^repository octo-org\/web is not in the configuration/);
+    expect(runCapturing(['resume', '--task', '3'], { stdin: STATE }).err).toContain('--repository OWNER/NAME is required');
+  });
+
+  it('asks for the task type when the stored stage only runs for some task types, instead of skipping it', () => {
+    const config = resolve(__dirname, 'fixtures/state/security-stage.yaml');
+    const atSecurity = withRecord('5', (record) => ({ ...record, stage: 'security' }));
+    const refused = resume('5', ['--config', config], atSecurity);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('stage security runs only when task-type is one of backend, api');
+    const resumed = resume('5', ['--config', config, '--parameter', 'task-type=backend'], atSecurity);
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(parse(resumed.out).spec.arguments.parameters).toEqual([
+      { name: PlayParameters.taskId, value: '5' },
+      { name: PlayParameters.startStage, value: 'security' },
+      { name: PlayParameters.taskType, value: 'backend' },
+    ]);
+  });
+
+  it('reads the records the real progress script writes', async () => {
+    const cluster = FakeCluster.create();
+    try {
+      const workflow = playWorkflowName(SERVICE, 12);
+      cluster.put({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: workflow, namespace: 'agents', resourceVersion: '1' }, spec: {} });
+      const env = (stage: string, previous: string, agent: string, status: string) =>
+        cluster.scriptEnv({
+          EVENT: 'enter', STAGE: stage, PREVIOUS_STAGE: previous, AGENT: agent, CLI: agent ? 'claude' : '', STATUS: status, WORKFLOW_STATUS: '',
+          TASK_ID: '12', WORKFLOW_NAME: workflow, NAMESPACE: 'agents', REPOSITORY, BRANCH: 'main',
+          PROGRESS_CONFIGMAP: progressConfigMapName(REPOSITORY), PROGRESS_KEY: progressTaskKey(12), TRACKING_LABEL: PROGRESS_TRACKING_LABEL,
+          HISTORY_ANNOTATION: PlayAnnotations.stageHistory, ENTERED_AT_ANNOTATION: PlayAnnotations.stageEnteredAt,
+        });
+      for (const [stage, previous, agent, state] of [['implementation', '', 'rex', 'in-progress'], ['waiting-pr-created', 'implementation', '', 'suspended']]) {
+        const run = await runBash(PROGRESS_SCRIPT, env(stage, previous, agent, state), 8000);
+        expect(run.code, run.stderr).toBe(0);
+      }
+      const configMap = cluster.get('configmap', 'agents', progressConfigMapName(REPOSITORY));
+      const listed = stringify({ apiVersion: 'v1', kind: 'List', items: [configMap] });
+      const report = JSON.parse(runCapturing(['status', '--format', 'json'], { stdin: listed }).out).tasks;
+      expect(report).toEqual([expect.objectContaining({ repository: REPOSITORY, task: '12', stage: 'waiting-pr-created', status: 'suspended', lastAgent: 'rex', workflowName: workflow })]);
+      expect(report[0].flag).toBeUndefined();
+      const recreated = parse(runCapturing(['resume', '--repository', REPOSITORY, '--task', '12'], { stdin: listed }).out);
+      expect(recreated.spec.arguments.parameters[1].value).toBe('waiting-pr-created');
+    } finally {
+      cluster.dispose();
+    }
+  });
+});
