@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, type Io } from '../src/cli';
+import { COMMANDS } from '../src/commands';
 import { GENERATED_HEADER } from '../src/synth/synthesize';
 import { synth } from './support/synth';
 
@@ -123,7 +124,7 @@ describe('agent-play synth', () => {
   it('answers --help, and refuses unknown commands and options in one line', () => {
     expect(run(['synth', '--help'])).toMatchObject({ code: 0 });
     expect(run(['synth', '--help']).out).toContain('--config FILE');
-    expect(run(['deploy'])).toMatchObject({ code: 2, err: 'agent-play: unknown command "deploy"; commands: synth, simulate\n' });
+    expect(run(['deploy'])).toMatchObject({ code: 2, err: `agent-play: unknown command "deploy"; commands: ${COMMANDS.map((command) => command.name).join(', ')}\n` });
     const unknownOption = run(['synth', '--ouput', 'x']);
     expect(unknownOption.code).toBe(2);
     expect(unknownOption.err.trimEnd().split('\n')).toHaveLength(1);
