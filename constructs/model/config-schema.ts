@@ -215,6 +215,29 @@ export const EventsSchema = z.strictObject({
   resumerServiceAccount: keyName.default('agent-play-resumer'),
 });
 
+/** A project: tasks of one repository run as child plays in dependency order (see `project.ts`). */
+export const ProjectTaskSchema = z.strictObject({
+  /** The task id, as the play's `task-id` parameter. */
+  id: z.number().int().positive(),
+  /** Tasks that must finish (their plays succeed) before this one starts. @default none */
+  dependsOn: z.array(z.number().int().positive()).default([]),
+  /** Play parameters of this task, e.g. `{ task-type: backend }`. @default none */
+  parameters: z.record(ParameterNameSchema, z.string().regex(/^[^"\\\n\r{}']*$/, { message: 'expected a value without quotes, backslashes, braces or line breaks' })).default({}),
+});
+
+export const ProjectSchema = z.strictObject({
+  /** Names the project's WorkflowTemplate (`project-{name}`). */
+  name: z.string().max(40).regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/, { message: 'expected lower-case letters, digits and "-", starting with a letter' }),
+  /** The repository whose play runs each task (`owner/name`, one of the configured repositories). */
+  repository: z.string(),
+  /** How many child plays run at once; 1 runs them one after the other. @default 4 */
+  parallelism: z.number().int().min(1).max(100).default(4),
+  tasks: z.array(ProjectTaskSchema).min(1, { message: 'a project needs at least one task' }),
+});
+
+export type ProjectTaskConfig = z.infer<typeof ProjectTaskSchema>;
+export type ProjectConfig = z.infer<typeof ProjectSchema>;
+
 export const PlatformConfigSchema = z
   .strictObject({
     namespace: z.string().regex(KEY, { message: keyMessage }).max(63).default('agents'),
@@ -226,6 +249,8 @@ export const PlatformConfigSchema = z
     play: PlaySchema.prefault({}),
     images: ImagesSchema.prefault({}),
     events: EventsSchema.prefault({}),
+    /** Projects to run as project WorkflowTemplates. @default none */
+    projects: z.array(ProjectSchema).default([]),
   })
   .superRefine((config, ctx) => {
     for (const problem of referenceProblems(config)) ctx.addIssue({ code: 'custom', ...problem });
@@ -277,6 +302,7 @@ function referenceProblems(config: PlatformConfig): Problem[] {
     problems.push({ path: ['stages', ...problem.path], message: problem.message });
   }
   problems.push(...uniquenessProblems(config.repositories));
+  problems.push(...projectProblems(config, parameters));
   const busNamespace = config.events.eventBus.namespace;
   if (busNamespace !== undefined && busNamespace !== config.namespace) {
     problems.push({
@@ -284,6 +310,25 @@ function referenceProblems(config: PlatformConfig): Problem[] {
       message: `the EventBus must be in the namespace of the EventSource and the Sensors ("${config.namespace}"), not "${busNamespace}"`,
     });
   }
+  return problems;
+}
+
+/** A project runs the play of a configured repository, with parameters the play declares, under a unique name. */
+function projectProblems(config: PlatformConfig, parameters: readonly string[]): Problem[] {
+  const problems: Problem[] = [];
+  const names = new Set<string>();
+  config.projects.forEach((project, index) => {
+    if (names.has(project.name)) problems.push({ path: ['projects', index, 'name'], message: `project "${project.name}" is defined twice` });
+    names.add(project.name);
+    if (!config.repositories.some((repository) => repository.name === project.repository)) {
+      problems.push({ path: ['projects', index, 'repository'], message: `repository "${project.repository}" is not configured; known: ${known(config.repositories.map((repository) => repository.name))}` });
+    }
+    project.tasks.forEach((task, taskIndex) => {
+      for (const name of Object.keys(task.parameters).filter((candidate) => !parameters.includes(candidate))) {
+        problems.push({ path: ['projects', index, 'tasks', taskIndex, 'parameters', name], message: `unknown play parameter "${name}"; known: ${known(parameters)} (declare it under play.parameters)` });
+      }
+    });
+  });
   return problems;
 }
 

@@ -19,10 +19,16 @@ export const PlayLabels = {
   previousStage: 'previous-stage',
 } as const;
 
+/** Labels that tie a child play to the project that started it. */
+export const ProjectLabels = {
+  project: 'project',
+} as const;
+
 /** The `workflow-type` label values we emit. */
 export const WorkflowTypes = {
   play: 'play',
   coderun: 'coderun',
+  project: 'project',
 } as const;
 
 /** Annotations on a play Workflow: state that is not a legal label value (timestamps, JSON, URLs). */

@@ -4,6 +4,7 @@ import { AgentsConfigMap } from '../config/agents-config-map';
 import { CodeRunCrd } from '../crds/coderun-crd';
 import type { PlatformConfig } from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
+import { PlayParameters } from '../model/play-contract';
 import { StageMachine } from '../model/stage-machine';
 import { EventBus } from '../events/event-bus';
 import { GateSensor } from '../events/gate-sensor';
@@ -11,10 +12,12 @@ import { GithubEventSource } from '../events/github-event-source';
 import { PlayResumerTemplate } from '../events/play-resumer-template';
 import { RESUMER_GRANTS, sensorGrants } from '../rbac/events-rbac';
 import { PlayRbac } from '../rbac/play-rbac';
+import { PROJECT_GRANTS, PROJECT_SERVICE_ACCOUNT } from '../rbac/project-rbac';
 import { ScopedServiceAccount } from '../rbac/scoped-service-account';
 import { WorkspacePvc } from '../storage/workspace-pvc';
 import { CodeRunWorkflowTemplate } from '../workflows/coderun-workflow-template';
 import { PlayWorkflowTemplate } from '../workflows/play-workflow-template';
+import { ProjectWorkflowTemplate } from '../workflows/project-workflow-template';
 
 export interface AgentPlatformProps {
   /** The validated platform configuration (see `resolveConfig`). */
@@ -38,6 +41,8 @@ export const PlatformCharts = {
   sensors: 'gate-sensors',
   resumer: 'play-resumer',
   eventsRbac: 'events-rbac',
+  /** Only when projects are configured. */
+  projects: 'project-workflow-templates',
 } as const;
 
 /**
@@ -94,8 +99,28 @@ export class AgentPlatform extends Construct {
       }));
     }
     this.plays = byRepository;
+    if (config.projects.length > 0) this.addProjects(chart(PlatformCharts.projects));
     // A stage machine without gates never waits for GitHub: no EventSource, Sensors or resumer to run.
     this.sensors = this.stages.gates.length > 0 ? this.addEvents(chart) : new Map();
+  }
+
+  /** A project WorkflowTemplate (or several, for a large one) per configured project, and its service account. */
+  private addProjects(chart: Chart): void {
+    const config = this.config;
+    new ScopedServiceAccount(chart, 'ProjectRbac', { name: PROJECT_SERVICE_ACCOUNT, grants: PROJECT_GRANTS });
+    const playParameters = { [PlayParameters.taskType]: '', ...config.play.parameters };
+    for (const project of config.projects) {
+      const repository = config.repositories.find((candidate) => candidate.name === project.repository);
+      if (!repository) throw new Error(`project ${project.name}: repository ${project.repository} is not configured`);
+      new ProjectWorkflowTemplate(chart, `Project-${project.name}`, {
+        project,
+        repository,
+        stages: this.stages,
+        playParameters,
+        helperImage: config.images.kubectl,
+        serviceAccountName: PROJECT_SERVICE_ACCOUNT,
+      });
+    }
   }
 
   /** The GitHub EventSource, a Sensor per gate, and (label-selector) the resumer, with their RBAC. */

@@ -126,7 +126,10 @@ export interface DagTask {
 
 export interface WorkflowStep {
   readonly name: string;
-  readonly template: string;
+  /** A template of this WorkflowTemplate; or set `templateRef`. */
+  readonly template?: string;
+  /** A template of another WorkflowTemplate. */
+  readonly templateRef?: { readonly name: string; readonly template: string };
   readonly arguments?: Arguments;
   readonly when?: string;
 }
@@ -137,6 +140,8 @@ export interface Template {
   readonly outputs?: Outputs;
   readonly metadata?: { readonly labels?: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>> };
   readonly dag?: { readonly tasks: readonly DagTask[] };
+  /** How many of a steps or DAG template's children run at once. Only on steps and dag. */
+  readonly parallelism?: number;
   readonly steps?: readonly (readonly WorkflowStep[])[];
   readonly script?: ScriptTemplate;
   readonly container?: ContainerTemplate;
@@ -162,6 +167,8 @@ export interface WorkflowSpec {
   readonly templates?: readonly Template[];
   readonly workflowMetadata?: WorkflowMetadata;
   readonly workflowTemplateRef?: { readonly name: string };
+  /** How many pods of the whole workflow run at once. */
+  readonly parallelism?: number;
   readonly activeDeadlineSeconds?: number;
   readonly ttlStrategy?: { readonly secondsAfterCompletion?: number; readonly secondsAfterSuccess?: number; readonly secondsAfterFailure?: number };
   readonly podGC?: { readonly strategy: 'OnPodCompletion' | 'OnPodSuccess' | 'OnWorkflowCompletion' | 'OnWorkflowSuccess'; readonly deleteDelayDuration?: string };

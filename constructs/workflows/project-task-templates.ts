@@ -1,0 +1,166 @@
+/**
+ * The templates that run one task of a project as a child play, in every WorkflowTemplate of the project
+ * that holds chunks: look up the task's progress record (every run is a resume), then create the play, or
+ * apply it again when it exists, and wait for it to end.
+ */
+import { PlayAnnotations, PlayLabels, ProjectLabels, WorkflowTypes } from '../model/labels';
+import { progressConfigMapName, progressTaskKey, repositoryLabelValue } from '../model/naming';
+import { PlayParameters, playTemplateName, playWorkflowName, ProgressStatuses } from '../model/play-contract';
+import type { RepositoryConfig } from '../model/config-schema';
+import type { Template } from './argo-types';
+import { hardenedScript, SCRATCH_MOUNT } from './hardened-script';
+
+export const ProjectTemplates = {
+  runTask: 'run-task',
+  findStart: 'find-start',
+  startPlay: 'start-play',
+} as const;
+
+/** What `find-start` decides for a task. */
+export const TaskActions = { start: 'start', skip: 'skip' } as const;
+
+const START_STAGE_FILE = `${SCRATCH_MOUNT.mountPath}/start-stage`;
+const ACTION_FILE = `${SCRATCH_MOUNT.mountPath}/action`;
+
+/**
+ * Reads the task's progress record: no record starts the play at its first stage, a completed task is
+ * skipped, any other record restarts it at its stored stage. A record that cannot be read, or an API error
+ * other than NotFound, fails the task rather than restart it from the beginning.
+ */
+const FIND_START_SCRIPT = String.raw`set -euo pipefail
+stage="$FIRST_STAGE"
+action="$START"
+if configmap="$(kubectl get configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" -o json 2>"$HOME/error")"; then
+  record="$(jq -r --arg key "$PROGRESS_KEY" '.data[$key] // empty' <<<"$configmap")"
+  if [ -n "$record" ]; then
+    if ! stage="$(jq -er '.stage | strings' <<<"$record")" || ! status="$(jq -er '.status | strings' <<<"$record")"; then
+      echo "the progress record $PROGRESS_KEY of $PROGRESS_CONFIGMAP is unreadable; not restarting task $TASK_ID from its first stage" >&2
+      exit 1
+    fi
+    [ "$status" = "$COMPLETED" ] && action="$SKIP"
+  fi
+elif ! grep -q NotFound "$HOME/error"; then
+  cat "$HOME/error" >&2
+  exit 1
+fi
+printf '%s' "$stage" >"$START_STAGE_FILE"
+printf '%s' "$action" >"$ACTION_FILE"
+echo "task $TASK_ID: $action at $stage"
+`;
+
+export interface ProjectTaskTemplatesProps {
+  readonly repository: RepositoryConfig;
+  readonly project: string;
+  /** The first stage of the play, where a task without a record starts. */
+  readonly firstStage: string;
+  /** The play parameters a task may set (task-type and the declared ones), with their defaults. */
+  readonly parameters: Readonly<Record<string, string>>;
+  readonly helperImage: string;
+}
+
+const input = (name: string): string => `{{inputs.parameters.${name}}}`;
+
+function findStart(props: ProjectTaskTemplatesProps): Template {
+  const template = hardenedScript({
+    name: ProjectTemplates.findStart,
+    image: props.helperImage,
+    source: FIND_START_SCRIPT,
+    inputs: { parameters: [{ name: PlayParameters.taskId }] },
+    retryStrategy: { limit: '3', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
+    env: [
+      { name: 'TASK_ID', value: input(PlayParameters.taskId) },
+      { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+      { name: 'PROGRESS_CONFIGMAP', value: progressConfigMapName(props.repository.name) },
+      { name: 'PROGRESS_KEY', value: progressTaskKey(input(PlayParameters.taskId)) },
+      { name: 'FIRST_STAGE', value: props.firstStage },
+      { name: 'COMPLETED', value: ProgressStatuses.completed },
+      { name: 'START', value: TaskActions.start },
+      { name: 'SKIP', value: TaskActions.skip },
+      { name: 'START_STAGE_FILE', value: START_STAGE_FILE },
+      { name: 'ACTION_FILE', value: ACTION_FILE },
+    ],
+  });
+  return {
+    ...template,
+    outputs: {
+      parameters: [
+        { name: PlayParameters.startStage, valueFrom: { path: START_STAGE_FILE } },
+        { name: 'action', valueFrom: { path: ACTION_FILE } },
+      ],
+    },
+  };
+}
+
+/** The child play: named, labelled and parameterized like any play, and tied to the project. */
+function childPlay(props: ProjectTaskTemplatesProps): Record<string, unknown> {
+  const service = props.repository.service;
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Workflow',
+    metadata: {
+      name: playWorkflowName(service, input(PlayParameters.taskId)),
+      namespace: '{{workflow.namespace}}',
+      labels: {
+        [PlayLabels.taskId]: input(PlayParameters.taskId),
+        [PlayLabels.repository]: repositoryLabelValue(props.repository.name),
+        [PlayLabels.workflowType]: WorkflowTypes.play,
+        [PlayLabels.currentStage]: input(PlayParameters.startStage),
+        [ProjectLabels.project]: props.project,
+      },
+      annotations: { [PlayAnnotations.repository]: props.repository.name },
+    },
+    spec: {
+      workflowTemplateRef: { name: playTemplateName(service) },
+      arguments: {
+        parameters: [PlayParameters.taskId, PlayParameters.startStage, ...Object.keys(props.parameters)].map((name) => ({ name, value: input(name) })),
+      },
+    },
+  };
+}
+
+/**
+ * `apply` rather than `create`: a re-run finds the children of the last run and waits for them instead of
+ * failing on AlreadyExists; an unchanged manifest changes nothing on an existing play.
+ */
+function startPlay(props: ProjectTaskTemplatesProps): Template {
+  return {
+    name: ProjectTemplates.startPlay,
+    inputs: { parameters: [{ name: PlayParameters.taskId }, { name: PlayParameters.startStage }, ...Object.keys(props.parameters).map((name) => ({ name }))] },
+    resource: {
+      action: 'apply',
+      manifest: `${JSON.stringify(childPlay(props), null, 2)}\n`,
+      successCondition: 'status.phase == Succeeded',
+      failureCondition: 'status.phase in (Failed,Error)',
+    },
+  };
+}
+
+function runTask(props: ProjectTaskTemplatesProps): Template {
+  const passed = Object.keys(props.parameters).map((name) => ({ name, value: input(name) }));
+  return {
+    name: ProjectTemplates.runTask,
+    inputs: { parameters: [{ name: PlayParameters.taskId }, ...Object.entries(props.parameters).map(([name, value]) => ({ name, default: value }))] },
+    steps: [
+      [{ name: 'find-start', template: ProjectTemplates.findStart, arguments: { parameters: [{ name: PlayParameters.taskId, value: input(PlayParameters.taskId) }] } }],
+      [
+        {
+          name: 'play',
+          template: ProjectTemplates.startPlay,
+          when: `'{{steps.find-start.outputs.parameters.action}}' == '${TaskActions.start}'`,
+          arguments: {
+            parameters: [
+              { name: PlayParameters.taskId, value: input(PlayParameters.taskId) },
+              { name: PlayParameters.startStage, value: `{{steps.find-start.outputs.parameters.${PlayParameters.startStage}}}` },
+              ...passed,
+            ],
+          },
+        },
+      ],
+    ],
+  };
+}
+
+/** The three templates, in the order they are added to a WorkflowTemplate. */
+export function projectTaskTemplates(props: ProjectTaskTemplatesProps): Template[] {
+  return [runTask(props), findStart(props), startPlay(props)];
+}

@@ -1,0 +1,167 @@
+import { Construct } from 'constructs';
+import type { RepositoryConfig } from '../model/config-schema';
+import { PlayLabels, WorkflowTypes } from '../model/labels';
+import { dnsName } from '../model/naming';
+import { PlayParameters } from '../model/play-contract';
+import { chunkTasks, MAX_DAG_TASKS, orderTasks, ProjectError, ProjectSchema, type OrderedTask, type ProjectConfig } from '../model/project';
+import type { StageMachine } from '../model/stage-machine';
+import type { DagTask, Template, WorkflowStep } from './argo-types';
+import { HARDENED_POD, SCRATCH_VOLUME } from './hardened-script';
+import { projectTaskTemplates, ProjectTemplates } from './project-task-templates';
+import { MAX_TEMPLATES, WorkflowTemplate } from './workflow-template';
+
+/**
+ * Keep each WorkflowTemplate well under 256 KiB, the largest object ArgoCD's client-side apply can store in
+ * its last-applied annotation: chunks are added while the object's JSON stays under this budget, which
+ * leaves room for YAML's indentation.
+ */
+export const PROJECT_OBJECT_BUDGET_BYTES = 150 * 1024;
+
+export interface ProjectWorkflowTemplateProps {
+  /** The project: its name, repository, parallelism and tasks (validated here). */
+  readonly project: ProjectConfig;
+  /** The project's repository (its service names the child plays and their template). */
+  readonly repository: RepositoryConfig;
+  /** The stage machine of the plays, for the stage a task without progress starts at. */
+  readonly stages: StageMachine;
+  /** Play parameters a task may set, with their defaults (task-type and the declared ones). @default `{ task-type: '' }` */
+  readonly playParameters?: Readonly<Record<string, string>>;
+  /** The helper image with bash, kubectl and jq. */
+  readonly helperImage: string;
+  /** The service account of the project's Workflows: may read progress ConfigMaps and create, patch and read Workflows. */
+  readonly serviceAccountName: string;
+  /** `metadata.namespace` of every object. @default - the chart's namespace */
+  readonly namespace?: string;
+}
+
+/** A chunk: at most 200 tasks, run as one DAG after the chunks before it. */
+interface Chunk {
+  readonly name: string;
+  readonly template: Template;
+}
+
+/**
+ * A project: every task of a repository run as a child play (a Workflow from the repository's play
+ * template, named and labelled like any play), in dependency order, at most `parallelism` at once. Each
+ * task first reads its progress record, so a re-run skips finished tasks and restarts the others where they
+ * stopped. Tasks are cut into DAGs of at most 200, run one after the other from the main WorkflowTemplate
+ * `project-{name}`; when one object would pass Argo's 200 templates or ArgoCD's object size, further
+ * chunks go to `project-{name}-part-{n}` WorkflowTemplates, called by templateRef.
+ *
+ * @throws when the project is invalid (duplicate ids, unknown dependencies, a cycle, a repository that is not
+ * the project's), with a message that says what to change
+ */
+export class ProjectWorkflowTemplate extends Construct {
+  /** The WorkflowTemplate to submit: `project-{name}`. */
+  public readonly main: WorkflowTemplate;
+  /** Every WorkflowTemplate of the project, the main one first. */
+  public readonly templates: readonly WorkflowTemplate[];
+  /** The tasks in the order they run, chunk by chunk. */
+  public readonly chunks: readonly (readonly number[])[];
+
+  public constructor(scope: Construct, id: string, props: ProjectWorkflowTemplateProps) {
+    super(scope, id);
+    const playParameters = props.playParameters ?? { [PlayParameters.taskType]: '' };
+    const project = parseProject(props, Object.keys(playParameters));
+    const ordered = chunkTasks(orderTasks(project.tasks));
+    this.chunks = ordered.map((tasks) => tasks.map((task) => task.id));
+    const chunks = ordered.map((tasks, index) => chunkTemplate(index, tasks, project.parallelism));
+    const name = dnsName(['project', project.name]);
+    const helpers = projectTaskTemplates({
+      repository: props.repository,
+      project: project.name,
+      firstStage: props.stages.first.name,
+      parameters: playParameters,
+      helperImage: props.helperImage,
+    });
+    const objects = this.packChunks(name, chunks, helpers, props);
+    this.main = objects[0].template;
+    this.main.addTemplate({ name: MAIN_TEMPLATE, steps: objects.flatMap((object) => object.chunks.map((chunk) => [callChunk(chunk, object.template, this.main)])) });
+    this.templates = objects.map((object) => object.template);
+  }
+
+  /** Chunks into as few WorkflowTemplates as Argo's and ArgoCD's limits allow, in order. */
+  private packChunks(name: string, chunks: readonly Chunk[], helpers: readonly Template[], props: ProjectWorkflowTemplateProps): { template: WorkflowTemplate; chunks: Chunk[] }[] {
+    const objects: { template: WorkflowTemplate; chunks: Chunk[]; bytes: number }[] = [];
+    const helperBytes = helpers.reduce((sum, template) => sum + jsonBytes(template), 0);
+    // The main object also holds the steps that call every chunk: about 150 bytes each.
+    const mainReserve = 150 * chunks.length + 4096;
+    for (const chunk of chunks) {
+      let current = objects[objects.length - 1];
+      const bytes = jsonBytes(chunk.template);
+      const fits = current && current.bytes + bytes <= PROJECT_OBJECT_BUDGET_BYTES && current.template.templateNames.length + 2 <= MAX_TEMPLATES;
+      if (!fits) {
+        const partName = objects.length === 0 ? name : `${name}-part-${objects.length + 1}`;
+        current = { template: this.newObject(partName, objects.length === 0, helpers, props), chunks: [], bytes: helperBytes + (objects.length === 0 ? mainReserve : 0) };
+        objects.push(current);
+      }
+      current.template.addTemplate(chunk.template);
+      current.chunks.push(chunk);
+      current.bytes += bytes;
+    }
+    return objects;
+  }
+
+  private newObject(name: string, isMain: boolean, helpers: readonly Template[], props: ProjectWorkflowTemplateProps): WorkflowTemplate {
+    return new WorkflowTemplate(this, isMain ? 'Main' : name, {
+      name,
+      namespace: props.namespace,
+      labels: { [PlayLabels.workflowType]: WorkflowTypes.project },
+      spec: isMain
+        ? {
+            entrypoint: MAIN_TEMPLATE,
+            serviceAccountName: props.serviceAccountName,
+            workflowMetadata: { labels: { [PlayLabels.workflowType]: WorkflowTypes.project } },
+            // The helper scripts of every part run in this Workflow's pods: hardened, with a scratch /tmp.
+            securityContext: HARDENED_POD,
+            volumes: [SCRATCH_VOLUME],
+          }
+        : {},
+      templates: helpers,
+    });
+  }
+}
+
+const MAIN_TEMPLATE = 'project';
+
+function parseProject(props: ProjectWorkflowTemplateProps, declared: readonly string[]): ProjectConfig {
+  const parsed = ProjectSchema.safeParse(props.project);
+  if (!parsed.success) {
+    throw new ProjectError(parsed.error.issues.map((issue) => `project ${props.project.name}: ${issue.path.join('.')}: ${issue.message}`));
+  }
+  const project = parsed.data;
+  const problems: string[] = [];
+  if (project.repository !== props.repository.name) problems.push(`project ${project.name}: repository ${project.repository} is not the repository given (${props.repository.name})`);
+  project.tasks.forEach((task, index) => {
+    for (const parameter of Object.keys(task.parameters).filter((name) => !declared.includes(name))) {
+      problems.push(`project ${project.name}: tasks[${index}].parameters.${parameter}: the play declares no parameter ${parameter} (it has ${declared.join(', ')}); declare it under play.parameters`);
+    }
+  });
+  if (problems.length > 0) throw new ProjectError(problems);
+  return project;
+}
+
+/** A DAG task name for a task id: task names may not start with a digit when depends is used. */
+const taskName = (id: number): string => `task-${id}`;
+
+function chunkTemplate(index: number, tasks: readonly OrderedTask[], parallelism: number): Chunk {
+  const dagTasks: DagTask[] = tasks.map((task) => ({
+    name: taskName(task.id),
+    template: ProjectTemplates.runTask,
+    depends: task.dependsOn.length > 0 ? task.dependsOn.map(taskName).join(' && ') : undefined,
+    arguments: {
+      parameters: [{ name: PlayParameters.taskId, value: String(task.id) }, ...Object.entries(task.parameters).map(([name, value]) => ({ name, value }))],
+    },
+  }));
+  if (dagTasks.length > MAX_DAG_TASKS) throw new Error(`chunk ${index + 1} has ${dagTasks.length} tasks; at most ${MAX_DAG_TASKS}`);
+  const name = `chunk-${index + 1}`;
+  return { name, template: { name, parallelism, dag: { tasks: dagTasks } } };
+}
+
+function callChunk(chunk: Chunk, holder: WorkflowTemplate, main: WorkflowTemplate): WorkflowStep {
+  return holder === main ? { name: chunk.name, template: chunk.name } : { name: chunk.name, templateRef: { name: holder.name, template: chunk.name } };
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value), 'utf8');
+}
