@@ -3,7 +3,7 @@
 import { buildSync } from 'esbuild';
 
 buildSync({
-  entryPoints: { cli: 'src/cli.ts', main: 'src/main.ts', index: 'constructs/index.ts', validate: 'src/validate/index.ts', 'minimal-app': 'bench/minimal-app.ts' },
+  entryPoints: { cli: 'src/cli.ts', main: 'src/main.ts', index: 'constructs/index.ts', validate: 'src/validate/index.ts', 'minimal-app': 'bench/minimal-app.ts', 'project-app': 'bench/project-app.ts' },
   outdir: 'build',
   outExtension: { '.js': '.cjs' },
   bundle: true,
