@@ -18,12 +18,21 @@ export interface LoadConfigOptions {
  * @throws ConfigError with one line per problem, each naming the path to change
  */
 export function loadConfig(options: LoadConfigOptions = {}): PlatformConfig {
-  const file = options.file ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
-  const parsed = file === undefined ? undefined : readYamlFile(file);
+  const file = configFileName(options.file);
+  const parsed = file === undefined ? undefined : readConfigFile(file);
   return resolveConfig({ file: parsed ?? undefined, fileName: file, env: options.env ?? process.env });
 }
 
-function readYamlFile(file: string): unknown {
+/** The config file that applies: the one named, else `agent-play.yaml` when it exists, else none. */
+export function configFileName(explicit: string | undefined): string | undefined {
+  return explicit ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+}
+
+/**
+ * The parsed config file (duplicate keys refused).
+ * @throws ConfigError when it cannot be read or is not YAML
+ */
+export function readConfigFile(file: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

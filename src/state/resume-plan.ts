@@ -72,7 +72,7 @@ export function resumeWorkflow(configMaps: readonly ProgressConfigMap[], config:
   const record = entry.record as NonNullable<TaskEntry['record']>;
   const machine = StageMachine.fromConfig(config);
   if (record.status === ProgressStatuses.completed) throw new ResumeError(`task ${request.task} of ${request.repository} is completed (stage ${record.stage}); nothing to resume`);
-  if (!machine.names.includes(record.stage)) throw new ResumeError(`the record of task ${request.task} is at stage "${record.stage}", which the configured stage machine does not have (stages: ${machine.names.join(', ')}): resume with the configuration the play ran with`);
+  if (!machine.has(record.stage)) throw new ResumeError(`the record of task ${request.task} is at stage "${record.stage}", which the configured stage machine does not have (stages: ${machine.names.join(', ')}): resume with the configuration the play ran with`);
   const stage = machine.get(record.stage);
   if (stage.type === 'end') throw new ResumeError(`task ${request.task} of ${request.repository} reached its end stage ${stage.name}; nothing to resume`);
   const parameters = checkedParameters(machine, config, stage.name, request.parameters);

@@ -1,0 +1,157 @@
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { StageMachine } from '../../constructs/model/stage-machine';
+import { resolveConfig } from '../../constructs/model/resolve-config';
+import { configJsonSchema } from '../config/config-json-schema';
+import { configTemplate } from '../config/config-template';
+import { configFileName, DEFAULT_CONFIG_FILE, readConfigFile } from '../config/load-config';
+import { configSources } from '../config/provenance';
+import { showConfigJson, showConfigYaml } from '../config/show-config';
+import { ExitCode, InputError, UsageError, type Command, type Io } from './command';
+
+interface Subcommand {
+  readonly summary: string;
+  readonly usage: string;
+  readonly run: (args: string[], io: Io) => number;
+}
+
+const CONFIG_OPTION = `  --config FILE   the configuration (default: ${DEFAULT_CONFIG_FILE} when it exists, else the embedded default)`;
+
+const HELP = { help: { type: 'boolean', short: 'h' } } as const;
+
+/** Writes the file atomically: a temporary file beside it, then a rename. */
+function writeAtomically(file: string, text: string): void {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+const init: Subcommand = {
+  summary: 'write a commented agent-play.yaml with every section and its defaults',
+  usage: `Usage: agent-play config init [--out FILE|-] [--force]
+
+Writes a commented ${DEFAULT_CONFIG_FILE}: every section, what it is for, and its default values; it
+resolves to exactly the embedded default configuration. Edit what you want to change.
+
+Options:
+  --out FILE   where to write it; - prints it (default: ${DEFAULT_CONFIG_FILE})
+  --force      overwrite an existing file
+  -h, --help   show this help
+`,
+  run: (args, io) => {
+    const { values } = parseArgs({ args, options: { out: { type: 'string', default: DEFAULT_CONFIG_FILE }, force: { type: 'boolean' }, ...HELP }, strict: true });
+    if (values.help) return help(io, init);
+    const out = values.out;
+    const text = configTemplate();
+    if (out === '-') {
+      io.out(text);
+      return ExitCode.ok;
+    }
+    if (existsSync(out) && !values.force) throw new InputError([`${out} exists; pass --force to overwrite it, or --out another file`]);
+    writeAtomically(out, text);
+    io.out(`wrote ${out}\n`);
+    return ExitCode.ok;
+  },
+};
+
+const show: Subcommand = {
+  summary: 'print the effective configuration and where each value came from',
+  usage: `Usage: agent-play config show [--config FILE] [--format yaml|json]
+
+Prints the effective configuration: defaults, then the file, then the environment
+(AGENT_PLAY_CLI_<AGENT>). In YAML, every value that is not a default ends with a comment saying where it
+came from (# file agent-play.yaml, # environment AGENT_PLAY_CLI_REX). In JSON:
+{ "config": {...}, "sources": { "agents.rex.cli": "environment:AGENT_PLAY_CLI_REX", ... } }, with a source
+(default, file:NAME or environment:VARIABLE) for every value.
+
+Options:
+${CONFIG_OPTION}
+  --format FORMAT yaml (default) or json
+  -h, --help      show this help
+`,
+  run: (args, io) => {
+    const { values } = parseArgs({ args, options: { config: { type: 'string' }, format: { type: 'string', default: 'yaml' }, ...HELP }, strict: true });
+    if (values.help) return help(io, show);
+    if (values.format !== 'yaml' && values.format !== 'json') throw new UsageError(`--format: expected yaml or json, got "${values.format}"`);
+    const fileName = configFileName(values.config);
+    const file = fileName === undefined ? undefined : readConfigFile(fileName);
+    const config = resolveConfig({ file: file ?? undefined, fileName, env: io.env });
+    const sources = configSources({ config, file, fileName, env: io.env });
+    io.out(values.format === 'json' ? showConfigJson(config, sources) : showConfigYaml(config, sources));
+    return ExitCode.ok;
+  },
+};
+
+const validate: Subcommand = {
+  summary: 'check the configuration: schema, references, environment',
+  usage: `Usage: agent-play config validate [--config FILE]
+
+Checks the configuration as synth would (the schema, every reference between its parts, the
+environment's overrides) and prints "ok" with what it holds, or one line per problem (exit 2).
+
+Options:
+${CONFIG_OPTION}
+  -h, --help      show this help
+`,
+  run: (args, io) => {
+    const { values } = parseArgs({ args, options: { config: { type: 'string' }, ...HELP }, strict: true });
+    if (values.help) return help(io, validate);
+    const fileName = configFileName(values.config);
+    const file = fileName === undefined ? undefined : readConfigFile(fileName);
+    const config = resolveConfig({ file: file ?? undefined, fileName, env: io.env });
+    const machine = StageMachine.fromConfig(config);
+    const what = fileName ?? 'the embedded default configuration';
+    io.out(`ok: ${what} is valid (${config.repositories.length} repositories, ${machine.stages.length} stages, ${machine.gates.length} gates, ${Object.keys(config.agents).length} agents, ${config.projects.length} projects)\n`);
+    return ExitCode.ok;
+  },
+};
+
+const schema: Subcommand = {
+  summary: 'print the JSON Schema of agent-play.yaml, for editor completion',
+  usage: `Usage: agent-play config schema
+
+Prints the JSON Schema of ${DEFAULT_CONFIG_FILE}. Save it beside the file and point your editor at it,
+e.g. with the modeline that config init writes (yaml-language-server):
+  # yaml-language-server: $schema=./agent-play.schema.json
+
+Options:
+  -h, --help   show this help
+`,
+  run: (args, io) => {
+    const { values } = parseArgs({ args, options: { ...HELP }, strict: true });
+    if (values.help) return help(io, schema);
+    io.out(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+    return ExitCode.ok;
+  },
+};
+
+export const CONFIG_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = { init, show, validate, schema };
+
+function help(io: Io, subcommand: Subcommand): number {
+  io.out(subcommand.usage);
+  return ExitCode.ok;
+}
+
+const USAGE = `Usage: agent-play config <subcommand> [options]
+
+Subcommands:
+${Object.entries(CONFIG_SUBCOMMANDS)
+  .map(([name, subcommand]) => `  ${name.padEnd(10)}${subcommand.summary}`)
+  .join('\n')}
+
+Run "agent-play config <subcommand> --help" for its options.
+`;
+
+function run(args: string[], io: Io): number {
+  const [name, ...rest] = args;
+  if (name === undefined || name === '--help' || name === '-h') {
+    io.out(USAGE);
+    return name === undefined ? ExitCode.badInput : ExitCode.ok;
+  }
+  const subcommand = CONFIG_SUBCOMMANDS[name];
+  if (!subcommand) throw new UsageError(`unknown subcommand "${name}"; subcommands: ${Object.keys(CONFIG_SUBCOMMANDS).join(', ')}`);
+  return subcommand.run(rest, io);
+}
+
+export const configCommand: Command = { name: 'config', summary: 'write, show, check and describe agent-play.yaml', usage: USAGE, run };

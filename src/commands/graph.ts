@@ -1,0 +1,54 @@
+import { parseArgs } from 'node:util';
+import { parseAllDocuments } from 'yaml';
+import { playTemplateName } from '../../constructs/model/play-contract';
+import { StageMachine } from '../../constructs/model/stage-machine';
+import { PlatformCharts } from '../../constructs/platform/agent-platform';
+import { loadConfig } from '../config/load-config';
+import { playDagGraph } from '../graph/play-dag-graph';
+import { stageGraph } from '../graph/stage-graph';
+import { synthesizePlatform } from '../synth/synthesize';
+import { ExitCode, UsageError, type Command, type Io } from './command';
+
+const WHAT = ['stages', 'dag', 'both'] as const;
+
+const USAGE = `Usage: agent-play graph [--config FILE] [--repository OWNER/NAME] [--what stages|dag|both]
+
+Prints Mermaid flowcharts: the stage machine (stages in order, the agents of each, each gate with the
+GitHub events that release it, conditional stages and the path around them) and the play DAG (the tasks
+of the synthesized play WorkflowTemplate of one repository, with their dependencies), so the picture is
+what Argo will run. Paste it into any Mermaid renderer (GitHub renders \`\`\`mermaid blocks).
+
+Options:
+  --config FILE            the configuration (default: agent-play.yaml when it exists, else the embedded default)
+  --repository OWNER/NAME  whose play DAG to draw (default: the first configured repository)
+  --what WHAT              stages, dag or both (default: both)
+  -h, --help               show this help
+`;
+
+function run(args: string[], io: Io): number {
+  const { values } = parseArgs({
+    args,
+    options: { config: { type: 'string' }, repository: { type: 'string' }, what: { type: 'string', default: 'both' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  });
+  if (values.help) {
+    io.out(USAGE);
+    return ExitCode.ok;
+  }
+  const what = values.what as (typeof WHAT)[number];
+  if (!WHAT.includes(what)) throw new UsageError(`--what: expected one of ${WHAT.join(', ')}, got "${values.what}"`);
+  const config = loadConfig({ file: values.config, env: io.env });
+  const repository = values.repository === undefined ? config.repositories[0] : config.repositories.find((candidate) => candidate.name === values.repository);
+  if (!repository) throw new UsageError(`--repository ${values.repository} is not configured; repositories: ${config.repositories.map((candidate) => candidate.name).join(', ')}`);
+  const sections: string[] = [];
+  if (what !== 'dag') sections.push(stageGraph(StageMachine.fromConfig(config)));
+  if (what !== 'stages') {
+    const plays = synthesizePlatform(config).get(`${PlatformCharts.plays}.yaml`) ?? '';
+    const play = parseAllDocuments(plays).map((document) => document.toJS()).find((object) => object?.metadata?.name === playTemplateName(repository.service));
+    sections.push(playDagGraph(play ?? {}));
+  }
+  io.out(sections.join('\n'));
+  return ExitCode.ok;
+}
+
+export const graphCommand: Command = { name: 'graph', summary: 'print the stage machine and the play DAG as Mermaid', usage: USAGE, run };

@@ -1,0 +1,37 @@
+/**
+ * The JSON Schema of `agent-play.yaml`, for editor completion (yaml-language-server) and CI checks: derived
+ * from the zod schema that validates the config (the input side: what a user may write, defaults optional),
+ * with each section described. Cross-references (an agent naming a known CLI) are checked by
+ * `agent-play config validate`, not by the schema.
+ */
+import { z } from 'zod';
+import { PlatformConfigSchema } from '../../constructs/model/config-schema';
+import { CONFIG_SECTIONS } from './config-sections';
+
+export const CONFIG_SCHEMA_ID = 'https://agent-play.dev/schemas/agent-play.schema.json';
+
+/** Registries whose entries are merged over built-in ones: an entry may give only the fields it changes. */
+const MERGED_REGISTRIES = ['agents', 'clis'] as const;
+
+function partialEntries(schema: Record<string, any>): Record<string, any> {
+  const entry = { ...schema.additionalProperties };
+  delete entry.required;
+  return { ...schema, additionalProperties: entry };
+}
+
+export function configJsonSchema(): Record<string, any> {
+  const generated = z.toJSONSchema(PlatformConfigSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, any>;
+  const properties: Record<string, any> = {};
+  for (const [key, schema] of Object.entries(generated.properties as Record<string, any>)) {
+    properties[key] = { description: CONFIG_SECTIONS[key as keyof typeof CONFIG_SECTIONS], ...schema };
+  }
+  for (const registry of MERGED_REGISTRIES) properties[registry] = partialEntries(properties[registry]);
+  return {
+    $schema: generated.$schema,
+    $id: CONFIG_SCHEMA_ID,
+    title: 'agent-play configuration (agent-play.yaml)',
+    description: 'Every field is optional; defaults are shown. Registries (agents, clis) are merged over the built-in ones.',
+    ...generated,
+    properties,
+  };
+}

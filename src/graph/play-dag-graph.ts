@@ -1,0 +1,39 @@
+/**
+ * The play DAG as Argo will run it, read from the synthesized play WorkflowTemplate (not rebuilt from the
+ * config): each task of the main DAG with the template it runs, and an edge for each task its `depends`
+ * names, labelled with the result when the expression asks for one.
+ */
+import { PlayTemplates } from '../../constructs/model/play-contract';
+import { parseBooleanExpression } from '../validate/rules/boolean-expression';
+import { label, nodeId } from './mermaid';
+
+type Json = Record<string, any>;
+
+const TASK_OPERAND = /[a-zA-Z0-9][-a-zA-Z0-9]*(\.[A-Z][a-zA-Z]+)?/;
+
+function shapeOf(task: Json): [string, string] {
+  if (task.template === PlayTemplates.gate) return ['{{', '}}'];
+  if (task.template === PlayTemplates.enterStage) return ['([', '])'];
+  return ['[', ']'];
+}
+
+/** The Mermaid flowchart of the main DAG of a play WorkflowTemplate. */
+export function playDagGraph(playTemplate: Json): string {
+  const main = (playTemplate.spec?.templates ?? []).find((template: Json) => template.name === playTemplate.spec?.entrypoint);
+  const tasks: Json[] = main?.dag?.tasks ?? [];
+  const lines = ['flowchart TD', `  %% ${playTemplate.metadata?.name}: the ${tasks.length} tasks of its ${main?.name} DAG`];
+  for (const task of tasks) {
+    const [open, close] = shapeOf(task);
+    lines.push(`  ${nodeId('task', task.name)}${open}${label(task.name, `template: ${task.template}`)}${close}`);
+  }
+  for (const task of tasks) {
+    if (typeof task.depends !== 'string') continue;
+    const parsed = parseBooleanExpression(task.depends, TASK_OPERAND);
+    if (!parsed.ok) continue;
+    for (const operand of parsed.operands) {
+      const arrow = operand.result ? `-- ${label(operand.result)} -->` : '-->';
+      lines.push(`  ${nodeId('task', operand.name)} ${arrow} ${nodeId('task', task.name)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
