@@ -10,15 +10,16 @@ import { agentRunTemplateName, enterTaskName, stageTaskName } from '../construct
 import { synthesizeApp } from '../src/synth/synthesize';
 import { validateArgoEventsObject, validateArgoWorkflowsObject } from './support/argo-schemas';
 import { parseManifests, type K8sObject } from './support/synth';
+import { validateManifestTexts } from '../src/validate/validate-texts';
 
 const EXAMPLES = join(__dirname, '..', 'examples');
 const names = readdirSync(EXAMPLES).filter((name) => name.endsWith('.ts')).sort();
 
-async function synthExample(name: string): Promise<{ text: string; objects: K8sObject[] }> {
+async function synthExample(name: string): Promise<{ text: string; objects: K8sObject[]; files: ReadonlyMap<string, string> }> {
   const example = (await import(join(EXAMPLES, name))) as { buildApp: () => App };
   const files = synthesizeApp(example.buildApp());
   const text = [...files.entries()].map(([file, yaml]) => `# ---- ${file}\n${yaml}`).join('');
-  return { text, objects: parseManifests(files) };
+  return { text, objects: parseManifests(files), files };
 }
 
 const plays = (objects: readonly K8sObject[]) => objects.filter((object) => object.kind === 'WorkflowTemplate' && object.metadata.labels?.['workflow-type'] === 'play');
@@ -51,6 +52,11 @@ describe.each(names)('examples/%s', (name) => {
     }
   });
 
+  it('passes agent-play validate with no finding (metadata, built-in schemas, every lint rule: its Sensors resume gates that exist)', async () => {
+    const { files } = await synthExample(name);
+    expect(validateManifestTexts(files, `dist-examples/${name.replace(/\.ts$/, '')}`).findings).toEqual([]);
+  });
+
   it('keeps its manifests stable (snapshot; review and update only for an intended change)', async () => {
     const { text } = await synthExample(name);
     await expect(text).toMatchFileSnapshot(join(__dirname, '__snapshots__', 'examples', name.replace(/\.ts$/, '.yaml')));
@@ -72,6 +78,16 @@ describe('what each example shows', () => {
     const join = dag.find((task: any) => task.name === enterTaskName('waiting-pr-merged'));
     expect(join.depends).toBe(`${stageTaskName('testing', 'tess')} && ${stageTaskName('testing', 'probe')}`);
     expect(manifestOf(plays(objects)[0], agentRunTemplateName('testing', 'probe')).spec.cliConfig.cliType).toBe('aider');
+  });
+
+  it('project: six tasks as child plays, each after the tasks it depends on, two at a time', async () => {
+    const { objects } = await synthExample('project.ts');
+    const project = objects.find((object) => object.kind === 'WorkflowTemplate' && object.metadata.name === 'project-checkout-v2') as K8sObject;
+    const chunk = project.spec.templates.find((template: any) => template.name === 'chunk-1');
+    expect(chunk.parallelism).toBe(2);
+    expect(Object.fromEntries(chunk.dag.tasks.map((task: any) => [task.name, task.depends ?? '']))).toEqual({
+      'task-1': '', 'task-5': '', 'task-2': 'task-1', 'task-3': 'task-1', 'task-6': 'task-5', 'task-4': 'task-2 && task-3',
+    });
   });
 
   it('two-repositories: rex runs on another CLI in each repository', async () => {
