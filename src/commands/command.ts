@@ -47,3 +47,12 @@ export interface Command {
   /** Runs the command with the arguments after its name and returns the exit code. */
   readonly run: (args: string[], io: Io) => number;
 }
+
+/** The `-h, --help` option every command and subcommand takes. */
+export const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
+
+/** Prints a usage text; what `--help` does everywhere. */
+export function printUsage(io: Io, usage: string): number {
+  io.out(usage);
+  return ExitCode.ok;
+}

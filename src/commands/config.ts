@@ -8,7 +8,7 @@ import { configTemplate } from '../config/config-template';
 import { configFileName, DEFAULT_CONFIG_FILE, readConfigFile } from '../config/load-config';
 import { configSources } from '../config/provenance';
 import { showConfigJson, showConfigYaml } from '../config/show-config';
-import { ExitCode, InputError, UsageError, type Command, type Io } from './command';
+import { type Command, ExitCode, HELP_OPTION, InputError, type Io, printUsage, UsageError } from './command';
 
 interface Subcommand {
   readonly summary: string;
@@ -18,7 +18,6 @@ interface Subcommand {
 
 const CONFIG_OPTION = `  --config FILE   the configuration (default: ${DEFAULT_CONFIG_FILE} when it exists, else the embedded default)`;
 
-const HELP = { help: { type: 'boolean', short: 'h' } } as const;
 
 /** Writes the file atomically: a temporary file beside it, then a rename. */
 function writeAtomically(file: string, text: string): void {
@@ -40,7 +39,7 @@ Options:
   -h, --help   show this help
 `,
   run: (args, io) => {
-    const { values } = parseArgs({ args, options: { out: { type: 'string', default: DEFAULT_CONFIG_FILE }, force: { type: 'boolean' }, ...HELP }, strict: true });
+    const { values } = parseArgs({ args, options: { out: { type: 'string', default: DEFAULT_CONFIG_FILE }, force: { type: 'boolean' }, ...HELP_OPTION }, strict: true });
     if (values.help) return help(io, init);
     const out = values.out;
     const text = configTemplate();
@@ -71,7 +70,7 @@ ${CONFIG_OPTION}
   -h, --help      show this help
 `,
   run: (args, io) => {
-    const { values } = parseArgs({ args, options: { config: { type: 'string' }, format: { type: 'string', default: 'yaml' }, ...HELP }, strict: true });
+    const { values } = parseArgs({ args, options: { config: { type: 'string' }, format: { type: 'string', default: 'yaml' }, ...HELP_OPTION }, strict: true });
     if (values.help) return help(io, show);
     if (values.format !== 'yaml' && values.format !== 'json') throw new UsageError(`--format: expected yaml or json, got "${values.format}"`);
     const fileName = configFileName(values.config);
@@ -95,7 +94,7 @@ ${CONFIG_OPTION}
   -h, --help      show this help
 `,
   run: (args, io) => {
-    const { values } = parseArgs({ args, options: { config: { type: 'string' }, ...HELP }, strict: true });
+    const { values } = parseArgs({ args, options: { config: { type: 'string' }, ...HELP_OPTION }, strict: true });
     if (values.help) return help(io, validate);
     const fileName = configFileName(values.config);
     const file = fileName === undefined ? undefined : readConfigFile(fileName);
@@ -119,7 +118,7 @@ Options:
   -h, --help   show this help
 `,
   run: (args, io) => {
-    const { values } = parseArgs({ args, options: { ...HELP }, strict: true });
+    const { values } = parseArgs({ args, options: { ...HELP_OPTION }, strict: true });
     if (values.help) return help(io, schema);
     io.out(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
     return ExitCode.ok;
@@ -128,10 +127,7 @@ Options:
 
 export const CONFIG_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = { init, show, validate, schema };
 
-function help(io: Io, subcommand: Subcommand): number {
-  io.out(subcommand.usage);
-  return ExitCode.ok;
-}
+const help = (io: Io, subcommand: Subcommand): number => printUsage(io, subcommand.usage);
 
 const USAGE = `Usage: agent-play config <subcommand> [options]
 
@@ -145,10 +141,11 @@ Run "agent-play config <subcommand> --help" for its options.
 
 function run(args: string[], io: Io): number {
   const [name, ...rest] = args;
-  if (name === undefined || name === '--help' || name === '-h') {
-    io.out(USAGE);
-    return name === undefined ? ExitCode.badInput : ExitCode.ok;
+  if (name === undefined) {
+    io.err(USAGE);
+    return ExitCode.badInput;
   }
+  if (name === '--help' || name === '-h') return printUsage(io, USAGE);
   const subcommand = CONFIG_SUBCOMMANDS[name];
   if (!subcommand) throw new UsageError(`unknown subcommand "${name}"; subcommands: ${Object.keys(CONFIG_SUBCOMMANDS).join(', ')}`);
   return subcommand.run(rest, io);

@@ -7,7 +7,7 @@ import { loadConfig } from '../config/load-config';
 import { playDagGraph } from '../graph/play-dag-graph';
 import { stageGraph } from '../graph/stage-graph';
 import { synthesizePlatform } from '../synth/synthesize';
-import { ExitCode, UsageError, type Command, type Io } from './command';
+import { type Command, ExitCode, HELP_OPTION, type Io, printUsage, UsageError } from './command';
 
 const WHAT = ['stages', 'dag', 'both'] as const;
 
@@ -28,13 +28,10 @@ Options:
 function run(args: string[], io: Io): number {
   const { values } = parseArgs({
     args,
-    options: { config: { type: 'string' }, repository: { type: 'string' }, what: { type: 'string', default: 'both' }, help: { type: 'boolean', short: 'h' } },
+    options: { config: { type: 'string' }, repository: { type: 'string' }, what: { type: 'string', default: 'both' }, ...HELP_OPTION },
     strict: true,
   });
-  if (values.help) {
-    io.out(USAGE);
-    return ExitCode.ok;
-  }
+  if (values.help) return printUsage(io, USAGE);
   const what = values.what as (typeof WHAT)[number];
   if (!WHAT.includes(what)) throw new UsageError(`--what: expected one of ${WHAT.join(', ')}, got "${values.what}"`);
   const config = loadConfig({ file: values.config, env: io.env });

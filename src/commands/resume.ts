@@ -4,7 +4,7 @@ import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { loadConfig } from '../config/load-config';
 import { readProgressState } from '../state/progress-state';
 import { ResumeError, resumeWorkflow } from '../state/resume-plan';
-import { ExitCode, InputError, UsageError, type Command, type Io } from './command';
+import { type Command, ExitCode, HELP_OPTION, InputError, type Io, printUsage, UsageError } from './command';
 import { readInput } from './read-input';
 
 const USAGE = `Usage: agent-play resume --repository OWNER/NAME --task N [FILE|-] [--config FILE] [--parameter NAME=VALUE]...
@@ -47,15 +47,12 @@ function run(args: string[], io: Io): number {
       task: { type: 'string' },
       config: { type: 'string' },
       parameter: { type: 'string', multiple: true, default: [] },
-      help: { type: 'boolean', short: 'h' },
+      ...HELP_OPTION,
     },
     allowPositionals: true,
     strict: true,
   });
-  if (values.help) {
-    io.out(USAGE);
-    return ExitCode.ok;
-  }
+  if (values.help) return printUsage(io, USAGE);
   if (!values.repository || !/^[^/\s]+\/[^/\s]+$/.test(values.repository)) throw new UsageError('--repository OWNER/NAME is required');
   if (!values.task || !/^\d+$/.test(values.task)) throw new UsageError('--task N is required (the task id, digits)');
   if (positionals.length > 1) throw new UsageError('expected at most one FILE (or - for standard input)');

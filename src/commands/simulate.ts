@@ -6,7 +6,7 @@ import { ScenarioError, loadScenario } from '../simulate/scenario';
 import { simulate } from '../simulate/simulate';
 import { formatTrace, reportJson } from '../simulate/trace';
 import { synthesizePlatform } from '../synth/synthesize';
-import { ExitCode, UsageError, type Command, type Io } from './command';
+import { type Command, ExitCode, HELP_OPTION, type Io, printUsage, UsageError } from './command';
 
 const USAGE = `Usage: agent-play simulate SCENARIO.yaml [--config FILE] [--json]
 
@@ -30,14 +30,11 @@ Options:
 function run(args: string[], io: Io): number {
   const { values, positionals } = parseArgs({
     args,
-    options: { config: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: { config: { type: 'string' }, json: { type: 'boolean' }, ...HELP_OPTION },
     allowPositionals: true,
     strict: true,
   });
-  if (values.help) {
-    io.out(USAGE);
-    return ExitCode.ok;
-  }
+  if (values.help) return printUsage(io, USAGE);
   if (positionals.length !== 1) throw new UsageError('expected one scenario file: agent-play simulate SCENARIO.yaml');
   const config = loadConfig({ file: values.config, env: io.env });
   const scenario = loadScenario(positionals[0]);

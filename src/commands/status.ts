@@ -3,7 +3,7 @@ import { durationSeconds } from '../../constructs/model/duration';
 import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { readProgressState } from '../state/progress-state';
 import { formatAge, taskStatuses, type TaskStatus } from '../state/task-status';
-import { ExitCode, UsageError, type Command, type Io } from './command';
+import { type Command, ExitCode, HELP_OPTION, type Io, printUsage, UsageError } from './command';
 import { readInput } from './read-input';
 
 const DEFAULT_STUCK_AFTER = '6h';
@@ -68,15 +68,12 @@ function run(args: string[], io: Io): number {
       'gate-stuck-after': { type: 'string', default: DEFAULT_GATE_STUCK_AFTER },
       format: { type: 'string', default: 'text' },
       'fail-on-stuck': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
+      ...HELP_OPTION,
     },
     allowPositionals: true,
     strict: true,
   });
-  if (values.help) {
-    io.out(USAGE);
-    return ExitCode.ok;
-  }
+  if (values.help) return printUsage(io, USAGE);
   if (positionals.length > 1) throw new UsageError('expected at most one FILE (or - for standard input)');
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format: expected text or json, got "${values.format}"`);
   const thresholds = { stuckAfter: seconds('--stuck-after', values['stuck-after']), gateStuckAfter: seconds('--gate-stuck-after', values['gate-stuck-after']) };

@@ -4,7 +4,7 @@ import { synthesizePlatform } from '../synth/synthesize';
 import { writeManifests } from '../synth/write-manifests';
 import { formatFinding } from '../validate/finding';
 import { validateManifestTexts } from '../validate/validate-texts';
-import { ExitCode, type Command, type Io } from './command';
+import { type Command, ExitCode, HELP_OPTION, type Io, printUsage } from './command';
 
 const USAGE = `Usage: agent-play synth [--config FILE] [--out DIR]
 
@@ -24,14 +24,11 @@ Environment:
 function run(args: string[], io: Io): number {
   const { values } = parseArgs({
     args,
-    options: { config: { type: 'string' }, out: { type: 'string', default: 'dist-manifests' }, help: { type: 'boolean', short: 'h' } },
+    options: { config: { type: 'string' }, out: { type: 'string', default: 'dist-manifests' }, ...HELP_OPTION },
     allowPositionals: false,
     strict: true,
   });
-  if (values.help) {
-    io.out(USAGE);
-    return ExitCode.ok;
-  }
+  if (values.help) return printUsage(io, USAGE);
   const config = loadConfig({ file: values.config, env: io.env });
   const files = synthesizePlatform(config);
   const report = validateManifestTexts(files, values.out);

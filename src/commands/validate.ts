@@ -4,7 +4,7 @@ import { readManifestPaths } from '../validate/manifest-files';
 import { formatJsonReport, formatTextReport } from '../validate/report-format';
 import { LINT_RULES } from '../validate/rules';
 import { SchemaCatalog, SchemaSourceError } from '../validate/schema/schema-catalog';
-import { ExitCode, InputError, UsageError, type Command, type Io } from './command';
+import { type Command, ExitCode, HELP_OPTION, InputError, type Io, printUsage, UsageError } from './command';
 
 const DEFAULT_PATH = 'dist-manifests';
 
@@ -38,15 +38,12 @@ function run(args: string[], io: Io): number {
       crds: { type: 'string', multiple: true, default: [] },
       format: { type: 'string', default: 'text' },
       verbose: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
+      ...HELP_OPTION,
     },
     allowPositionals: true,
     strict: true,
   });
-  if (values.help) {
-    io.out(USAGE);
-    return ExitCode.ok;
-  }
+  if (values.help) return printUsage(io, USAGE);
   const format = values.format as (typeof FORMATS)[number];
   if (!FORMATS.includes(format)) throw new UsageError(`--format: expected one of ${FORMATS.join(', ')}, got "${values.format}"`);
   const catalog = loadCatalog(values.crds);
