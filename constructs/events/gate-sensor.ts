@@ -9,7 +9,7 @@ import { taskIdTemplate } from '../model/task-id-template';
 import type { DataFilter, EventDependency, ExprFilter, SensorSpec, Trigger, TriggerBackoff, TriggerParameter } from './argo-events-types';
 import { assertSameNamespace, type IEventBus } from './event-bus';
 import type { IGithubEventSource } from './github-event-source';
-import { RESUMER_PARAMETERS, type ResumerParameter } from './play-resumer-template';
+import { RESUMER_GATE_PARAMETER, RESUMER_PARAMETERS, type ResumerParameter } from './play-resumer-template';
 
 export interface GateSensorProps {
   /** The gate this Sensor releases. */
@@ -173,7 +173,7 @@ function resumerTrigger(context: TriggerContext): Trigger {
     ];
   });
   // Only the gate is known here; the parameters above fill in the rest from the event.
-  const value = (name: ResumerParameter): string => (name === 'gate' ? gate : '');
+  const value = (name: ResumerParameter): string => (name === RESUMER_GATE_PARAMETER ? gate : '');
   return trigger(context, `resume-${gate}`, {
     k8s: {
       operation: 'create',

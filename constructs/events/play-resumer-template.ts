@@ -10,7 +10,9 @@ import { WorkflowTemplate } from '../workflows/workflow-template';
  * The resumer's parameters, in order: a Sensor writes the event's values into
  * `spec.arguments.parameters.{index}.value`, so the order is part of the contract.
  */
-export const RESUMER_PARAMETERS = ['gate', 'repository', 'repository-label', 'release-configmap', 'task-id', 'pr-url', 'pr-number'] as const;
+/** The resumer parameter that names the gate to release. */
+export const RESUMER_GATE_PARAMETER = 'gate';
+export const RESUMER_PARAMETERS = [RESUMER_GATE_PARAMETER, 'repository', 'repository-label', 'release-configmap', 'task-id', 'pr-url', 'pr-number'] as const;
 export type ResumerParameter = (typeof RESUMER_PARAMETERS)[number];
 
 /** The Workflow label that marks resumer runs (they are not plays). */
@@ -73,7 +75,7 @@ export class PlayResumerTemplate extends WorkflowTemplate {
         image: props.helperImage,
         source: FIND_PLAY_SCRIPT,
         env: [
-          { name: 'GATE', value: parameter('gate') },
+          { name: 'GATE', value: parameter(RESUMER_GATE_PARAMETER) },
           { name: 'TASK_ID', value: parameter('task-id') },
           { name: 'REPOSITORY', value: parameter('repository') },
           { name: 'REPOSITORY_LABEL', value: parameter('repository-label') },

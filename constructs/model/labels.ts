@@ -68,9 +68,12 @@ export const WorkspaceLabels = {
   workspaceType: 'workspace-type',
 } as const;
 
+/** ArgoCD's per-object sync options annotation. */
+export const ARGOCD_SYNC_OPTIONS_ANNOTATION = 'argocd.argoproj.io/sync-options';
+
 /** Annotations that keep ArgoCD from ever pruning or deleting an object (PVCs hold the agents' work). */
 export const ARGOCD_KEEP_ANNOTATIONS: Readonly<Record<string, string>> = {
-  'argocd.argoproj.io/sync-options': 'Prune=false,Delete=false',
+  [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Prune=false,Delete=false',
 };
 
 /** Labels every object we emit carries. */

@@ -19,6 +19,11 @@ export const ProjectTemplates = {
 /** What `find-start` decides for a task. */
 export const TaskActions = { start: 'start', skip: 'skip' } as const;
 
+/** The step of run-task that reads the progress record, and the outputs the next step reads. */
+const FIND_STEP = 'find-start';
+const ACTION_OUTPUT = 'action';
+const stepOutput = (name: string): string => `{{steps.${FIND_STEP}.outputs.parameters.${name}}}`;
+
 const START_STAGE_FILE = `${SCRATCH_MOUNT.mountPath}/start-stage`;
 const ACTION_FILE = `${SCRATCH_MOUNT.mountPath}/action`;
 
@@ -85,7 +90,7 @@ function findStart(props: ProjectTaskTemplatesProps): Template {
     outputs: {
       parameters: [
         { name: PlayParameters.startStage, valueFrom: { path: START_STAGE_FILE } },
-        { name: 'action', valueFrom: { path: ACTION_FILE } },
+        { name: ACTION_OUTPUT, valueFrom: { path: ACTION_FILE } },
       ],
     },
   };
@@ -141,16 +146,16 @@ function runTask(props: ProjectTaskTemplatesProps): Template {
     name: ProjectTemplates.runTask,
     inputs: { parameters: [{ name: PlayParameters.taskId }, ...Object.entries(props.parameters).map(([name, value]) => ({ name, default: value }))] },
     steps: [
-      [{ name: 'find-start', template: ProjectTemplates.findStart, arguments: { parameters: [{ name: PlayParameters.taskId, value: input(PlayParameters.taskId) }] } }],
+      [{ name: FIND_STEP, template: ProjectTemplates.findStart, arguments: { parameters: [{ name: PlayParameters.taskId, value: input(PlayParameters.taskId) }] } }],
       [
         {
           name: 'play',
           template: ProjectTemplates.startPlay,
-          when: `'{{steps.find-start.outputs.parameters.action}}' == '${TaskActions.start}'`,
+          when: `'${stepOutput(ACTION_OUTPUT)}' == '${TaskActions.start}'`,
           arguments: {
             parameters: [
               { name: PlayParameters.taskId, value: input(PlayParameters.taskId) },
-              { name: PlayParameters.startStage, value: `{{steps.find-start.outputs.parameters.${PlayParameters.startStage}}}` },
+              { name: PlayParameters.startStage, value: stepOutput(PlayParameters.startStage) },
               ...passed,
             ],
           },

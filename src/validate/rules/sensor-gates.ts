@@ -7,12 +7,11 @@
  * A run without any play WorkflowTemplate (a Sensor validated alone) is not checked.
  */
 import { GATE_STAGE_INPUT, RESUMER_TEMPLATE_NAME } from '../../../constructs/model/play-contract';
+import { RESUMER_GATE_PARAMETER } from '../../../constructs/events/play-resumer-template';
 import type { LintContext, LintRule, Violation } from '../finding';
 import { callsOf, hasPlaceholder, isRecord, listOf, namedList, pathOf, templatesOf, workflowObjects } from './argo-spec';
 import { triggersOf } from './sensor-spec';
 
-/** The parameter of the resumer that names the gate to release. */
-const RESUMER_GATE_PARAMETER = 'gate';
 /** `inputs.parameters.<input>.value=<gate>`: the form `gateNodeSelector` writes (a test holds them together). */
 export const NODE_SELECTOR = /^inputs\.parameters\.(?<input>[^.=]+)\.value=(?<gate>.+)$/;
 

@@ -5,6 +5,7 @@
  * `{{...}}` placeholders are filled in later and left alone.
  */
 import { parseAllDocuments } from 'yaml';
+import { ARGOCD_SYNC_OPTIONS_ANNOTATION } from '../../../constructs/model/labels';
 import type { LintRule, Violation } from '../finding';
 import { labelViolations } from '../metadata-checks';
 import { hasPlaceholder, isRecord, templatesOf, workflowSpecOf, WORKFLOW_KINDS, type Json, type Path } from './argo-spec';
@@ -52,16 +53,18 @@ export const specLabelsRule: LintRule = {
 };
 
 /** Whether the ArgoCD sync options keep the object when it disappears from Git. */
-const keepsOnPrune = (annotations: unknown): boolean =>
-  isRecord(annotations) && typeof annotations['argocd.argoproj.io/sync-options'] === 'string' && /(^|,)\s*Prune=false\s*(,|$)/.test(annotations['argocd.argoproj.io/sync-options']);
+const keepsOnPrune = (annotations: unknown): boolean => {
+  const options = isRecord(annotations) ? annotations[ARGOCD_SYNC_OPTIONS_ANNOTATION] : undefined;
+  return typeof options === 'string' && /(^|,)\s*Prune=false\s*(,|$)/.test(options);
+};
 
 export const pvcPruneProtectionRule: LintRule = {
   id: 'pvc-prune-protection',
   severity: 'warning',
-  description: "a PersistentVolumeClaim carries argocd.argoproj.io/sync-options: Prune=false, so a sync never deletes the agents' work",
+  description: `a PersistentVolumeClaim carries ${ARGOCD_SYNC_OPTIONS_ANNOTATION}: Prune=false, so a sync never deletes the agents' work`,
   kinds: ['PersistentVolumeClaim'],
   check: (target) =>
     keepsOnPrune(target.object.metadata?.annotations)
       ? []
-      : [{ path: 'metadata.annotations', message: 'no argocd.argoproj.io/sync-options: Prune=false: an ArgoCD sync that no longer finds this claim in Git deletes it and the work on it' }],
+      : [{ path: 'metadata.annotations', message: `no ${ARGOCD_SYNC_OPTIONS_ANNOTATION}: Prune=false: an ArgoCD sync that no longer finds this claim in Git deletes it and the work on it` }],
 };
