@@ -83,7 +83,7 @@ describe('the task order', () => {
 });
 
 describe('a small project', () => {
-  const { objects, construct } = build([{ id: 5 }, { id: 6, dependsOn: [5], parameters: { 'task-type': 'backend' } }, { id: 7, dependsOn: [5] }], 2);
+  const { objects, construct, texts } = build([{ id: 5 }, { id: 6, dependsOn: [5], parameters: { 'task-type': 'backend' } }, { id: 7, dependsOn: [5] }], 2);
   const [main] = objects;
 
   it('runs each task once, as a DAG task calling run-task with its id and parameters, after its dependencies, with bounded parallelism', () => {
@@ -129,6 +129,7 @@ describe('a small project', () => {
 
   it('validates: upstream CRD with unknown fields rejected, and every lint rule', () => {
     for (const object of objects.filter((candidate) => candidate.kind === 'WorkflowTemplate')) expect(validateArgoWorkflowsObject(object)).toEqual([]);
+    expect(validateManifestTexts(texts, 'dist-manifests').findings).toEqual([]);
   });
 
   it('refuses at construction: a cycle, an unknown dependency, a duplicate id, another repository, an undeclared parameter', () => {
