@@ -14,6 +14,7 @@ import { CORE_SCHEMAS, zodProblems } from './core-schemas';
 import { CrdSchema, CrdShapeError } from './crd-schema';
 import { DefinitionsSchema } from './events-json-schema';
 import { isRecord } from './json-schema-passes';
+import { cachedDocuments } from './parsed-yaml-cache';
 import type { SchemaProblem } from './schema-problem';
 
 /** A schema for one apiVersion and kind. */
@@ -48,7 +49,7 @@ export class SchemaCatalog {
   }
 
   /**
-   * The schemas found in `directories` (files `*.yaml`, `*.yml`, `*.json`, recursively), in front of the
+   * The schemas found in `directories` (their files `*.yaml`, `*.yml`, `*.json`, not sub-folders), in front of the
    * built-in ones.
    * @throws SchemaSourceError for a directory that cannot be read or a file that is neither a CRD nor a
    * definitions schema
@@ -111,7 +112,8 @@ function schemaFiles(directory: string): string[] {
   let entries: string[];
   try {
     if (!statSync(directory).isDirectory()) throw new SchemaSourceError(`${directory}: --crds expects a directory`);
-    entries = readdirSync(directory, { recursive: true, encoding: 'utf8' });
+    // Not recursive: a folder of exported CRDs is flat, and manifests kept below it are not schemas.
+    entries = readdirSync(directory, { encoding: 'utf8' });
   } catch (error) {
     if (error instanceof SchemaSourceError) throw error;
     throw new SchemaSourceError(`${directory}: cannot read the schema directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
@@ -154,7 +156,7 @@ function parseSchemaFile(file: string, text: string): (CrdSchema | DefinitionsSc
     return crdsIn([document], file);
   }
   try {
-    return crdsIn(readKubernetesYaml(text).map((document) => document.value), file);
+    return crdsIn(cachedDocuments(text, (yaml) => readKubernetesYaml(yaml).map((document) => document.value)), file);
   } catch (error) {
     if (error instanceof YamlSyntaxError) throw new SchemaSourceError(`${file}: ${error.message}`);
     throw error;
