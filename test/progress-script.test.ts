@@ -69,6 +69,10 @@ function common(task: number): Record<string, string> {
     TRACKING_LABEL: PROGRESS_TRACKING_LABEL,
     HISTORY_ANNOTATION: PlayAnnotations.stageHistory,
     ENTERED_AT_ANNOTATION: PlayAnnotations.stageEnteredAt,
+    // The play parameters stage conditions test, as the template passes them.
+    PARAMETER_NAMES: 'task-type team',
+    PARAMETER_1: 'backend',
+    PARAMETER_2: '',
   };
 }
 
@@ -221,6 +225,7 @@ describe.concurrent('progress script', () => {
       stage: 'implementation',
       status: 'in-progress',
       lastAgent: 'rex',
+      parameters: { 'task-type': 'backend', team: '' },
     });
     expect(task.cliHistory).toEqual([{ stage: 'implementation', agent: 'rex', cli: 'cursor', at: timestamp() }]);
     expect(task.stageResults).toBeUndefined();
@@ -349,6 +354,13 @@ describe.concurrent('progress script', () => {
 describe('progress script text', () => {
   it('takes every value from the environment, never from Argo templating', () => {
     expect(PROGRESS_SCRIPT).not.toContain('{{');
+  });
+
+  it('is given every play parameter a stage condition may test, by name and value', () => {
+    const play = synth().one('WorkflowTemplate', 'play-play-test');
+    for (const template of play.spec.templates.filter((candidate: any) => candidate.script?.source === PROGRESS_SCRIPT)) {
+      expect(template.script.env).toEqual(expect.arrayContaining([{ name: 'PARAMETER_NAMES', value: 'task-type' }, { name: 'PARAMETER_1', value: '{{workflow.parameters.task-type}}' }]));
+    }
   });
 
   it('reads only variables that both the enter and the exit templates set', () => {

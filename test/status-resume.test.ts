@@ -109,7 +109,7 @@ describe('agent-play resume', () => {
     });
     expect(workflow.spec).toEqual({
       workflowTemplateRef: { name: playTemplateName(SERVICE) },
-      arguments: { parameters: [{ name: PlayParameters.taskId, value: '5' }, { name: PlayParameters.startStage, value: 'implementation' }] },
+      arguments: { parameters: [{ name: PlayParameters.taskId, value: '5' }, { name: PlayParameters.startStage, value: 'implementation' }, { name: PlayParameters.taskType, value: '' }] },
     });
     for (const value of Object.values(workflow.metadata.labels as Record<string, string>)) expect(isLabelValue(value)).toBe(true);
     expect(validateArgoWorkflowsObject(workflow)).toEqual([]);
@@ -144,19 +144,39 @@ describe('agent-play resume', () => {
     expect(runCapturing(['resume', '--task', '3'], { stdin: STATE }).err).toContain('--repository OWNER/NAME is required');
   });
 
-  it('asks for the task type when the stored stage only runs for some task types, instead of skipping it', () => {
+  describe('with a conditional security stage (backend and API tasks only)', () => {
     const config = resolve(__dirname, 'fixtures/state/security-stage.yaml');
-    const atSecurity = withRecord('5', (record) => ({ ...record, stage: 'security' }));
-    const refused = resume('5', ['--config', config], atSecurity);
-    expect(refused.code).toBe(2);
-    expect(refused.err).toContain('stage security runs only when task-type is one of backend, api');
-    const resumed = resume('5', ['--config', config, '--parameter', 'task-type=backend'], atSecurity);
-    expect(resumed.code, resumed.err).toBe(0);
-    expect(parse(resumed.out).spec.arguments.parameters).toEqual([
-      { name: PlayParameters.taskId, value: '5' },
-      { name: PlayParameters.startStage, value: 'security' },
-      { name: PlayParameters.taskType, value: 'backend' },
-    ]);
+    const at = (stage: string, parameters?: Record<string, string>) =>
+      withRecord('5', ({ parameters: _kept, ...record }) => ({ ...record, stage, ...(parameters ? { parameters } : {}) }));
+    const resumeAt = (stdin: string, argv: string[] = []) => resume('5', ['--config', config, ...argv], stdin);
+
+    it('passes the play parameters the record kept, so the play takes the same conditional stages', () => {
+      const run = resumeAt(at('security', { 'task-type': 'backend' }));
+      expect(run.code, run.err).toBe(0);
+      expect(parse(run.out).spec.arguments.parameters).toEqual([
+        { name: PlayParameters.taskId, value: '5' },
+        { name: PlayParameters.startStage, value: 'security' },
+        { name: PlayParameters.taskType, value: 'backend' },
+      ]);
+    });
+
+    it('refuses to recreate a play that would skip the stage it stopped in', () => {
+      const run = resumeAt(at('security', { 'task-type': '' }));
+      expect(run.code).toBe(2);
+      expect(run.err).toContain('stage security runs only when task-type is one of backend, api, but task-type is "": pass --parameter task-type=VALUE');
+      expect(resumeAt(at('security', { 'task-type': '' }), ['--parameter', 'task-type=api']).code).toBe(0);
+    });
+
+    it('asks for the parameters an older record did not keep when a conditional stage is ahead', () => {
+      const old = at('code-quality');
+      const refused = resumeAt(old);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain('keeps no play parameters, and conditional stages are ahead: security (task-type); pass --parameter NAME=VALUE');
+      const resumed = resumeAt(old, ['--parameter', 'task-type=frontend']);
+      expect(resumed.code, resumed.err).toBe(0);
+      expect(parse(resumed.out).spec.arguments.parameters).toContainEqual({ name: PlayParameters.taskType, value: 'frontend' });
+      expect(resumeAt(at('testing')).code).toBe(0);
+    });
   });
 
   it('reads the records the real progress script writes', async () => {
@@ -170,6 +190,7 @@ describe('agent-play resume', () => {
           TASK_ID: '12', WORKFLOW_NAME: workflow, NAMESPACE: 'agents', REPOSITORY, BRANCH: 'main',
           PROGRESS_CONFIGMAP: progressConfigMapName(REPOSITORY), PROGRESS_KEY: progressTaskKey(12), TRACKING_LABEL: PROGRESS_TRACKING_LABEL,
           HISTORY_ANNOTATION: PlayAnnotations.stageHistory, ENTERED_AT_ANNOTATION: PlayAnnotations.stageEnteredAt,
+          PARAMETER_NAMES: PlayParameters.taskType, PARAMETER_1: 'backend',
         });
       for (const [stage, previous, agent, state] of [['implementation', '', 'rex', 'in-progress'], ['waiting-pr-created', 'implementation', '', 'suspended']]) {
         const run = await runBash(PROGRESS_SCRIPT, env(stage, previous, agent, state), 8000);
@@ -181,7 +202,11 @@ describe('agent-play resume', () => {
       expect(report).toEqual([expect.objectContaining({ repository: REPOSITORY, task: '12', stage: 'waiting-pr-created', status: 'suspended', lastAgent: 'rex', workflowName: workflow })]);
       expect(report[0].flag).toBeUndefined();
       const recreated = parse(runCapturing(['resume', '--repository', REPOSITORY, '--task', '12'], { stdin: listed }).out);
-      expect(recreated.spec.arguments.parameters[1].value).toBe('waiting-pr-created');
+      expect(recreated.spec.arguments.parameters).toEqual([
+        { name: PlayParameters.taskId, value: '12' },
+        { name: PlayParameters.startStage, value: 'waiting-pr-created' },
+        { name: PlayParameters.taskType, value: 'backend' },
+      ]);
     } finally {
       cluster.dispose();
     }

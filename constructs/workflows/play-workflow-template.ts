@@ -118,7 +118,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
     this.stages = stages;
     this.repository = structuredClone(props.repository);
 
-    const progress = new ProgressEnvironment(props.repository);
+    const progress = new ProgressEnvironment(props.repository, [PlayParameters.taskType, ...Object.keys(props.parameters ?? {}).sort()]);
     this.addTemplate(mainDag(stages, props));
     this.addTemplate(enterStageSteps());
     this.addTemplate(setStageLabels());
@@ -366,7 +366,14 @@ function agentRun(stage: AgentStage, parallelAgent: string | undefined, props: P
 
 /** The environment of the progress script: names from the single sources, values from the play. */
 class ProgressEnvironment {
-  public constructor(private readonly repository: RepositoryConfig) {}
+  /**
+   * @param parameters the play parameters stage conditions may test (task-type and the declared ones): the
+   * record keeps their values, so that a play recreated from it takes the same conditional stages
+   */
+  public constructor(
+    private readonly repository: RepositoryConfig,
+    private readonly parameters: readonly string[],
+  ) {}
 
   public forEnter(): EnvVar[] {
     return [
@@ -406,6 +413,8 @@ class ProgressEnvironment {
       { name: 'TRACKING_LABEL', value: PROGRESS_TRACKING_LABEL },
       { name: 'HISTORY_ANNOTATION', value: PlayAnnotations.stageHistory },
       { name: 'ENTERED_AT_ANNOTATION', value: PlayAnnotations.stageEnteredAt },
+      { name: 'PARAMETER_NAMES', value: this.parameters.join(' ') },
+      ...this.parameters.map((name, index) => ({ name: `PARAMETER_${index + 1}`, value: `{{workflow.parameters.${name}}}` })),
     ];
   }
 }

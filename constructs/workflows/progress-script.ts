@@ -7,13 +7,27 @@
  * - STAGE, PREVIOUS_STAGE, AGENT, CLI, STATUS: the stage entered (on exit: the stage the play was in);
  * - WORKFLOW_STATUS: on exit, Argo's `workflow.status`;
  * - TASK_ID, WORKFLOW_NAME, NAMESPACE, REPOSITORY, BRANCH, PROGRESS_CONFIGMAP, PROGRESS_KEY;
- * - TRACKING_LABEL, HISTORY_ANNOTATION, ENTERED_AT_ANNOTATION.
+ * - TRACKING_LABEL, HISTORY_ANNOTATION, ENTERED_AT_ANNOTATION;
+ * - PARAMETER_NAMES (space-separated) and PARAMETER_1, PARAMETER_2, ...: the play parameters that stage
+ *   conditions test, in that order, kept in the record so that a resume can pass them again.
  *
  * Each task owns one key of the repository's progress ConfigMap, and every write is a merge patch that
  * carries the resourceVersion it read, retried on conflict: parallel tasks never overwrite each other.
  */
 export const PROGRESS_SCRIPT = String.raw`set -euo pipefail
 now="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+
+# The play parameters as one JSON object: names from PARAMETER_NAMES, values from PARAMETER_1, PARAMETER_2, ...
+play_parameters() {
+  local parameters='{}' index=1 name value
+  for name in $(printenv PARAMETER_NAMES || true); do
+    value="$(printenv "PARAMETER_$index" || true)"
+    parameters="$(jq -c --arg name "$name" --arg value "$value" '.[$name] = $value' <<<"$parameters")" || return 1
+    index=$((index + 1))
+  done
+  printf '%s' "$parameters"
+}
+parameters="$(play_parameters)"
 
 # Runs "$@" until it succeeds, at most 5 times, backing off 1, 2, 4, 8 seconds.
 retry() {
@@ -51,8 +65,8 @@ ensure_configmap() {
 next_record() {
   jq -c --arg event "$EVENT" --arg repo "$REPOSITORY" --arg task "$TASK_ID" --arg wf "$WORKFLOW_NAME" --arg now "$now" \
     --arg stage "$STAGE" --arg previous "$PREVIOUS_STAGE" --arg agent "$AGENT" --arg cli "$CLI" --arg status "$STATUS" \
-    --arg wfstatus "$WORKFLOW_STATUS" '
-    .repository = $repo | .task = $task | .workflowName = $wf | .lastUpdated = $now
+    --arg wfstatus "$WORKFLOW_STATUS" --argjson parameters "$parameters" '
+    .repository = $repo | .task = $task | .workflowName = $wf | .lastUpdated = $now | .parameters = $parameters
     | .startedAt = (.startedAt // $now)
     | if $event == "enter" then
         .stage = $stage | .status = $status

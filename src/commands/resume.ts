@@ -11,7 +11,7 @@ const USAGE = `Usage: agent-play resume --repository OWNER/NAME --task N [FILE|-
 
 Prints the Workflow that recreates a task's play at the stage its progress record holds (after its
 Workflow was deleted, or failed): the same name, labels and play WorkflowTemplate (so the same workspace
-claims), starting at the stored stage. Apply it with kubectl create -f -.
+claims) and play parameters, starting at the stored stage. Apply it with kubectl create -f -.
 
 Input (FILE, - for standard input, or a pipe):
   kubectl get cm -l ${PROGRESS_TRACKING_LABEL}=true -o yaml | agent-play resume --repository octo-org/payments --task 5 | kubectl create -f -
@@ -21,8 +21,8 @@ Options:
   --task N                  the task id
   --config FILE             the configuration the platform was synthesized from (default: agent-play.yaml
                             when it exists, else the embedded default)
-  --parameter NAME=VALUE    a play parameter to pass again (the record does not keep them), e.g.
-                            task-type=backend; needed when the stored stage has a condition; repeatable
+  --parameter NAME=VALUE    a play parameter overriding the record's, e.g. task-type=backend; needed for
+                            records that kept none when a conditional stage is ahead; repeatable
   -h, --help                show this help
 
 Missing, unreadable or inconsistent state is refused with the reason (exit 2), never replaced by a

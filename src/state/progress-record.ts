@@ -26,6 +26,8 @@ export const ProgressRecordSchema = z.object({
   /** The agent of the last agent stage; several names joined by "," for a parallel stage. */
   lastAgent: z.string().optional(),
   cliHistory: z.array(CliUseSchema).default([]),
+  /** The play parameters stage conditions test (task-type and the declared ones); absent in older records. */
+  parameters: z.record(z.string(), z.string()).optional(),
 });
 
 export type ProgressRecord = z.infer<typeof ProgressRecordSchema>;

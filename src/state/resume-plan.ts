@@ -2,8 +2,9 @@
  * The Workflow that recreates a task's play at the stage its progress record holds: the same name
  * (`playWorkflowName`, on which the workflow-name resume strategy relies), the labels a play carries, the
  * play WorkflowTemplate of the repository's service (so the same workspace claims, whose names come from
- * service and agent only), and `start-stage` set to the stored stage, so every stage before it is skipped.
- * Anything that would make the play start anywhere else is refused with the reason.
+ * service and agent only), `start-stage` set to the stored stage, so every stage before it is skipped, and
+ * the play parameters it kept (so it takes the same conditional stages). Anything that would make the play
+ * start anywhere else, or skip a stage it should take, is refused with the reason.
  */
 import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/config-schema';
 import { PlayAnnotations, PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
@@ -26,7 +27,7 @@ export const RESUMED_FROM_ANNOTATION = 'agents.platform/resumed-from';
 export interface ResumeRequest {
   readonly repository: string;
   readonly task: string;
-  /** Play parameters to pass again (the record does not keep them), e.g. `task-type`. */
+  /** Play parameters that override the record's (or stand in for a record that keeps none), e.g. `task-type`. */
   readonly parameters: Readonly<Record<string, string>>;
 }
 
@@ -46,19 +47,29 @@ function entryOf(configMaps: readonly ProgressConfigMap[], request: ResumeReques
   return entry;
 }
 
-/** The parameters passed again, checked against what the play declares and against the stage's condition. */
-function checkedParameters(machine: StageMachine, config: PlatformConfig, stage: string, given: Readonly<Record<string, string>>): Record<string, string> {
+/**
+ * The play parameters of the recreated play: the record's, overridden by those given on the command line,
+ * restricted to what the play declares. A record without parameters (written before they were kept) cannot
+ * say which conditional stages the task takes: it is refused when a conditional stage is still ahead and its
+ * parameter is not given.
+ */
+function playParameters(machine: StageMachine, config: PlatformConfig, stage: string, stored: Readonly<Record<string, string>> | undefined, given: Readonly<Record<string, string>>): Record<string, string> {
   const declared = new Set([PlayParameters.taskType, ...Object.keys(config.play.parameters)]);
   for (const name of Object.keys(given)) {
     if (!declared.has(name)) throw new ResumeError(`--parameter ${name}: the play declares no such parameter (it has ${[...declared].join(', ')}; task-id and start-stage come from the record)`);
   }
-  const values = { [PlayParameters.taskType]: '', ...config.play.parameters, ...given };
+  const chosen = Object.fromEntries(Object.entries({ ...stored, ...given }).filter(([name]) => declared.has(name)));
+  if (stored === undefined) {
+    const unknown = machine.stagesFrom(stage).flatMap((ahead) => (ahead.type !== 'end' && ahead.when && !(ahead.when.parameter in chosen) ? [`${ahead.name} (${ahead.when.parameter})`] : []));
+    if (unknown.length > 0) throw new ResumeError(`the record of this task keeps no play parameters, and conditional stages are ahead: ${unknown.join(', ')}; pass --parameter NAME=VALUE for each (an empty value is allowed) so the play takes the stages it should`);
+  }
+  const values: Record<string, string> = { [PlayParameters.taskType]: '', ...config.play.parameters, ...chosen };
   if (!machine.runsFor(stage, values)) {
     const condition = machine.get(stage);
     const when = condition.type !== 'end' ? condition.when : undefined;
-    throw new ResumeError(`stage ${stage} runs only when ${when?.parameter} is one of ${when?.in.join(', ')}; the record does not keep play parameters: pass --parameter ${when?.parameter}=VALUE so the play does not skip the stage it stopped in`);
+    throw new ResumeError(`stage ${stage} runs only when ${when?.parameter} is one of ${when?.in.join(', ')}, but ${when?.parameter} is "${values[when?.parameter ?? ''] ?? ''}": pass --parameter ${when?.parameter}=VALUE, or the play would skip the stage it stopped in`);
   }
-  return Object.fromEntries(Object.entries(given).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return Object.fromEntries(Object.entries(chosen).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /**
@@ -75,7 +86,7 @@ export function resumeWorkflow(configMaps: readonly ProgressConfigMap[], config:
   if (!machine.has(record.stage)) throw new ResumeError(`the record of task ${request.task} is at stage "${record.stage}", which the configured stage machine does not have (stages: ${machine.names.join(', ')}): resume with the configuration the play ran with`);
   const stage = machine.get(record.stage);
   if (stage.type === 'end') throw new ResumeError(`task ${request.task} of ${request.repository} reached its end stage ${stage.name}; nothing to resume`);
-  const parameters = checkedParameters(machine, config, stage.name, request.parameters);
+  const parameters = playParameters(machine, config, stage.name, record.parameters, request.parameters);
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Workflow',
