@@ -65,7 +65,8 @@ describe('what the rules say', () => {
     expect(only('dag-cycle')).toMatchObject({ path: 'spec.templates[0].dag.tasks', message: expect.stringContaining('dependency cycle: a -> b -> a') });
   });
 
-  it('says where a depends expression breaks', () => {
+  it('says where a depends expression breaks, down to its line in the file', () => {
+    expect(only('dag-depends-syntax').line).toBe(13);
     expect(only('dag-depends-syntax').message).toBe('depends "first &&" does not parse: the expression ends where an operand was expected (character 9)');
   });
 

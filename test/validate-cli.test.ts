@@ -61,8 +61,8 @@ describe('each check of the engine fails its fixture with its id', () => {
       path: 'spec.templates[0].dag.tasks[1].withSequence',
       message: 'only one of count or end can be defined',
     });
-    expect(json([fixture('schema.yaml')]).report.findings[0]).toMatchObject({ path: 'colour', message: expect.stringMatching(/^unknown field/) });
-    expect(json([fixture('metadata-labels.yaml')]).report.findings[0]).toMatchObject({ path: 'metadata.labels.repository' });
+    expect(json([fixture('schema.yaml')]).report.findings[0]).toMatchObject({ path: 'colour', message: expect.stringMatching(/^unknown field/), line: 8 });
+    expect(json([fixture('metadata-labels.yaml')]).report.findings[0]).toMatchObject({ path: 'metadata.labels.repository', line: 7 });
   });
 
   it('turns a lint rule that throws into a warning on that object, not a crash', () => {
@@ -119,12 +119,12 @@ describe('agent-play validate', () => {
     expect(run.out).toContain('0 errors, 1 warning');
   });
 
-  it('unpacks a List (as kubectl get -o yaml prints it) and blames the item, at its line', () => {
+  it('unpacks a List (as kubectl get -o yaml prints it) and blames the item, at the line of the field', () => {
     const list = 'apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: { name: fine }\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: { name: Bad_Name }\n';
     const { code, report } = json([scratch({ 'list.yaml': list })]);
     expect(code).toBe(1);
     expect(report.objects.map((object) => object.name)).toEqual(['fine', 'Bad_Name']);
-    expect(report.findings).toEqual([expect.objectContaining({ rule: 'metadata-name', name: 'Bad_Name', path: 'metadata.name', line: 7 })]);
+    expect(report.findings).toEqual([expect.objectContaining({ rule: 'metadata-name', name: 'Bad_Name', path: 'metadata.name', line: 9 })]);
   });
 
   it('reads CRDs given as a List and JSON Schema files from --crds, and refuses a schema file it cannot read', () => {

@@ -3,7 +3,7 @@
  * catalog), its metadata against the API server's rules, and the whole run against the lint rules; every
  * problem becomes a located finding with the id of the rule that found it.
  */
-import { type Finding, fieldPath, type LintContext, type LintRule, type ManifestObject, type Severity, type Violation } from './finding';
+import { type Finding, fieldPath, type LintContext, parseFieldPath, type LintRule, type ManifestObject, type Severity, type Violation } from './finding';
 import { READER_RULES } from './manifest-reader';
 import { METADATA_RULES, metadataViolations } from './metadata-checks';
 import type { ObjectSchema, SchemaCatalog } from './schema/schema-catalog';
@@ -91,6 +91,8 @@ function runRule(rule: LintRule, context: LintContext): Finding[] {
 }
 
 function locate(target: ManifestObject, violation: Violation, rule: string, severity: Severity): Finding {
+  const steps = violation.path === '' ? undefined : parseFieldPath(violation.path);
+  const line = (steps && target.lineOf?.(steps)) ?? target.line;
   return {
     file: target.file,
     kind: target.kind,
@@ -99,7 +101,7 @@ function locate(target: ManifestObject, violation: Violation, rule: string, seve
     message: violation.message,
     rule,
     severity: violation.severity ?? severity,
-    line: target.line,
+    line,
   };
 }
 

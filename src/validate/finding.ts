@@ -22,6 +22,8 @@ export interface ManifestObject {
   readonly name: string;
   /** `metadata.namespace`, when set. */
   readonly namespace?: string;
+  /** The 1-based line of a field of the object (path steps as `fieldPath` takes them), when known. */
+  readonly lineOf?: (path: readonly (string | number)[]) => number | undefined;
 }
 
 /** A problem a rule finds in one object, before the engine ties it to the file and the object. */
@@ -49,7 +51,7 @@ export interface Finding {
   /** The stable id of the rule, e.g. `dag-depends-mixed` or `schema`. */
   readonly rule: string;
   readonly severity: Severity;
-  /** The 1-based line of the object's document in the file, when known. */
+  /** The 1-based line of the field in the file, or else of the object, when known. */
   readonly line?: number;
 }
 
@@ -79,6 +81,26 @@ export function fieldPath(...parts: readonly (string | number)[]): string {
     else text += `[${JSON.stringify(part)}]`;
   }
   return text;
+}
+
+/**
+ * The steps of a path `fieldPath` wrote: `spec.templates[2]["a.b"]` is `spec`, `templates`, 2, `a.b`.
+ * @returns `undefined` for text that is not such a path
+ */
+export function parseFieldPath(path: string): (string | number)[] | undefined {
+  const steps: (string | number)[] = [];
+  const token = /\.?([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/y;
+  let at = 0;
+  while (at < path.length) {
+    token.lastIndex = at;
+    const match = token.exec(path);
+    if (!match) return undefined;
+    if (match[1] !== undefined) steps.push(match[1]);
+    else if (match[2] !== undefined) steps.push(Number(match[2]));
+    else steps.push(JSON.parse(match[3]) as string);
+    at = token.lastIndex;
+  }
+  return steps;
 }
 
 /** The text form: `FILE: Kind/name: field.path: message [rule-id]`. */

@@ -33,7 +33,7 @@ export interface YamlDocument {
   readonly line: number;
   readonly duplicateKeys: readonly DuplicateKey[];
   /**
-   * The 1-based line where the item at `path` starts, for locating objects inside a `kind: List`.
+   * The 1-based line of what `path` names: a mapping entry's key, or a list item.
    * @returns `undefined` when the path does not name a node
    */
   readonly lineOf: (path: readonly (string | number)[]) => number | undefined;
@@ -141,12 +141,23 @@ function duplicateKeysIn(node: unknown, path: (string | number)[], lineAt: (node
   return found;
 }
 
+/**
+ * The node at `path`: for a mapping entry, its key (the line a reader looks for), for a list item, the item.
+ * The last of duplicate keys wins, as in the value read.
+ */
 function nodeAt(node: unknown, path: readonly (string | number)[]): Node | undefined {
   let current: unknown = node;
+  let located: unknown = node;
   for (const step of path) {
-    if (isSeq(current) && typeof step === 'number') current = current.items[step];
-    else if (isMap(current)) current = [...current.items].reverse().find((pair) => keyText(pair.key) === String(step))?.value;
-    else return undefined;
+    if (isSeq(current) && typeof step === 'number') {
+      current = current.items[step];
+      located = current;
+    } else if (isMap(current)) {
+      const pair = [...current.items].reverse().find((candidate) => keyText(candidate.key) === String(step));
+      current = pair?.value;
+      located = pair?.key;
+    } else return undefined;
+    if (located === undefined || located === null) return undefined;
   }
-  return (current ?? undefined) as Node | undefined;
+  return located as Node;
 }

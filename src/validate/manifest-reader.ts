@@ -35,7 +35,7 @@ export function readManifestText(text: string, file: string): ManifestReading {
     const entries = entriesOf(document);
     for (const entry of entries) {
       const object = manifestObject(file, document.index, entry.line, entry.value);
-      if (object) objects.push(object);
+      if (object) objects.push({ ...object, lineOf: (path) => document.lineOf([...entry.at, ...path]) });
       else findings.push(shapeFinding(file, entry.line, entry.value));
     }
     findings.push(...duplicateFindings(file, document, entries));
