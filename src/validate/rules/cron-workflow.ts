@@ -1,5 +1,5 @@
 /** CronWorkflows (argo-semantics §2 L): at least one schedule of five cron fields, a known concurrency policy. */
-import type { LintRule, Violation } from '../finding';
+import { fieldPath, type LintRule, type Violation } from '../finding';
 import { isRecord, listOf } from './argo-spec';
 
 const POLICIES = ['Allow', 'Forbid', 'Replace', ''];
@@ -17,7 +17,7 @@ export const cronScheduleRule: LintRule = {
     const violations: Violation[] = [];
     if (schedules.length === 0) violations.push({ path: 'spec.schedules', message: 'a CronWorkflow needs at least one schedule' });
     listOf(spec.schedules).forEach((schedule, index) => {
-      if (typeof schedule !== 'string' || !isSchedule(schedule)) violations.push({ path: `spec.schedules[${index}]`, message: `schedule ${JSON.stringify(schedule)} is not five cron fields (minute hour day month weekday)` });
+      if (typeof schedule !== 'string' || !isSchedule(schedule)) violations.push({ path: fieldPath('spec', 'schedules', index), message: `schedule ${JSON.stringify(schedule)} is not five cron fields (minute hour day month weekday)` });
     });
     if (spec.concurrencyPolicy !== undefined && !POLICIES.includes(spec.concurrencyPolicy)) violations.push({ path: 'spec.concurrencyPolicy', message: `concurrencyPolicy must be one of ${POLICIES.filter(Boolean).join(', ')}` });
     return violations;
