@@ -4,6 +4,7 @@ import { parseAllDocuments } from 'yaml';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { playTemplateName } from '../constructs/model/play-contract';
+import { label, nodeId } from '../src/graph/mermaid';
 import { playDagGraph } from '../src/graph/play-dag-graph';
 import { describeRelease, stageGraph } from '../src/graph/stage-graph';
 import { synthesizePlatform } from '../src/synth/synthesize';
@@ -11,6 +12,7 @@ import { runCapturing } from './support/run-cli';
 
 const config = resolveConfig({});
 const machine = StageMachine.fromConfig(config);
+const taskId = (name: string): string => `task_${name.replace(/-/g, '_')}`;
 const nodeOf = (text: string, name: string): string => text.split('\n').find((line) => line.includes(`"${name}<br/>`) || line.includes(`"${name}"`)) ?? '';
 
 describe('the stage machine graph', () => {
@@ -42,6 +44,13 @@ describe('the stage machine graph', () => {
   });
 });
 
+describe('Mermaid labels', () => {
+  it('quote the label and write what would end it or read as HTML as entity codes', () => {
+    expect(label('a "b" & <c>', 'd')).toBe('"a #quot;b#quot; #amp; #lt;c#gt;<br/>d"');
+    expect(nodeId('task', '3-build.x')).toBe('task_3_build_x');
+  });
+});
+
 describe('the play DAG graph', () => {
   const play = parseAllDocuments(synthesizePlatform(config).get('play-workflow-templates.yaml') ?? '')
     .map((document) => document.toJS())
@@ -49,12 +58,31 @@ describe('the play DAG graph', () => {
   const graph = playDagGraph(play);
   const tasks: { name: string; depends?: string }[] = play.spec.templates.find((template: { name: string }) => template.name === play.spec.entrypoint).dag.tasks;
 
-  it('shows every task of the synthesized DAG, and an edge for every task its depends names', () => {
-    for (const task of tasks) expect(graph).toContain(`task_${task.name.replace(/-/g, '_')}`);
-    const edges = graph.split('\n').filter((line) => line.includes('-->')).length;
-    const expected = tasks.reduce((sum, task) => sum + (task.depends ? task.depends.split('&&').length : 0), 0);
-    expect(edges).toBe(expected);
-    expect(graph).toContain('task_enter_implementation --> task_implementation');
+  it('shows every task of the synthesized DAG, and exactly one edge for every task its depends names', () => {
+    for (const task of tasks) expect(graph).toMatch(new RegExp(`^  ${taskId(task.name)}\\W.*"${task.name}<br/>`, 'm'));
+    // The default play's depends are plain conjunctions; read them independently of the graph's parser.
+    for (const task of tasks) if (task.depends) expect(task.depends).toMatch(/^[a-z0-9-]+( && [a-z0-9-]+)*$/);
+    const expected = tasks.flatMap((task) => (task.depends ? task.depends.split(' && ').map((name) => `${taskId(name)} --> ${taskId(task.name)}`) : []));
+    const edges = graph.split('\n').filter((line) => line.includes('-->')).map((line) => line.trim());
+    expect(edges.sort()).toEqual(expected.sort());
+    expect(edges).toContain('task_enter_implementation --> task_implementation');
+  });
+
+  it('shows the when of a conditional task, as Argo will test it', () => {
+    const composed = resolveConfig({ file: { stages: [
+      { name: 'build', type: 'agent', agents: ['rex', 'blaze'] },
+      { name: 'security', type: 'agent', agent: 'cipher', when: { parameter: 'task-type', in: ['backend'] } },
+      { name: 'done', type: 'end' },
+    ] } });
+    const template = parseAllDocuments(synthesizePlatform(composed).get('play-workflow-templates.yaml') ?? '')
+      .map((document) => document.toJS())
+      .find((object) => object.metadata.name === playTemplateName(composed.repositories[0].service));
+    const text = playDagGraph(template);
+    expect(nodeOf(text, 'security')).toMatch(/when: .*workflow\.parameters\['task-type'\] in \['backend'\]/);
+    expect(nodeOf(text, 'security')).not.toContain('{{');
+    expect(nodeOf(text, 'security')).toContain(' #amp;#amp; ');
+    expect(text).toContain('task_build_rex --> task_enter_security');
+    expect(text).toContain('task_build_blaze --> task_enter_security');
   });
 
   it('prints both from the command line, and refuses an unknown repository', () => {

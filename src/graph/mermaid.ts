@@ -5,7 +5,10 @@ export function nodeId(prefix: string, name: string): string {
   return `${prefix}_${name.replace(/[^A-Za-z0-9]/g, '_')}`;
 }
 
-/** A quoted label: Mermaid's `"..."` with `"` written as `#quot;`, lines joined with `<br/>`. */
+/** Mermaid's entity codes for what would end a quoted label or be read as HTML in it. */
+const ENTITIES: Readonly<Record<string, string>> = { '"': '#quot;', '&': '#amp;', '<': '#lt;', '>': '#gt;' };
+
+/** A quoted label: Mermaid's `"..."` with `"`, `&`, `<` and `>` written as entity codes, lines joined with `<br/>`. */
 export function label(...lines: readonly string[]): string {
-  return `"${lines.map((line) => line.replace(/"/g, '#quot;')).join('<br/>')}"`;
+  return `"${lines.map((line) => line.replace(/["&<>]/g, (character) => ENTITIES[character])).join('<br/>')}"`;
 }

@@ -1,7 +1,7 @@
 /**
  * The play DAG as Argo will run it, read from the synthesized play WorkflowTemplate (not rebuilt from the
- * config): each task of the main DAG with the template it runs, and an edge for each task its `depends`
- * names, labelled with the result when the expression asks for one.
+ * config): each task of the main DAG with the template it runs and the `when` that may skip it, and an edge
+ * for each task its `depends` names, labelled with the result when the expression asks for one.
  */
 import { PlayTemplates } from '../../constructs/model/play-contract';
 import { parseBooleanExpression } from '../validate/rules/boolean-expression';
@@ -17,6 +17,9 @@ function shapeOf(task: Json): [string, string] {
   return ['[', ']'];
 }
 
+/** `{{=expression}}` as the bare expression, which reads better in a box; other text as it is. */
+const unwrapExpression = (text: string): string => text.replace(/^\{\{=?\s*([\s\S]*?)\s*\}\}$/, '$1');
+
 /** The Mermaid flowchart of the main DAG of a play WorkflowTemplate. */
 export function playDagGraph(playTemplate: Json): string {
   const main = (playTemplate.spec?.templates ?? []).find((template: Json) => template.name === playTemplate.spec?.entrypoint);
@@ -24,7 +27,8 @@ export function playDagGraph(playTemplate: Json): string {
   const lines = ['flowchart TD', `  %% ${playTemplate.metadata?.name}: the ${tasks.length} tasks of its ${main?.name} DAG`];
   for (const task of tasks) {
     const [open, close] = shapeOf(task);
-    lines.push(`  ${nodeId('task', task.name)}${open}${label(task.name, `template: ${task.template}`)}${close}`);
+    const when = typeof task.when === 'string' ? [`when: ${unwrapExpression(task.when)}`] : [];
+    lines.push(`  ${nodeId('task', task.name)}${open}${label(task.name, `template: ${task.template}`, ...when)}${close}`);
   }
   for (const task of tasks) {
     if (typeof task.depends !== 'string') continue;
