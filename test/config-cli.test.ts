@@ -101,7 +101,7 @@ describe('agent-play config validate', () => {
 
 describe('agent-play config schema', () => {
   const schema = JSON.parse(runCapturing(['config', 'schema']).out);
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const ajv = new Ajv2020({ strict: false, allErrors: true }).addFormat('uri', (text: string) => URL.canParse(text));
   const check = ajv.compile(schema);
   const valid = (config: unknown): boolean => check(config) === true;
 
@@ -122,5 +122,15 @@ describe('agent-play config schema', () => {
     expect(valid({ stages: [{ name: 'build', type: 'robot' }] })).toBe(false);
     expect(valid({ workspace: { size: 10 } })).toBe(false);
     expect(valid({ repositories: [{ name: 'octo-org/web', service: 'Web App' }] })).toBe(false);
+    expect(valid({ play: { deadlin: '7d' } })).toBe(false);
+    expect(valid({ stages: [{ name: 'build', type: 'agent', agent: 'rex', when: { parameter: 'task-type' } }, { name: 'done', type: 'end' }] })).toBe(false);
+  });
+
+  it('wants an agent stage to name its agents one way: agent or agents', () => {
+    const stages = (stage: Record<string, unknown>): unknown => ({ stages: [{ name: 'build', type: 'agent', ...stage }, { name: 'done', type: 'end' }] });
+    expect(valid(stages({ agent: 'rex' }))).toBe(true);
+    expect(valid(stages({ agents: ['rex', 'blaze'] }))).toBe(true);
+    expect(valid(stages({}))).toBe(false);
+    expect(valid(stages({ agent: 'rex', agents: ['blaze'] }))).toBe(false);
   });
 });

@@ -19,6 +19,18 @@ function partialEntries(schema: Record<string, any>): Record<string, any> {
   return { ...schema, additionalProperties: entry };
 }
 
+/**
+ * The schema's refinement that an agent stage names its agents one way, `agent` or `agents`, is not
+ * representable by zod's generator: say it in JSON Schema on every stage form that has both fields.
+ */
+function oneAgentField(stages: Record<string, any>): Record<string, any> {
+  const forms = (stages.items?.oneOf ?? stages.items?.anyOf ?? []) as Record<string, any>[];
+  for (const form of forms) {
+    if (form.properties?.agent && form.properties?.agents) form.oneOf = [{ required: ['agent'] }, { required: ['agents'] }];
+  }
+  return stages;
+}
+
 export function configJsonSchema(): Record<string, any> {
   const generated = z.toJSONSchema(PlatformConfigSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, any>;
   const properties: Record<string, any> = {};
@@ -26,6 +38,7 @@ export function configJsonSchema(): Record<string, any> {
     properties[key] = { description: CONFIG_SECTIONS[key as keyof typeof CONFIG_SECTIONS], ...schema };
   }
   for (const registry of MERGED_REGISTRIES) properties[registry] = partialEntries(properties[registry]);
+  properties.stages = oneAgentField(properties.stages);
   return {
     $schema: generated.$schema,
     $id: CONFIG_SCHEMA_ID,
