@@ -14,10 +14,12 @@ describe('--help', () => {
     }
   });
 
-  it.each(Object.keys(CONFIG_SUBCOMMANDS))('agent-play config %s --help', (name) => {
-    const run = runCapturing(['config', name, '--help']);
-    expect(run.code).toBe(0);
-    expect(run.out).toMatch(new RegExp(`^Usage: agent-play config ${name}\\b`));
+  it.each(Object.keys(CONFIG_SUBCOMMANDS))('agent-play config %s --help and -h', (name) => {
+    for (const flag of ['--help', '-h']) {
+      const run = runCapturing(['config', name, flag]);
+      expect(run.code, run.err).toBe(0);
+      expect(run.out).toMatch(new RegExp(`^Usage: agent-play config ${name}\\b`));
+    }
   });
 
   it('lists every command in agent-play --help', () => {
