@@ -1,13 +1,10 @@
 /** `agent-play graph`: Mermaid of the stage machine and of the synthesized play DAG. */
 import { describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { StageMachine } from '../constructs/model/stage-machine';
-import { playTemplateName } from '../constructs/model/play-contract';
 import { label, nodeId } from '../src/graph/mermaid';
-import { playDagGraph } from '../src/graph/play-dag-graph';
+import { playDagGraph, synthesizedPlayTemplate } from '../src/graph/play-dag-graph';
 import { describeRelease, stageGraph } from '../src/graph/stage-graph';
-import { synthesizePlatform } from '../src/synth/synthesize';
 import { runCapturing } from './support/run-cli';
 
 const config = resolveConfig({});
@@ -52,9 +49,7 @@ describe('Mermaid labels', () => {
 });
 
 describe('the play DAG graph', () => {
-  const play = parseAllDocuments(synthesizePlatform(config).get('play-workflow-templates.yaml') ?? '')
-    .map((document) => document.toJS())
-    .find((object) => object.metadata.name === playTemplateName(config.repositories[0].service));
+  const play = synthesizedPlayTemplate(config, config.repositories[0].service) as Record<string, any>;
   const graph = playDagGraph(play);
   const tasks: { name: string; depends?: string }[] = play.spec.templates.find((template: { name: string }) => template.name === play.spec.entrypoint).dag.tasks;
 
@@ -74,10 +69,7 @@ describe('the play DAG graph', () => {
       { name: 'security', type: 'agent', agent: 'cipher', when: { parameter: 'task-type', in: ['backend'] } },
       { name: 'done', type: 'end' },
     ] } });
-    const template = parseAllDocuments(synthesizePlatform(composed).get('play-workflow-templates.yaml') ?? '')
-      .map((document) => document.toJS())
-      .find((object) => object.metadata.name === playTemplateName(composed.repositories[0].service));
-    const text = playDagGraph(template);
+    const text = playDagGraph(synthesizedPlayTemplate(composed, composed.repositories[0].service) ?? {});
     expect(nodeOf(text, 'security')).toMatch(/when: .*workflow\.parameters\['task-type'\] in \['backend'\]/);
     expect(nodeOf(text, 'security')).not.toContain('{{');
     expect(nodeOf(text, 'security')).toContain(' #amp;#amp; ');

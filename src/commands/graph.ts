@@ -1,12 +1,8 @@
 import { parseArgs } from 'node:util';
-import { parseAllDocuments } from 'yaml';
-import { playTemplateName } from '../../constructs/model/play-contract';
 import { StageMachine } from '../../constructs/model/stage-machine';
-import { PlatformCharts } from '../../constructs/platform/agent-platform';
 import { loadConfig } from '../config/load-config';
-import { playDagGraph } from '../graph/play-dag-graph';
+import { playDagGraph, synthesizedPlayTemplate } from '../graph/play-dag-graph';
 import { stageGraph } from '../graph/stage-graph';
-import { synthesizePlatform } from '../synth/synthesize';
 import { type Command, ExitCode, HELP_OPTION, type Io, printUsage, UsageError } from './command';
 
 const WHAT = ['stages', 'dag', 'both'] as const;
@@ -40,9 +36,7 @@ function run(args: string[], io: Io): number {
   const sections: string[] = [];
   if (what !== 'dag') sections.push(stageGraph(StageMachine.fromConfig(config)));
   if (what !== 'stages') {
-    const plays = synthesizePlatform(config).get(`${PlatformCharts.plays}.yaml`) ?? '';
-    const play = parseAllDocuments(plays).map((document) => document.toJS()).find((object) => object?.metadata?.name === playTemplateName(repository.service));
-    sections.push(playDagGraph(play ?? {}));
+    sections.push(playDagGraph(synthesizedPlayTemplate(config, repository.service) ?? {}));
   }
   io.out(sections.join('\n'));
   return ExitCode.ok;

@@ -3,7 +3,11 @@
  * config): each task of the main DAG with the template it runs and the `when` that may skip it, and an edge
  * for each task its `depends` names, labelled with the result when the expression asks for one.
  */
-import { PlayTemplates } from '../../constructs/model/play-contract';
+import { parseAllDocuments } from 'yaml';
+import type { PlatformConfig } from '../../constructs/model/config-schema';
+import { PlayTemplates, playTemplateName } from '../../constructs/model/play-contract';
+import { PlatformCharts } from '../../constructs/platform/agent-platform';
+import { synthesizePlatform } from '../synth/synthesize';
 import { parseBooleanExpression } from '../validate/rules/boolean-expression';
 import { label, nodeId } from './mermaid';
 
@@ -15,6 +19,14 @@ function shapeOf(task: Json): [string, string] {
   if (task.template === PlayTemplates.gate) return ['{{', '}}'];
   if (task.template === PlayTemplates.enterStage) return ['([', '])'];
   return ['[', ']'];
+}
+
+/** The play WorkflowTemplate of a repository's service as synth writes it, read back from the YAML. */
+export function synthesizedPlayTemplate(config: PlatformConfig, service: string): Json | undefined {
+  const plays = synthesizePlatform(config).get(`${PlatformCharts.plays}.yaml`) ?? '';
+  return parseAllDocuments(plays)
+    .map((document) => document.toJS() as Json)
+    .find((object) => object?.metadata?.name === playTemplateName(service));
 }
 
 /** `{{=expression}}` as the bare expression, which reads better in a box; other text as it is. */
