@@ -3,7 +3,7 @@
  * defaults and names every section; show says where every value came from; validate checks like synth; the
  * JSON Schema accepts real configurations and rejects typical mistakes.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
@@ -43,6 +43,21 @@ describe('agent-play config init', () => {
     expect(readFileSync(file, 'utf8')).toBe('namespace: mine\n');
     expect(runCapturing(['config', 'init', '--out', file, '--force']).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toContain('namespace: agents');
+  });
+
+  it('says in one line when it cannot write the file, and leaves nothing behind', () => {
+    const folder = scratch();
+    const file = join(folder, 'missing-folder', 'agent-play.yaml');
+    const run = runCapturing(['config', 'init', '--out', file]);
+    expect(run.code).toBe(2);
+    expect(run.err).toBe(`${file}: cannot write it (ENOENT); pass --out a file in a folder you can write\n`);
+    expect(readdirSync(folder)).toEqual([]);
+    // A rename that fails (the target is a folder) removes the temporary file it wrote.
+    mkdirSync(join(folder, 'taken'));
+    const onFolder = runCapturing(['config', 'init', '--out', join(folder, 'taken'), '--force']);
+    expect(onFolder.code).toBe(2);
+    expect(onFolder.err).toMatch(/taken: cannot write it \(E[A-Z]+\)/);
+    expect(readdirSync(folder)).toEqual(['taken']);
   });
 });
 

@@ -1,4 +1,4 @@
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { StageMachine } from '../../constructs/model/stage-machine';
@@ -19,11 +19,19 @@ interface Subcommand {
 const CONFIG_OPTION = `  --config FILE   the configuration (default: ${DEFAULT_CONFIG_FILE} when it exists, else the embedded default)`;
 
 
-/** Writes the file atomically: a temporary file beside it, then a rename. */
+/**
+ * Writes the file atomically: a temporary file beside it, then a rename, so a reader never sees half a file.
+ * @throws InputError naming the file when it cannot be written (no temporary file is left behind)
+ */
 function writeAtomically(file: string, text: string): void {
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
+  try {
+    writeFileSync(temporary, text);
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new InputError([`${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? 'error'}); pass --out a file in a folder you can write`]);
+  }
 }
 
 const init: Subcommand = {
