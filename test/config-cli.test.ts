@@ -121,7 +121,7 @@ describe('agent-play config schema', () => {
   const valid = (config: unknown): boolean => check(config) === true;
 
   it('is a described JSON Schema for editors', () => {
-    expect(schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: expect.stringMatching(/^https:\/\//), title: expect.any(String) });
+    expect(schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: expect.stringMatching(/^urn:cdk8s-agent-play:/), title: expect.any(String) });
     expect(Object.keys(schema.properties).sort()).toEqual(SCHEMA_KEYS);
     for (const key of SCHEMA_KEYS) expect(schema.properties[key].description, key).toBe(CONFIG_SECTIONS[key as keyof typeof CONFIG_SECTIONS]);
   });

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { PlatformConfigSchema } from '../../constructs/model/config-schema';
 import { CONFIG_SECTIONS } from './config-sections';
 
-export const CONFIG_SCHEMA_ID = 'https://agent-play.dev/schemas/agent-play.schema.json';
+/** A name, not an address: nothing serves the schema; editors use the copy saved beside the file. */
+export const CONFIG_SCHEMA_ID = 'urn:cdk8s-agent-play:agent-play.schema.json';
 
 /** Registries whose entries are merged over built-in ones: an entry may give only the fields it changes. */
 const MERGED_REGISTRIES = ['agents', 'clis'] as const;
