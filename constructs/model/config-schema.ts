@@ -6,7 +6,10 @@
  * Pure: no cdk8s, no I/O.
  */
 import { z } from 'zod';
-import { DURATION_PATTERN } from './duration';
+import { DURATION_PATTERN, durationProblem } from './duration';
+import { nameCollisionProblems } from './name-collisions';
+import { agentsConfigMapProblems } from './object-limits';
+import { orderTasks, ProjectError } from './project';
 import { DEFAULT_AGENTS, DEFAULT_CLIS, DEFAULT_REPOSITORIES, DEFAULT_STAGES } from './default-config';
 import { parseRepository } from './naming';
 import { BUILT_IN_PARAMETERS, CONDITION_PARAMETERS } from './play-contract';
@@ -18,7 +21,40 @@ const keyMessage = 'expected lower-case letters, digits and "-", starting with a
 /** A name that becomes part of Kubernetes names: an agent, a CLI, a stage, a service. */
 const keyName = z.string().max(40).regex(KEY, { message: keyMessage });
 
-const duration = z.string().regex(DURATION_PATTERN, { message: 'expected a whole number and a unit, e.g. 90s, 30m, 4h, 7d' });
+const duration = z
+  .string()
+  .regex(DURATION_PATTERN, { message: 'expected a whole number and a unit, e.g. 90s, 30m, 4h, 7d' })
+  .superRefine((text, ctx) => {
+    const problem = DURATION_PATTERN.test(text) ? durationProblem(text) : undefined;
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/**
+ * Argo reads `{{...}}` in any string of a template as an expression to substitute, so a config value that
+ * reaches a template must not hold one: it would be replaced (or fail the workflow) instead of passed on.
+ */
+const TEMPLATE_EXPRESSION = /\{\{/;
+const TEMPLATE_MESSAGE = 'holds "{{", which Argo would read as a template expression; remove it';
+
+/** Every string inside `value` (keys too) that holds `{{`, at its path. */
+function templateExpressionPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (typeof value === 'string') return TEMPLATE_EXPRESSION.test(value) ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => templateExpressionPaths(item, [...path, index]));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) => (TEMPLATE_EXPRESSION.test(key) ? [[...path, key]] : templateExpressionPaths(item, [...path, key])));
+}
+
+/** A Secret's data key, as the API server accepts it. */
+const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
+
+/** `owner/name` as GitHub spells it, checked by the one repository parser. */
+const repositoryName = z.string().superRefine((name, ctx) => {
+  try {
+    parseRepository(name);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
 
 /** A text that is pasted into a YAML manifest as a quoted string: no quotes, backslashes or line breaks. */
 const plainText = z.string().min(1).regex(/^[^"\\\n\r{}]*$/, { message: 'expected text without quotes, backslashes, braces or line breaks' });
@@ -36,8 +72,13 @@ export const CliSchema = z.strictObject({
   image: PinnedImageSchema,
   /** The model provider whose API key the CLI needs. */
   provider: plainText.optional(),
-  /** Free-form settings passed to the CLI as `cliConfig.settings`. */
-  settings: z.record(z.string(), z.unknown()).default({}),
+  /** Free-form settings passed to the CLI as `cliConfig.settings` (no `{{`: they reach the templates). */
+  settings: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .superRefine((settings, ctx) => {
+      for (const path of templateExpressionPaths(settings)) ctx.addIssue({ code: 'custom', path, message: TEMPLATE_MESSAGE });
+    }),
 });
 
 export const AGENT_ROLES = ['implementation', 'quality', 'security', 'testing', 'docs', 'devops', 'review', 'integration'] as const;
@@ -59,13 +100,7 @@ export const AgentSchema = z.strictObject({
 
 export const RepositorySchema = z.strictObject({
   /** `owner/name` as GitHub spells it. */
-  name: z.string().superRefine((name, ctx) => {
-    try {
-      parseRepository(name);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-    }
-  }),
+  name: repositoryName,
   /** The service: the key of the workspaces and of the CodeRuns. */
   service: keyName,
   /** The branch pull requests merge into. */
@@ -73,11 +108,11 @@ export const RepositorySchema = z.strictObject({
   /** Where the agents work inside the repository. @default the service */
   workingDirectory: z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' }).optional(),
   /** The repository that holds the task documents. @default the repository itself */
-  docsRepository: z.string().optional(),
+  docsRepository: repositoryName.optional(),
   /** The folder of the task documents in the docs repository. */
   docsProjectDirectory: z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' }).default('docs'),
   /** The branch of the docs repository. @default the branch */
-  docsBranch: z.string().optional(),
+  docsBranch: z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name' }).optional(),
   /** Agents that use another CLI in this repository than their registry binding, e.g. `{ rex: codex }`. */
   agentClis: z.record(keyName, keyName).default({}),
 });
@@ -200,11 +235,11 @@ export const EventsSchema = z.strictObject({
           endpoint: z.string().regex(/^\/[A-Za-z0-9._/-]*$/, { message: 'expected a path such as /github/webhook' }).default('/github/webhook'),
           port: z.number().int().min(1).max(65535).default(12000),
           /** The public URL GitHub posts to; needed only to let Argo Events create the hook itself. */
-          url: z.string().url().optional(),
+          url: z.string().url().regex(/^[^{}]*$/, { message: 'expected a URL without braces' }).optional(),
         })
         .prefault({}),
       /** The Secret and key holding the webhook secret that signs GitHub's deliveries (required by reference). */
-      webhookSecret: z.strictObject({ name: keyName.default('github-webhook-secret'), key: z.string().min(1).default('secret') }).prefault({}),
+      webhookSecret: z.strictObject({ name: keyName.default('github-webhook-secret'), key: z.string().max(253).regex(SECRET_KEY, { message: 'expected a Secret key: letters, digits, "-", "_" and "."' }).default('secret') }).prefault({}),
       /** Listen to whole organisations instead of the configured repositories. @default - the repositories */
       organizations: z.array(z.string().regex(/^[A-Za-z0-9-]+$/, { message: 'expected a GitHub organisation' })).min(1).optional(),
     })
@@ -303,6 +338,8 @@ function referenceProblems(config: PlatformConfig): Problem[] {
   }
   problems.push(...uniquenessProblems(config.repositories));
   problems.push(...projectProblems(config, parameters));
+  problems.push(...nameCollisionProblems(config));
+  problems.push(...agentsConfigMapProblems(config));
   const busNamespace = config.events.eventBus.namespace;
   if (busNamespace !== undefined && busNamespace !== config.namespace) {
     problems.push({
@@ -323,6 +360,7 @@ function projectProblems(config: PlatformConfig, parameters: readonly string[]):
     if (!config.repositories.some((repository) => repository.name === project.repository)) {
       problems.push({ path: ['projects', index, 'repository'], message: `repository "${project.repository}" is not configured; known: ${known(config.repositories.map((repository) => repository.name))}` });
     }
+    problems.push(...taskOrderProblems(project, index));
     project.tasks.forEach((task, taskIndex) => {
       for (const name of Object.keys(task.parameters).filter((candidate) => !parameters.includes(candidate))) {
         problems.push({ path: ['projects', index, 'tasks', taskIndex, 'parameters', name], message: `unknown play parameter "${name}"; known: ${known(parameters)} (declare it under play.parameters)` });
@@ -330,6 +368,25 @@ function projectProblems(config: PlatformConfig, parameters: readonly string[]):
     });
   });
   return problems;
+}
+
+/** Duplicate and unknown task ids and dependency cycles, at the project's path, as synth would refuse them. */
+function taskOrderProblems(project: ProjectConfig, index: number): Problem[] {
+  try {
+    orderTasks(project.tasks);
+    return [];
+  } catch (error) {
+    if (!(error instanceof ProjectError)) throw error;
+    return error.problems.map((problem) => {
+      const colon = problem.indexOf(': ');
+      return { path: ['projects', index, ...problemPath(problem.slice(0, colon))], message: problem.slice(colon + 2) };
+    });
+  }
+}
+
+/** `tasks[2].dependsOn[0]` as a path: `['tasks', 2, 'dependsOn', 0]`. */
+function problemPath(text: string): (string | number)[] {
+  return text.split(/[.[\]]+/).filter((part) => part.length > 0).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }
 
 function uniquenessProblems(repositories: readonly RepositoryConfig[]): Problem[] {

@@ -10,13 +10,30 @@ const SECONDS_PER_UNIT: Readonly<Record<string, number>> = { s: 1, m: 60, h: 360
 export const DURATION_PATTERN = DURATION;
 
 /**
+ * The longest duration accepted: a year. Every duration becomes whole seconds in an int64 field
+ * (`activeDeadlineSeconds`, `ttlStrategy`) or a Go duration (at most about 292 years); a year keeps every
+ * sum of them far inside both, and no play, wait or retention is meant to outlive it.
+ */
+export const MAX_DURATION_SECONDS = 365 * 86400;
+
+/** Why a duration written in the right form is still refused (too long), or `undefined`. */
+export function durationProblem(text: string): string | undefined {
+  const match = DURATION.exec(text);
+  if (!match) return `"${text}" is not a duration: expected a whole number and a unit, e.g. 90s, 30m, 4h, 7d`;
+  const seconds = Number(match[1]) * SECONDS_PER_UNIT[match[2]];
+  if (!Number.isSafeInteger(seconds) || seconds > MAX_DURATION_SECONDS) return `"${text}" is longer than the longest duration accepted, 365d`;
+  return undefined;
+}
+
+/**
  * Seconds in a duration such as `4h`.
  *
- * @throws when the text is not a whole number followed by s, m, h or d.
+ * @throws when the text is not a whole number followed by s, m, h or d, or is longer than a year.
  */
 export function durationSeconds(text: string): number {
-  const match = DURATION.exec(text);
-  if (!match) throw new Error(`"${text}" is not a duration: expected a whole number and a unit, e.g. 90s, 30m, 4h, 7d`);
+  const problem = durationProblem(text);
+  if (problem !== undefined) throw new Error(problem);
+  const match = DURATION.exec(text) as RegExpExecArray;
   return Number(match[1]) * SECONDS_PER_UNIT[match[2]];
 }
 

@@ -42,15 +42,41 @@ export function cliOverrideVariable(agent: string): string {
  * @throws ConfigError listing every problem, one line each: `agents.cleo.cli: unknown CLI "cursr"; known: ...`
  */
 export function resolveConfig(inputs: ConfigInputs = {}): PlatformConfig {
-  const file = inputs.file ?? {};
-  if (!isMapping(file)) throw new ConfigError([`${inputs.fileName ?? 'config'}: expected a mapping of settings at the top level`]);
+  const given = inputs.file ?? {};
+  if (!isMapping(given)) throw new ConfigError([`${inputs.fileName ?? 'config'}: expected a mapping of settings at the top level`]);
+  const reserved: string[] = [];
+  const file = withoutReservedKeys(given, [], reserved) as Record<string, unknown>;
   const merged: Record<string, unknown> = { ...file };
   merged.agents = mergeEntries(DEFAULT_AGENTS, file.agents);
   merged.clis = mergeEntries(DEFAULT_CLIS, file.clis);
   const overrides = applyCliOverrides(merged.agents, inputs.env ?? {});
   const result = PlatformConfigSchema.safeParse(merged);
-  if (result.success) return result.data;
-  throw new ConfigError(result.error.issues.map((issue) => describeIssue(issue, overrides)).sort());
+  if (result.success && reserved.length === 0) return result.data;
+  const issues = result.success ? [] : result.error.issues.map((issue) => describeIssue(issue, overrides));
+  // A rule that checks a field and a rule that derives a name from it may say the same thing once each.
+  throw new ConfigError([...new Set([...reserved, ...issues])].sort());
+}
+
+/**
+ * Keys that JavaScript objects treat specially: `__proto__` replaces an object's prototype instead of adding
+ * an entry (a record silently drops it), and `constructor`/`prototype` shadow what every object inherits.
+ * As a name (an agent, a CLI, a parameter) they would be lost or misread, so they are refused.
+ */
+export const RESERVED_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+
+/** A copy of `value` without reserved keys; each one found is reported at its path. */
+function withoutReservedKeys(value: unknown, path: (string | number)[], problems: string[]): unknown {
+  if (Array.isArray(value)) return value.map((item, index) => withoutReservedKeys(item, [...path, index], problems));
+  if (!isMapping(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (RESERVED_KEYS.includes(key)) {
+      problems.push(`${formatPath([...path, key])}: "${key}" cannot be used as a key (JavaScript reserves it, and the entry would be lost); choose another name`);
+      continue;
+    }
+    Object.defineProperty(copy, key, { value: withoutReservedKeys(value[key], [...path, key], problems), enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
 }
 
 function isMapping(value: unknown): value is Record<string, unknown> {

@@ -3,11 +3,13 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { StageMachine } from '../../constructs/model/stage-machine';
 import { resolveConfig } from '../../constructs/model/resolve-config';
+import { checkPlatform } from '../config/check-platform';
 import { configJsonSchema } from '../config/config-json-schema';
 import { configTemplate } from '../config/config-template';
 import { configFileName, DEFAULT_CONFIG_FILE, readConfigFile } from '../config/load-config';
 import { configSources } from '../config/provenance';
 import { showConfigJson, showConfigYaml } from '../config/show-config';
+import { formatFinding } from '../validate/finding';
 import { type Command, ExitCode, HELP_OPTION, InputError, type Io, printUsage, UsageError } from './command';
 
 interface Subcommand {
@@ -94,8 +96,10 @@ const validate: Subcommand = {
   summary: 'check the configuration: schema, references, environment',
   usage: `Usage: agent-play config validate [--config FILE]
 
-Checks the configuration as synth would (the schema, every reference between its parts, the
-environment's overrides) and prints "ok" with what it holds, or one line per problem (exit 2).
+Checks the configuration exactly as synth does (the schema, every reference between its parts, the
+names it derives, the environment's overrides, then the platform built from it, validated) and prints
+"ok" with what it holds, or every problem at once, one line each (exit 2; exit 1 when the built manifests
+have errors). What it accepts, synth accepts.
 
 Options:
 ${CONFIG_OPTION}
@@ -105,10 +109,14 @@ ${CONFIG_OPTION}
     const { values } = parseArgs({ args, options: { config: { type: 'string' }, ...HELP_OPTION }, strict: true });
     if (values.help) return help(io, validate);
     const fileName = configFileName(values.config);
-    const file = fileName === undefined ? undefined : readConfigFile(fileName);
-    const config = resolveConfig({ file: file ?? undefined, fileName, env: io.env });
-    const machine = StageMachine.fromConfig(config);
+    const { config, report } = checkPlatform({ file: values.config, env: io.env }, 'dist-manifests');
+    for (const finding of report.findings) io.err(`${finding.severity}: ${formatFinding(finding)}\n`);
     const what = fileName ?? 'the embedded default configuration';
+    if (report.errors > 0) {
+      io.err(`${what}: the platform it builds has ${report.errors} error(s), so synth would write nothing; fix the configuration\n`);
+      return ExitCode.failed;
+    }
+    const machine = StageMachine.fromConfig(config);
     io.out(`ok: ${what} is valid (${config.repositories.length} repositories, ${machine.stages.length} stages, ${machine.gates.length} gates, ${Object.keys(config.agents).length} agents, ${config.projects.length} projects)\n`);
     return ExitCode.ok;
   },

@@ -3,6 +3,7 @@
  * catalog), its metadata against the API server's rules, and the whole run against the lint rules; every
  * problem becomes a located finding with the id of the rule that found it.
  */
+import { ANY_KIND } from './rules/object-size';
 import { type Finding, fieldPath, type LintContext, parseFieldPath, type LintRule, type ManifestObject, type Severity, type Violation } from './finding';
 import { READER_RULES } from './manifest-reader';
 import { METADATA_RULES, metadataViolations } from './metadata-checks';
@@ -78,7 +79,7 @@ function checkedObject(target: ManifestObject, schema: ObjectSchema | undefined)
 function runRule(rule: LintRule, context: LintContext): Finding[] {
   const findings: Finding[] = [];
   for (const target of context.objects) {
-    if (!rule.kinds.includes(target.kind)) continue;
+    if (!rule.kinds.includes(target.kind) && !rule.kinds.includes(ANY_KIND)) continue;
     try {
       for (const violation of rule.check(target, context)) findings.push(locate(violation.object ?? target, violation, rule.id, rule.severity));
     } catch (error) {

@@ -7,6 +7,7 @@ import { argumentsSuppliedRule, argumentValueRule } from './arguments';
 import { cronScheduleRule } from './cron-workflow';
 import { DAG_RULES } from './dag';
 import { eventsNamespaceRule, sensorEventSourceRule } from './events-wiring';
+import { objectSizeRule } from './object-size';
 import { resourceTemplateRule } from './resource-template';
 import { SENSOR_DEPENDENCY_RULES } from './sensor-dependencies';
 import { sensorGateExistsRule } from './sensor-gates';
@@ -36,4 +37,5 @@ export const LINT_RULES: readonly LintRule[] = [
   eventsNamespaceRule,
   specLabelsRule,
   pvcPruneProtectionRule,
+  objectSizeRule,
 ];
