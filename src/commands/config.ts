@@ -1,4 +1,4 @@
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { StageMachine } from '../../constructs/model/stage-machine';
@@ -22,14 +22,45 @@ const CONFIG_OPTION = `  --config FILE   the configuration (default: ${DEFAULT_C
 
 
 /**
+ * Where `--out` really writes: a symlink is followed (the file it points to is replaced, the link stays), and
+ * anything but a regular file or a new name is refused.
+ * @throws InputError naming the file
+ */
+function writeTarget(file: string): string {
+  let target = file;
+  try {
+    if (lstatSync(file).isSymbolicLink()) target = realpathSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw new InputError([`${file}: cannot write it (${code ?? 'error'}); pass --out a file in a folder you can write`]);
+    if (existsSync(path.dirname(file)) && lstatExists(file)) throw new InputError([`${file}: is a symlink to nothing; create what it points to, or pass --out another file`]);
+    return file;
+  }
+  const stats = statSync(target);
+  if (stats.isDirectory()) throw new InputError([`${file}: cannot write it (EISDIR): it is a folder; pass --out a file`]);
+  if (!stats.isFile()) throw new InputError([`${file}: is not a regular file (a device, FIFO or socket); pass --out a file`]);
+  return target;
+}
+
+const lstatExists = (file: string): boolean => {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
  * Writes the file atomically: a temporary file beside it, then a rename, so a reader never sees half a file.
  * @throws InputError naming the file when it cannot be written (no temporary file is left behind)
  */
 function writeAtomically(file: string, text: string): void {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  const target = writeTarget(file);
+  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
   try {
     writeFileSync(temporary, text);
-    renameSync(temporary, file);
+    renameSync(temporary, target);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw new InputError([`${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? 'error'}); pass --out a file in a folder you can write`]);
@@ -57,7 +88,7 @@ Options:
       io.out(text);
       return ExitCode.ok;
     }
-    if (existsSync(out) && !values.force) throw new InputError([`${out} exists; pass --force to overwrite it, or --out another file`]);
+    if (lstatExists(out) && !values.force) throw new InputError([`${out} exists; pass --force to overwrite it, or --out another file`]);
     writeAtomically(out, text);
     io.out(`wrote ${out}\n`);
     return ExitCode.ok;

@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { existsSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import { readTextFile, UnreadableFileError } from '../commands/read-text-file';
+import { describeYamlFailure, readYamlValue, YamlSyntaxError } from '../validate/kubernetes-yaml';
 import { ConfigError, resolveConfig } from '../../constructs/model/resolve-config';
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 
@@ -29,23 +31,35 @@ export function configFileName(explicit: string | undefined): string | undefined
 }
 
 /**
- * The parsed config file (duplicate keys refused).
- * @throws ConfigError when it cannot be read or is not YAML
+ * The parsed config file (duplicate keys refused), read with the limits of every input: a regular file of
+ * bounded size, bounded nesting and aliases.
+ * @throws ConfigError when it cannot be read or is not YAML, naming every YAML error at once
  */
 export function readConfigFile(file: string): unknown {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFile(file);
   } catch (error) {
-    throw new ConfigError([`${file}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
+    if (!(error instanceof UnreadableFileError)) throw error;
+    throw new ConfigError([`${file}: cannot read the config file (${error.reason})`]);
   }
+  // Duplicate keys are an error: the original platform lost a whole `templates:` list to one.
+  const documents = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: true });
+  if (!Array.isArray(documents)) return undefined;
+  const errors = documents.flatMap((document) => document.errors);
+  if (errors.length > 0) {
+    // One cause (a stack overflow, an unclosed bracket) can surface at many positions: say each cause once.
+    const byCause = new Map(errors.reverse().map((error) => [describeYamlFailure(error), error]));
+    throw new ConfigError([...byCause].reverse().map(([cause, error]) => `${file}${where(error.linePos?.[0])}: not valid YAML: ${cause}`));
+  }
+  if (documents.length > 1) throw new ConfigError([`${file}: holds ${documents.length} YAML documents; a config file is one`]);
+  if (documents.length === 0) return undefined;
   try {
-    // Duplicate keys are an error: the original platform lost a whole `templates:` list to one.
-    return parse(text, { uniqueKeys: true, prettyErrors: true });
+    return readYamlValue(documents[0]);
   } catch (error) {
-    const position = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
-    const where = position ? `:${position.line}:${position.col}` : '';
-    const message = (error as Error).message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    throw new ConfigError([`${file}${where}: not valid YAML: ${message}`]);
+    if (error instanceof YamlSyntaxError) throw new ConfigError([`${file}: not valid YAML: ${error.message}`]);
+    throw error;
   }
 }
+
+const where = (position: { line: number; col: number } | undefined): string => (position ? `:${position.line}:${position.col}` : '');

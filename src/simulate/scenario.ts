@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { readTextFile, type UnreadableFileError } from '../commands/read-text-file';
 import { formatPath } from '../../constructs/model/resolve-config';
 
 /** Thrown for an unusable scenario or payload: one line per problem. */
@@ -66,9 +66,9 @@ export function loadScenario(file: string): Scenario {
 function readYaml(file: string): unknown {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFile(file);
   } catch (error) {
-    throw new ScenarioError([`${file}: cannot read the scenario (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
+    throw new ScenarioError([`${file}: cannot read the scenario (${(error as UnreadableFileError).reason})`]);
   }
   try {
     return parse(text, { uniqueKeys: true });
@@ -81,9 +81,9 @@ function readPayload(file: string, index: number, path: string, written: string)
   const where = `${file}: steps[${index}].payload`;
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path);
   } catch (error) {
-    throw new ScenarioError([`${where}: cannot read ${written} (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
+    throw new ScenarioError([`${where}: cannot read ${written} (${(error as UnreadableFileError).reason})`]);
   }
   let payload: unknown;
   try {

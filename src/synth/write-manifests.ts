@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { GENERATED_HEADER, type ManifestFiles } from './synthesize';
 
@@ -13,15 +13,18 @@ export class OutputError extends Error {
 /**
  * Replaces `outDir` with exactly `files`, all at once: the files are written to a sibling folder that then
  * takes the place of the old one, so a reader (ArgoCD, git) never sees half an output. A folder that holds
- * anything we did not write is refused rather than replaced.
+ * anything we did not write is refused rather than replaced. A symlinked `outDir` (a common GitOps layout)
+ * is followed: the folder it points to is replaced and the link stays. What a killed synth left beside the
+ * folder is cleaned up first (and an output it had moved aside is put back).
  *
- * @throws OutputError when `outDir` holds foreign files or is not a folder
+ * @throws OutputError when `outDir` holds foreign files, is not a folder, or is a dangling symlink
  */
 export function writeManifests(outDir: string, files: ManifestFiles): void {
-  const target = resolve(outDir);
-  assertReplaceable(target, outDir);
+  const target = followLink(resolve(outDir), outDir);
   const parent = dirname(target);
   mkdirSync(parent, { recursive: true });
+  recoverInterrupted(parent, basename(target));
+  assertReplaceable(target, outDir);
   const staging = join(parent, `.${basename(target)}.staging-${process.pid}`);
   const retired = join(parent, `.${basename(target)}.retired-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
@@ -38,6 +41,48 @@ export function writeManifests(outDir: string, files: ManifestFiles): void {
   rmSync(retired, { recursive: true, force: true });
 }
 
+/** The real folder behind a symlinked `--out`; the path itself when it is not a link. */
+function followLink(target: string, shown: string): string {
+  let isLink: boolean;
+  try {
+    isLink = lstatSync(target).isSymbolicLink();
+  } catch {
+    return target;
+  }
+  if (!isLink) return target;
+  try {
+    return realpathSync(target);
+  } catch (error) {
+    throw new OutputError(`${shown}: is a symlink to nothing (${(error as NodeJS.ErrnoException).code ?? 'error'}); create the folder it points to, or choose another --out`);
+  }
+}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Cleans up after a synth that was killed while writing: its staging folder is removed, and when it had
+ * already moved the old output aside (`retired`) but not yet put the new one in place, the old output is
+ * put back. Folders of a synth that is still running are left alone.
+ */
+function recoverInterrupted(parent: string, name: string): void {
+  const pattern = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(staging|retired)-(\\d+)$`);
+  const target = join(parent, name);
+  for (const entry of readdirSync(parent).sort()) {
+    const match = pattern.exec(entry);
+    if (!match || Number(match[2]) === process.pid || isAlive(Number(match[2]))) continue;
+    const left = join(parent, entry);
+    if (match[1] === 'retired' && !existsSync(target)) renameSync(left, target);
+    else rmSync(left, { recursive: true, force: true });
+  }
+}
+
 function assertReplaceable(target: string, shown: string): void {
   if (!existsSync(target)) return;
   if (!statSync(target).isDirectory()) throw new OutputError(`${shown}: exists and is not a folder; choose another --out`);
@@ -47,7 +92,15 @@ function assertReplaceable(target: string, shown: string): void {
   }
 }
 
+/** A regular `*.yaml` file that starts with our header (only the header is read: the file may be huge). */
 function isOurs(path: string): boolean {
-  if (!path.endsWith('.yaml') || !statSync(path).isFile()) return false;
-  return readFileSync(path, 'utf8').startsWith(GENERATED_HEADER);
+  if (!path.endsWith('.yaml') || !lstatSync(path).isFile()) return false;
+  const header = Buffer.alloc(Buffer.byteLength(GENERATED_HEADER));
+  const fd = openSync(path, 'r');
+  try {
+    const read = readSync(fd, header, 0, header.length, 0);
+    return header.subarray(0, read).toString('utf8') === GENERATED_HEADER;
+  } finally {
+    closeSync(fd);
+  }
 }

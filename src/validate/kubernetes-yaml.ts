@@ -97,7 +97,7 @@ export function readKubernetesYaml(text: string): YamlDocument[] {
     const repaired = parseStream(text.replace(FLOW_END_LINE, '$1  $2'));
     if (firstError(repaired)) {
       const line = error.linePos?.[0].line ?? 1;
-      throw new YamlSyntaxError(`line ${line}: ${firstLineOf(error.message)}`, line);
+      throw new YamlSyntaxError(`line ${line}: ${describeYamlFailure(error)}`, line);
     }
     parsed = repaired;
   }
@@ -111,13 +111,73 @@ const firstLineOf = (message: string): string =>
     .replace(/ at line \d+, column \d+:?$/, '')
     .trim();
 
+/**
+ * The deepest nesting read. Kubernetes objects go a few dozen levels deep (CRD schemas the deepest); a
+ * document nested thousands of levels is an attack on the reader's stack, refused before it is walked.
+ */
+export const MAX_NESTING_DEPTH = 256;
+
+/**
+ * How many aliases a document may resolve, weighted by what they copy (the `yaml` package's count): enough
+ * for anchors in real manifests, far too few for a "billion laughs" document to expand.
+ */
+export const MAX_ALIAS_COUNT = 1000;
+
+/** The depth of the deepest collection in a document, walked without recursion. */
+function nestingDepth(root: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (!isMap(node) && !isSeq(node)) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_NESTING_DEPTH) return deepest;
+    for (const item of node.items as unknown[]) {
+      if (isMap(node)) {
+        const pair = item as { key: unknown; value: unknown };
+        stack.push([pair.key, depth + 1], [pair.value, depth + 1]);
+      } else stack.push([item, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
+/**
+ * The value of a parsed document (any YAML version), with the nesting and alias limits of every input.
+ * @throws YamlSyntaxError for a document nested too deeply or whose aliases expand too far
+ */
+export function readYamlValue(document: Document.Parsed, line = 1): unknown {
+  return documentValue(document, line);
+}
+
+/** The document's value, or a YamlSyntaxError for what would exhaust memory or the stack. */
+function documentValue(document: Document.Parsed, line: number): unknown {
+  if (nestingDepth(document.contents) > MAX_NESTING_DEPTH) {
+    throw new YamlSyntaxError(`line ${line}: nested more than ${MAX_NESTING_DEPTH} levels deep; no Kubernetes object is`, line);
+  }
+  try {
+    return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null;
+  } catch (error) {
+    throw new YamlSyntaxError(`line ${line}: ${describeYamlFailure(error)}`, line);
+  }
+}
+
+/** A parser or reader failure in words: an alias bomb and a stack overflow are named as what they are. */
+export function describeYamlFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/alias count/i.test(message)) return `its aliases expand to more than ${MAX_ALIAS_COUNT} nodes (an alias bomb?); write the values out`;
+  if (error instanceof RangeError || /call stack/i.test(message)) return 'nested too deeply to read';
+  return firstLineOf(message);
+}
+
 function toYamlDocument(document: Document.Parsed, index: number, lines: LineCounter): YamlDocument {
   const lineAt = (node: Node | null | undefined): number | undefined => (node?.range ? lines.linePos(node.range[0]).line : undefined);
   const contents = document.contents as ParsedNode | null;
+  const line = lineAt(contents) ?? lines.linePos(document.range[0]).line;
   return {
-    value: document.toJS({ maxAliasCount: 1000 }) ?? null,
+    value: documentValue(document, line),
     index,
-    line: lineAt(contents) ?? lines.linePos(document.range[0]).line,
+    line,
     duplicateKeys: duplicateKeysIn(contents, [], lineAt),
     lineOf: (path) => lineAt(nodeAt(contents, path)),
   };

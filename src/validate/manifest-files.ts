@@ -1,11 +1,14 @@
 /**
  * Reads the manifests named on the command line: files, or folders searched recursively for `*.yaml`,
- * `*.yml` and `*.json`, in a sorted, machine-independent order. A path that cannot be read or a file that is
- * not YAML is unusable input: all such problems are collected and thrown together, one line each.
+ * `*.yml` and `*.json`, in a sorted, machine-independent order, each real file once. A path that cannot be
+ * read (a symlink loop, a FIFO, a device, a file over the size limit) or a file that is not YAML (an alias
+ * bomb, thousands of levels of nesting) is unusable input: all such problems are collected and thrown
+ * together, one line each, after every other file was read.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../commands/command';
+import { describeFsError, readTextFile, UnreadableFileError } from '../commands/read-text-file';
 import type { Finding, ManifestObject } from './finding';
 import { YamlSyntaxError } from './kubernetes-yaml';
 import { readManifestText, type ManifestReading } from './manifest-reader';
@@ -28,8 +31,9 @@ export function readManifestPaths(paths: readonly string[]): ManifestSet {
   const files: string[] = [];
   const objects: ManifestObject[] = [];
   const findings: Finding[] = [];
+  const seen = new Set<string>();
   for (const named of paths) {
-    for (const file of filesUnder(named, problems)) {
+    for (const file of filesUnder(named, problems, seen)) {
       files.push(file);
       const reading = readFile(file, problems);
       objects.push(...(reading?.objects ?? []));
@@ -41,8 +45,14 @@ export function readManifestPaths(paths: readonly string[]): ManifestSet {
 }
 
 function readFile(file: string, problems: string[]): ManifestReading | undefined {
-  const text = readText(file, problems);
-  if (text === undefined) return undefined;
+  let text: string;
+  try {
+    text = readTextFile(file);
+  } catch (error) {
+    if (!(error instanceof UnreadableFileError)) throw error;
+    problems.push(`${file}: ${error.message}`);
+    return undefined;
+  }
   try {
     return readManifestText(text, file);
   } catch (error) {
@@ -52,34 +62,54 @@ function readFile(file: string, problems: string[]): ManifestReading | undefined
   }
 }
 
-function filesUnder(named: string, problems: string[]): string[] {
+/**
+ * The manifest files a named path stands for, each once: a file as named, a folder searched recursively in
+ * sorted order, following symlinks (a GitOps layout links folders together) but entering each real folder
+ * only once, so a link back to a parent ends instead of looping. `seen` holds the real path of every file and
+ * folder taken so far, across all named paths.
+ */
+function filesUnder(named: string, problems: string[], seen: Set<string>): string[] {
+  let real: string;
+  let isFolder: boolean;
   try {
-    if (!statSync(named).isDirectory()) return [named];
-    const found = readdirSync(named, { recursive: true, encoding: 'utf8' })
-      .filter((entry) => MANIFEST_FILE.test(entry))
-      .sort()
-      .map((entry) => path.join(named, entry))
-      .filter((file) => statSync(file).isFile());
-    if (found.length === 0) problems.push(`${named}: no *.yaml, *.yml or *.json files in this folder`);
-    return found;
+    real = realpathSync(named);
+    isFolder = statSync(real).isDirectory();
   } catch (error) {
     problems.push(`${named}: ${describeFsError(error)}`);
     return [];
   }
+  if (seen.has(real)) return [];
+  seen.add(real);
+  if (!isFolder) return [named];
+  const found = walk(named, problems, seen);
+  if (found.length === 0) problems.push(`${named}: no *.yaml, *.yml or *.json files in this folder`);
+  return found;
 }
 
-function readText(file: string, problems: string[]): string | undefined {
+function walk(folder: string, problems: string[], seen: Set<string>): string[] {
+  let entries: string[];
   try {
-    return readFileSync(file, 'utf8');
+    entries = readdirSync(folder).sort();
   } catch (error) {
-    problems.push(`${file}: ${describeFsError(error)}`);
-    return undefined;
+    problems.push(`${folder}: ${describeFsError(error)}`);
+    return [];
   }
-}
-
-function describeFsError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file or folder';
-  if (code === 'EACCES') return 'permission denied';
-  return `cannot be read (${code ?? (error as Error).message})`;
+  const found: string[] = [];
+  for (const entry of entries) {
+    const entryPath = path.join(folder, entry);
+    let real: string;
+    let isFolder: boolean;
+    try {
+      real = realpathSync(entryPath);
+      isFolder = statSync(real).isDirectory();
+    } catch (error) {
+      // A dangling or looping link that names a manifest is worth saying; other clutter is not ours to judge.
+      if (MANIFEST_FILE.test(entry)) problems.push(`${entryPath}: ${describeFsError(error)}`);
+      continue;
+    }
+    if (seen.has(real) || (!isFolder && !MANIFEST_FILE.test(entry))) continue;
+    seen.add(real);
+    found.push(...(isFolder ? walk(entryPath, problems, seen) : [entryPath]));
+  }
+  return found;
 }

@@ -1,0 +1,143 @@
+/**
+ * Files, folders and YAML that are hostile or careless: every one ends in one line naming the file (exit 2),
+ * with no hang, no stack trace and the user's files left as they were.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAX_INPUT_BYTES } from '../src/commands/read-text-file';
+import { MAX_NESTING_DEPTH } from '../src/validate/kubernetes-yaml';
+import { runCapturing } from './support/run-cli';
+
+const scratch = (): string => mkdtempSync(join(tmpdir(), 'agent-play-bad-'));
+const DIST = resolve(__dirname, '../dist-manifests');
+const canMakeFifo = process.platform !== 'win32';
+
+/** Ten anchors, each a list of ten aliases of the one before: 10^10 nodes once expanded. */
+function aliasBomb(): string {
+  const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+  for (let level = 1; level < 10; level += 1) lines.push(`a${level}: &a${level} [${Array(10).fill(`*a${level - 1}`).join(', ')}]`);
+  return `${lines.join('\n')}\n`;
+}
+
+const deepNesting = (levels: number): string => `a: ${'['.repeat(levels)}${']'.repeat(levels)}\n`;
+const deepMappings = (levels: number): string => `${'{a: '.repeat(levels)}1${'}'.repeat(levels)}\n`;
+
+describe('hostile YAML is one line naming the file (exit 2), never an unexpected failure', () => {
+  const cases: [string, string, RegExp][] = [
+    ['an alias bomb', aliasBomb(), /: not YAML: line 1: its aliases expand to more than 1000 nodes \(an alias bomb\?\); write the values out$/],
+    ['3,000 levels of flow nesting', deepNesting(3000), /: not YAML: line 1: nested (more than 256 levels deep; no Kubernetes object is|too deeply to read)$/],
+    ['3,000 levels of nested mappings', deepMappings(3000), /: not YAML: line \d+: nested (more than 256 levels deep; no Kubernetes object is|too deeply to read)$/],
+    ['a corrupt document', 'apiVersion: v1\nkind: ConfigMap\n\u0000: [\n', /: not YAML: line \d+: .+$/],
+  ];
+
+  it.each(cases)('%s in validate: the other files are still read, every problem listed', (_name, text, expected) => {
+    const folder = scratch();
+    writeFileSync(join(folder, 'a-hostile.yaml'), text);
+    writeFileSync(join(folder, 'b-broken.yaml'), 'kind: [\n');
+    const run = runCapturing(['validate', folder]);
+    expect(run.code).toBe(2);
+    const lines = run.err.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^${join(folder, 'a-hostile.yaml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${expected.source}`));
+    expect(lines[1]).toContain('b-broken.yaml: not YAML');
+  });
+
+  it.each(cases)('%s in status and resume input', (_name, text, expected) => {
+    for (const argv of [['status', '-'], ['resume', '--repository', '5dlabs/cto-play-test', '--task', '1', '-']]) {
+      const run = runCapturing(argv, { stdin: text, env: {} });
+      expect(run.code, run.err).toBe(2);
+      expect(run.err.trimEnd()).toMatch(new RegExp(`^standard input${expected.source}`));
+    }
+  });
+
+  it.each(cases)('%s as a config file or a scenario', (_name, text) => {
+    const folder = scratch();
+    writeFileSync(join(folder, 'hostile.yaml'), text);
+    for (const argv of [['config', 'validate', '--config', join(folder, 'hostile.yaml')], ['simulate', join(folder, 'hostile.yaml')]]) {
+      const run = runCapturing(argv, { env: {} });
+      expect(run.code, run.err).toBe(2);
+      expect(run.err).toMatch(new RegExp(`^${join(folder, 'hostile.yaml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      expect(run.err).not.toContain('unexpected failure');
+      expect(run.err.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('real manifests stay far inside the nesting limit', () => {
+    expect(runCapturing(['validate', DIST]).code).toBe(0);
+    expect(MAX_NESTING_DEPTH).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe('files that are not manifests', () => {
+  it('a file far larger than any manifest is refused by its size, without reading it', () => {
+    const file = join(scratch(), 'huge.yaml');
+    writeFileSync(file, Buffer.alloc(MAX_INPUT_BYTES + 1, 'a'));
+    const run = runCapturing(['validate', file]);
+    expect(run).toMatchObject({ code: 2, err: `${file}: 8.0 MiB, more than the 8.0 MiB an input may hold; is it the right file?\n` });
+  });
+
+  it('a device is refused, in validate, status and config', () => {
+    expect(runCapturing(['validate', '/dev/zero']).err).toBe('/dev/zero: a device, not a file: name a regular file\n');
+    expect(runCapturing(['status', '/dev/zero']).err).toBe('/dev/zero: cannot read (a device, not a file: name a regular file)\n');
+    expect(runCapturing(['config', 'validate', '--config', '/dev/zero']).err).toBe('/dev/zero: cannot read the config file (a device, not a file: name a regular file)\n');
+  });
+
+  it.runIf(canMakeFifo)('a FIFO nobody writes to is refused at once instead of hanging', () => {
+    const fifo = join(scratch(), 'pipe.yaml');
+    execFileSync('mkfifo', [fifo]);
+    expect(runCapturing(['validate', fifo]).err).toBe(`${fifo}: a FIFO (named pipe), not a file: name a regular file\n`);
+    expect(runCapturing(['simulate', fifo]).err).toBe(`${fifo}: cannot read the scenario (a FIFO (named pipe), not a file: name a regular file)\n`);
+  });
+
+  it('validate follows folder links once, reads each real file once and names a symlink loop', () => {
+    const folder = scratch();
+    mkdirSync(join(folder, 'sub'));
+    cpSync(join(DIST, 'workspaces.yaml'), join(folder, 'sub', 'workspaces.yaml'));
+    symlinkSync('..', join(folder, 'sub', 'up'));
+    symlinkSync(join('sub', 'workspaces.yaml'), join(folder, 'again.yaml'));
+    const clean = runCapturing(['validate', folder, join(folder, 'sub', 'workspaces.yaml'), '--format', 'json']);
+    expect(clean.code, clean.err).toBe(0);
+    const checked = JSON.parse(clean.out).objects as { file: string }[];
+    expect(new Set(checked.map((object) => object.file))).toEqual(new Set([join(folder, 'again.yaml')]));
+    symlinkSync('self.yaml', join(folder, 'self.yaml'));
+    expect(runCapturing(['validate', folder]).err).toBe(`${join(folder, 'self.yaml')}: a symlink loop (the link leads back to itself)\n`);
+  });
+});
+
+describe('outputs are followed, never replaced', () => {
+  it('a symlinked --out stays a link: the folder it points to receives the manifests', () => {
+    const folder = scratch();
+    mkdirSync(join(folder, 'real'));
+    symlinkSync('real', join(folder, 'out'));
+    for (let round = 0; round < 2; round += 1) expect(runCapturing(['synth', '--out', join(folder, 'out')]).code).toBe(0);
+    expect(lstatSync(join(folder, 'out')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(folder, 'out'))).toBe('real');
+    expect(readdirSync(join(folder, 'real'))).toEqual(readdirSync(DIST).sort());
+    expect(readdirSync(folder).sort()).toEqual(['out', 'real']);
+  });
+
+  it('a staging folder left by a killed synth is removed; an output it had moved aside is put back', () => {
+    const folder = scratch();
+    mkdirSync(join(folder, '.out.staging-999999999'));
+    writeFileSync(join(folder, '.out.staging-999999999', 'half.yaml'), 'kind: [');
+    cpSync(DIST, join(folder, '.out.retired-999999998'), { recursive: true });
+    const synth = runCapturing(['synth', '--out', join(folder, 'out')]);
+    expect(synth.code, synth.err).toBe(0);
+    expect(readdirSync(folder)).toEqual(['out']);
+  });
+
+  it('config init --out through a symlink writes the file it points to, and refuses a device', () => {
+    const folder = scratch();
+    writeFileSync(join(folder, 'target.yaml'), 'namespace: mine\n');
+    symlinkSync('target.yaml', join(folder, 'agent-play.yaml'));
+    expect(runCapturing(['config', 'init', '--out', join(folder, 'agent-play.yaml'), '--force']).code).toBe(0);
+    expect(lstatSync(join(folder, 'agent-play.yaml')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(folder, 'target.yaml'), 'utf8')).toContain('namespace: agents');
+    expect(readdirSync(folder).sort()).toEqual(['agent-play.yaml', 'target.yaml']);
+    expect(runCapturing(['config', 'init', '--out', '/dev/null', '--force'])).toMatchObject({ code: 2, err: '/dev/null: is not a regular file (a device, FIFO or socket); pass --out a file\n' });
+    expect(existsSync('/dev/null')).toBe(true);
+  });
+});
