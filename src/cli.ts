@@ -1,12 +1,14 @@
 import { ConfigError } from '../constructs/model/resolve-config';
 import { ExitCode, InputError, UsageError, type Io } from './commands/command';
 import { COMMANDS } from './commands';
+import { endQuietlyOnClosedPipe } from './commands/closed-pipe';
 import { UnsupportedFeatureError } from './simulate/engine/unsupported';
 import { ScenarioError } from './simulate/scenario';
 import { SynthError } from './synth/synthesize';
 import { OutputError } from './synth/write-manifests';
 
 export { ExitCode, type Io } from './commands/command';
+export { endQuietlyOnClosedPipe } from './commands/closed-pipe';
 
 const PROCESS_IO: Io = {
   out: (text) => process.stdout.write(text),
@@ -65,5 +67,6 @@ function isParseArgsError(error: unknown): boolean {
 }
 
 if (require.main === module) {
+  endQuietlyOnClosedPipe(process.stdout);
   process.exitCode = runCli(process.argv.slice(2));
 }

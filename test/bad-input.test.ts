@@ -2,11 +2,13 @@
  * Files, folders and YAML that are hostile or careless: every one ends in one line naming the file (exit 2),
  * with no hang, no stack trace and the user's files left as they were.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { endQuietlyOnClosedPipe } from '../src/commands/closed-pipe';
 import { MAX_INPUT_BYTES } from '../src/commands/read-text-file';
 import { MAX_NESTING_DEPTH } from '../src/validate/kubernetes-yaml';
 import { runCapturing } from './support/run-cli';
@@ -139,5 +141,57 @@ describe('outputs are followed, never replaced', () => {
     expect(readdirSync(folder).sort()).toEqual(['agent-play.yaml', 'target.yaml']);
     expect(runCapturing(['config', 'init', '--out', '/dev/null', '--force'])).toMatchObject({ code: 2, err: '/dev/null: is not a regular file (a device, FIFO or socket); pass --out a file\n' });
     expect(existsSync('/dev/null')).toBe(true);
+  });
+});
+
+describe('the command line says what is wrong with a value', () => {
+  const resume = (...argv: string[]) => runCapturing(['resume', ...argv, '-'], { stdin: 'kind: List\nitems: []\n', env: {} });
+
+  it.each([
+    [['--task', 'abc'], 'agent-play resume: --task "abc": expected the task id, a positive whole number such as 5\n'],
+    [['--task', '-1'], 'agent-play resume: --task "-1": expected the task id, a positive whole number such as 5\n'],
+    [['--task', '0'], 'agent-play resume: --task "0": expected the task id, a positive whole number such as 5\n'],
+    [['--task', '5', '--repository', 'Foo Bar/x'], 'agent-play resume: --repository "Foo Bar/x": "Foo Bar/x" is not a GitHub repository: expected owner/name, e.g. octo-org/payments\n'],
+    [['--task', '5'], 'agent-play resume: --repository OWNER/NAME is required\n'],
+  ])('resume %j', (argv, expected) => {
+    const withRepository = argv.includes('--repository') || expected.includes('--repository OWNER/NAME is required') ? argv : ['--repository', '5dlabs/cto-play-test', ...argv];
+    expect(resume(...withRepository)).toMatchObject({ code: 2, err: expected });
+  });
+
+  it('resume checks --parameter names and values with the rules of the config', () => {
+    const base = ['--repository', '5dlabs/cto-play-test', '--task', '5'];
+    expect(resume(...base, '--parameter', 'task-type=a"b').err).toBe('agent-play resume: --parameter task-type=a"b: the value: expected a value without quotes, backslashes, braces or line breaks\n');
+    expect(resume(...base, '--parameter', 'Task_Type=x').err).toBe('agent-play resume: --parameter Task_Type=x: the name: expected lower-case letters, digits and "-", starting with a letter\n');
+    expect(resume(...base, '--parameter', 'task-type={{workflow.name}}').err).toContain('without quotes, backslashes, braces');
+  });
+});
+
+describe('the process around the command', () => {
+  it('a closed pipe ends the command quietly with the code it had decided', () => {
+    const stream = new EventEmitter() as unknown as NodeJS.WriteStream;
+    const exits: number[] = [];
+    endQuietlyOnClosedPipe(stream, (code) => exits.push(code));
+    process.exitCode = 1;
+    stream.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    process.exitCode = 0;
+    expect(exits).toEqual([1]);
+    expect(() => stream.emit('error', Object.assign(new Error('write EIO'), { code: 'EIO' }))).toThrow('EIO');
+  });
+
+  it.runIf(existsSync(resolve(__dirname, '../build/cli.cjs')) && canMakeFifo)('agent-play validate ... | head ends without a stack trace', () => {
+    const bin = resolve(__dirname, '../bin/agent-play.cjs');
+    const shell = `{ node ${JSON.stringify(bin)} validate ${JSON.stringify(DIST)} --verbose --format json; echo "exit $?" >&2; } | true`;
+    const result = spawnSync('bash', ['-c', shell], { encoding: 'utf8' });
+    expect(result.stderr).not.toContain('EPIPE');
+    expect(result.stderr).toMatch(/^exit (0|1)\n$/);
+  });
+
+  it('bin/agent-play.cjs before a build says to run npm ci', () => {
+    const folder = scratch();
+    mkdirSync(join(folder, 'bin'));
+    cpSync(resolve(__dirname, '../bin/agent-play.cjs'), join(folder, 'bin', 'agent-play.cjs'));
+    const result = spawnSync(process.execPath, [join(folder, 'bin', 'agent-play.cjs'), 'validate'], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^agent-play: not built yet \(no .*build\/cli\.cjs\); run npm ci \(or npm run build\) in the project first\n$/);
   });
 });

@@ -137,6 +137,9 @@ const stageName = z.string().max(50).regex(KEY, { message: keyMessage });
 /** A play parameter's name: what `when` conditions test and what a submission (or a project task) sets. */
 export const ParameterNameSchema = z.string().max(63).regex(KEY, { message: keyMessage });
 
+/** A play parameter's value, as a config, a project task or `agent-play resume --parameter` gives it. */
+export const ParameterValueSchema = z.string().regex(/^[^"\\\n\r{}']*$/, { message: 'expected a value without quotes, backslashes, braces or line breaks' });
+
 /**
  * A condition on a stage: it runs only for tasks whose play parameter has one of these values, and is
  * skipped (not failed) for every other task.
@@ -201,7 +204,7 @@ export const PlaySchema = z.strictObject({
    * Extra play parameters and their defaults, which stage conditions (`when`) can test and a submission or
    * a project task can set. `task-type` always exists (default empty).
    */
-  parameters: z.record(ParameterNameSchema, z.string().regex(/^[^"\\\n\r{}']*$/, { message: 'expected a value without quotes, backslashes, braces or line breaks' })).default({}),
+  parameters: z.record(ParameterNameSchema, ParameterValueSchema).default({}),
 });
 
 export const ImagesSchema = z.strictObject({
@@ -257,7 +260,7 @@ export const ProjectTaskSchema = z.strictObject({
   /** Tasks that must finish (their plays succeed) before this one starts. @default none */
   dependsOn: z.array(z.number().int().positive()).default([]),
   /** Play parameters of this task, e.g. `{ task-type: backend }`. @default none */
-  parameters: z.record(ParameterNameSchema, z.string().regex(/^[^"\\\n\r{}']*$/, { message: 'expected a value without quotes, backslashes, braces or line breaks' })).default({}),
+  parameters: z.record(ParameterNameSchema, ParameterValueSchema).default({}),
 });
 
 export const ProjectSchema = z.strictObject({

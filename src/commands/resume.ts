@@ -1,5 +1,9 @@
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
+import type { z } from 'zod';
+import { ParameterNameSchema, ParameterValueSchema } from '../../constructs/model/config-schema';
+import { parseRepository } from '../../constructs/model/naming';
+import { RESERVED_KEYS } from '../../constructs/model/resolve-config';
 import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { loadConfig } from '../config/load-config';
 import { readProgressState } from '../state/progress-state';
@@ -29,19 +33,66 @@ Missing, unreadable or inconsistent state is refused with the reason (exit 2), n
 fresh start from the first stage; so is a completed play.
 `;
 
+/** `--parameter NAME=VALUE`s, each name and value checked by the rules of the config's play parameters. */
 function parameters(pairs: readonly string[]): Record<string, string> {
   const result: Record<string, string> = {};
   for (const pair of pairs) {
     const equals = pair.indexOf('=');
     if (equals <= 0) throw new UsageError(`--parameter ${pair}: expected NAME=VALUE`);
-    result[pair.slice(0, equals)] = pair.slice(equals + 1);
+    const name = pair.slice(0, equals);
+    const value = pair.slice(equals + 1);
+    const problem = issueOf(ParameterNameSchema, name, 'the name') ?? issueOf(ParameterValueSchema, value, 'the value');
+    if (problem !== undefined) throw new UsageError(`--parameter ${pair}: ${problem}`);
+    if (RESERVED_KEYS.includes(name)) throw new UsageError(`--parameter ${pair}: "${name}" cannot be a parameter name`);
+    result[name] = value;
   }
   return result;
 }
 
+function issueOf(schema: z.ZodType, value: string, what: string): string | undefined {
+  const result = schema.safeParse(value);
+  return result.success ? undefined : `${what}: ${result.error.issues[0].message}`;
+}
+
+/** The repository named by `--repository`, checked as the config checks a repository. */
+function repositoryOption(value: string | undefined): string {
+  if (value === undefined || value === '') throw new UsageError('--repository OWNER/NAME is required');
+  try {
+    parseRepository(value);
+  } catch (error) {
+    throw new UsageError(`--repository ${JSON.stringify(value)}: ${(error as Error).message}`);
+  }
+  return value;
+}
+
+/** The task id named by `--task`: a positive whole number, as a project's task ids. */
+function taskOption(value: string | undefined): string {
+  if (value === undefined || value === '') throw new UsageError('--task N is required (the task id, digits)');
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < 1) {
+    throw new UsageError(`--task ${JSON.stringify(value)}: expected the task id, a positive whole number such as 5`);
+  }
+  return String(Number(value));
+}
+
+/**
+ * `--task -1` as `--task=-1`: the parser would take the value for an option and refuse the line as
+ * ambiguous, saying nothing about the value; joined, the value is checked and its problem named.
+ */
+function joinNegativeValues(args: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const next = args[index + 1];
+    if ((args[index] === '--task' || args[index] === '--repository') && next !== undefined && /^-[^-]/.test(next) && next !== '-') {
+      joined.push(`${args[index]}=${next}`);
+      index += 1;
+    } else joined.push(args[index]);
+  }
+  return joined;
+}
+
 function run(args: string[], io: Io): number {
   const { values, positionals } = parseArgs({
-    args,
+    args: joinNegativeValues(args),
     options: {
       repository: { type: 'string' },
       task: { type: 'string' },
@@ -53,14 +104,15 @@ function run(args: string[], io: Io): number {
     strict: true,
   });
   if (values.help) return printUsage(io, USAGE);
-  if (!values.repository || !/^[^/\s]+\/[^/\s]+$/.test(values.repository)) throw new UsageError('--repository OWNER/NAME is required');
-  if (!values.task || !/^\d+$/.test(values.task)) throw new UsageError('--task N is required (the task id, digits)');
+  const repository = repositoryOption(values.repository);
+  const task = taskOption(values.task);
+  const given = parameters(values.parameter);
   if (positionals.length > 1) throw new UsageError('expected at most one FILE (or - for standard input)');
   const config = loadConfig({ file: values.config, env: io.env });
   const input = readInput(positionals[0], io, 'the progress ConfigMaps');
   const configMaps = readProgressState(input.text, input.source);
   try {
-    const workflow = resumeWorkflow(configMaps, config, { repository: values.repository, task: values.task, parameters: parameters(values.parameter) });
+    const workflow = resumeWorkflow(configMaps, config, { repository, task, parameters: given });
     io.out(stringify(workflow, { lineWidth: 0 }));
   } catch (error) {
     if (error instanceof ResumeError) throw new InputError([error.message]);
