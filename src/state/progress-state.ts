@@ -7,6 +7,7 @@ import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { progressTaskKey } from '../../constructs/model/naming';
 import { readKubernetesYaml, YamlSyntaxError } from '../validate/kubernetes-yaml';
 import { InputError } from '../commands/command';
+import { otherProgressEntries } from './legacy-progress';
 import { parseProgressRecord, type ProgressRecord } from './progress-record';
 
 /** One task key of one progress ConfigMap. */
@@ -57,7 +58,7 @@ export function readProgressState(text: string, source: string): ProgressConfigM
     throw error;
   }
   const objects = documents.flatMap(({ value }) => (isRecord(value) && Array.isArray(value.items) ? value.items : [value]));
-  const configMaps = objects.filter((object): object is Record<string, any> => isRecord(object) && object.kind === 'ConfigMap' && isRecord(object.data) && isTracked(object));
+  const configMaps = objects.filter((object): object is Record<string, any> => isRecord(object) && object.kind === 'ConfigMap' && isTracked(object));
   if (configMaps.length === 0) {
     throw new InputError([`${source}: no progress ConfigMap (kind ConfigMap labelled ${PROGRESS_TRACKING_LABEL}=true); get them with: kubectl get cm -l ${PROGRESS_TRACKING_LABEL}=true -o yaml`]);
   }
@@ -69,13 +70,14 @@ const isTracked = (object: Record<string, any>): boolean => object.metadata?.lab
 function progressConfigMap(object: Record<string, any>): ProgressConfigMap {
   const name = String(object.metadata?.name ?? '');
   const namespace = typeof object.metadata?.namespace === 'string' ? object.metadata.namespace : undefined;
-  const repository = typeof object.data.repository === 'string' ? object.data.repository : undefined;
-  const entries = Object.keys(object.data)
+  const data: Record<string, unknown> = isRecord(object.data) ? object.data : {};
+  const repository = typeof data.repository === 'string' ? data.repository : undefined;
+  const entries = Object.keys(data)
     .flatMap((key): TaskEntry[] => {
       const task = taskOfKey(key);
       if (task === undefined) return [];
       const base = { configMap: name, namespace, repository, key, task };
-      const value = object.data[key];
+      const value = data[key];
       if (typeof value !== 'string') return [{ ...base, problem: 'the value is not a string' }];
       const parsed = parseProgressRecord(value);
       if ('problem' in parsed) return [{ ...base, problem: parsed.problem }];
@@ -83,7 +85,8 @@ function progressConfigMap(object: Record<string, any>): ProgressConfigMap {
       return [mismatch ? { ...base, problem: mismatch } : { ...base, record: parsed.record }];
     })
     .sort((a, b) => Number(a.task) - Number(b.task));
-  return { name, namespace, repository, entries };
+  const others = otherProgressEntries({ configMap: name, namespace, repository }, data, (key) => taskOfKey(key) !== undefined);
+  return { name, namespace, repository, entries: [...entries, ...others] };
 }
 
 /** A record filed under another task or repository than its own says is not trusted. */
