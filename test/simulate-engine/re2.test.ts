@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goRegexpFind, goRegexpMatch, goReplaceAll, toJsRegExp } from '../../src/simulate/engine/re2';
+import { goRegexpCompileError, goRegexpFind, goRegexpMatch, goReplaceAll } from '../../src/simulate/engine/re2';
 import { UnsupportedFeatureError } from '../../src/simulate/engine/unsupported';
 
 describe('goRegexpMatch: the patterns our filters use', () => {
@@ -33,9 +33,9 @@ describe('goRegexpMatch: the patterns our filters use', () => {
     expect(goRegexpMatch('^.$', '😀')).toBe(true);
   });
 
-  it('translates named groups, repeats and lazy quantifiers', () => {
-    expect(toJsRegExp('(?P<id>[0-9]{1,3})').exec('task-42')?.groups).toEqual({ id: '42' });
-    expect(toJsRegExp('(?<id>[0-9]+?)').exec('42')?.[0]).toBe('4');
+  it('reads named groups, repeats and lazy quantifiers', () => {
+    expect(goReplaceAll('(?P<id>[0-9]{1,3})', 'task-42', '${id}')).toBe('task-42');
+    expect(goRegexpFind('(?<id>[0-9]+?)', '42')).toBe('4');
     expect(goRegexpMatch('^(?:ab){2}$', 'abab')).toBe(true);
   });
 
@@ -66,29 +66,39 @@ describe('goReplaceAll: Regexp.ReplaceAllString with Expand', () => {
   });
 });
 
-describe('toJsRegExp refuses what is not RE2 or not in the subset', () => {
+describe('Go syntax the old JavaScript translation refused now works as in Go', () => {
   it.each([
-    ['(?=x)', 'lookaround'],
-    ['(?!x)', 'lookaround'],
-    ['(?<=x)y', 'lookaround'],
-    ['(?<!x)y', 'lookaround'],
-    ['(a)\\1', 'backreference'],
-    ['(?m)^x', 'inline flag'],
-    ['(?s).', 'inline flag'],
-    ['(?i:x)', 'inline flag'],
-    ['a(?i)b', 'inline flag'],
-    ['(?U)a+', 'inline flag'],
-    ['\\p{L}', 'Unicode class'],
-    ['[[:alpha:]]', 'POSIX class'],
-    ['\\Qa.b\\E', 'quoting'],
-    ['a{1001}', 'repeat count'],
-    ['a\\', 'trailing backslash'],
-    ['(?P<1x>a)', 'group name'],
-    ['[\\S]', '"\\S" inside a character class'],
-    ['[z-a]', 'reversed range'],
-    ['a**', 'cannot compile'],
-  ])('%s', (pattern, feature) => {
-    expect(() => toJsRegExp(pattern)).toThrow(UnsupportedFeatureError);
-    expect(() => toJsRegExp(pattern)).toThrow(feature);
+    ['^(?i:Main)$', 'main', true],
+    ['a(?i)b', 'aB', true],
+    ['(?s)^.$', '\n', true],
+    ['(?m)^x$', 'a\nx', true],
+    ['(?U)a+', 'aaa', true],
+    ['^\\p{L}+$', 'naïve', true],
+    ['^[[:alpha:]]+$', 'abc', true],
+    ['^\\Qa.b\\E$', 'axb', false],
+    ['[\\S]', ' ', false],
+  ])('%s on %j', (pattern, input, expected) => {
+    expect(goRegexpMatch(pattern, input)).toBe(expected);
+  });
+});
+
+describe('Go refuses these patterns, and so do the simulator and the validator, with Go\'s message', () => {
+  it.each([
+    ['(?=x)', 'invalid or unsupported Perl syntax: `(?=`'],
+    ['(a)\\1', 'invalid escape sequence: `\\1`'],
+    ['\\C', 'invalid escape sequence: `\\C`'],
+    ['a{1001}', 'invalid repeat count: `{1001}`'],
+    ['a\\', 'trailing backslash at end of expression: ``'],
+    ['[z-a]', 'invalid character class range: `z-a`'],
+    ['a**', 'invalid nested repetition operator: `**`'],
+  ])('%s', (pattern, message) => {
+    expect(goRegexpCompileError(pattern)).toBe(`error parsing regexp: ${message}`);
+    expect(() => goRegexpMatch(pattern, 'x')).toThrow(message);
+    expect(() => goRegexpMatch(pattern, 'x')).not.toThrow(UnsupportedFeatureError);
+  });
+
+  it('refuses a group name used twice, which Go accepts and RE2 does not, as unsupported', () => {
+    expect(() => goRegexpMatch('(?P<n>a)(?P<n>b)', 'ab')).toThrow(UnsupportedFeatureError);
+    expect(goRegexpCompileError('(?P<n>a)(?P<n>b)')).toBeUndefined();
   });
 });

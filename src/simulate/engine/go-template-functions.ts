@@ -10,7 +10,7 @@
  * strings: a number or a missing value is an error, as in Go.
  */
 import { goJson, goTrimSpace, goTypeName, formatGoFloat } from './go-format';
-import { goRegexpFind, goRegexpMatch, goReplaceAll } from './re2';
+import { goRegexpCompileError, goRegexpFind, goRegexpMatch, goReplaceAll } from './re2';
 import { UnsupportedFeatureError } from './unsupported';
 
 /** `any` is Go's `interface{}` / `reflect.Value` parameter, `string` a Go `string` parameter. */
@@ -175,6 +175,12 @@ function empty(value: unknown): boolean {
 const strings = (count: number): ParamType[] => Array<ParamType>(count).fill('string');
 const text = (value: unknown): string => value as string;
 
+/** Sprig's `regexMatch` drops the compile error: a pattern Go refuses matches nothing (`sprig/regex.go`). */
+function sprigRegexMatch(pattern: string, value: string): boolean {
+  if (goRegexpCompileError(pattern) !== undefined) return false;
+  return goRegexpMatch(pattern, value);
+}
+
 export const TEMPLATE_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
   // `and` and `or` short-circuit; the executor evaluates them itself and only uses their arity here.
   and: { params: ['any'], variadic: 'any', call: () => undefined },
@@ -193,7 +199,7 @@ export const TEMPLATE_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
   trimPrefix: { params: strings(2), call: ([prefix, value]) => (text(value).startsWith(text(prefix)) ? text(value).slice(text(prefix).length) : text(value)) },
   trimSuffix: { params: strings(2), call: ([suffix, value]) => (text(suffix) !== '' && text(value).endsWith(text(suffix)) ? text(value).slice(0, -text(suffix).length) : text(value)) },
   hasPrefix: { params: strings(2), call: ([prefix, value]) => text(value).startsWith(text(prefix)) },
-  regexMatch: { params: strings(2), call: ([pattern, value]) => goRegexpMatch(text(pattern), text(value)) },
+  regexMatch: { params: strings(2), call: ([pattern, value]) => sprigRegexMatch(text(pattern), text(value)) },
   regexFind: { params: strings(2), call: ([pattern, value]) => goRegexpFind(text(pattern), text(value)) },
   regexReplaceAll: { params: strings(3), call: ([pattern, value, replacement]) => goReplaceAll(text(pattern), text(value), text(replacement)) },
   default: { params: ['any'], variadic: 'any', call: ([fallback, ...given]) => (given.length === 0 || empty(given[0]) ? fallback : given[0]) },
