@@ -172,6 +172,14 @@ export function workspacePvcName(service: string, agent: string, shared: boolean
   return shared ? dnsName(base) : dnsNameWithSuffix(base.join('-'), agent);
 }
 
+/** The role whose agents share the repository's workspace; every other role works in its own. */
+export const SHARED_WORKSPACE_ROLE = 'implementation';
+
+/** The workspace claim an agent of `role` works in, for a service. */
+export function workspaceOfAgent(service: string, agent: string, role: string): string {
+  return workspacePvcName(service, agent, role === SHARED_WORKSPACE_ROLE);
+}
+
 /** The Secret that holds a GitHub App's credentials: `5DLabs-Rex` uses `github-app-5dlabs-rex`. */
 export function githubAppSecretName(githubApp: string): string {
   return dnsName(['github-app', githubApp]);

@@ -49,7 +49,10 @@ export const PlayTemplates = {
   checkRelease: 'check-release',
   /** The suspend node a resume targets. */
   awaitRelease: 'await-release',
-  exit: 'record-exit',
+  /** The exit handler: record the end, then cancel the CodeRuns of a play that did not succeed. */
+  exit: 'exit-handler',
+  recordExit: 'record-exit',
+  cancelCodeRuns: 'cancel-coderuns',
 } as const;
 
 /**
@@ -79,6 +82,19 @@ export function stageTaskName(stage: string, parallelAgent?: string): string {
 /** The template that runs the agent of an agent stage; in a parallel stage, one per agent. */
 export function agentRunTemplateName(stage: string, parallelAgent?: string): string {
   return `run-${stageTaskName(stage, parallelAgent)}`;
+}
+
+/** The input of an agent run's create step that carries Argo's 0-based `{{retries}}`. */
+export const CODERUN_ATTEMPT_INPUT = 'attempt';
+/** The output (of the create step and the attempt) and the wait step's input: the CodeRun's name. */
+export const CODERUN_NAME_OUTPUT = 'coderun-name';
+
+/**
+ * The templates of one attempt of an agent run: cancel the stage's stale CodeRuns, create this attempt's,
+ * wait for it. `run` is the agent run's template (`agentRunTemplateName`), which carries the retries.
+ */
+export function agentAttemptTemplateNames(run: string): { readonly cancel: string; readonly create: string; readonly wait: string } {
+  return { cancel: `${run}-cancel`, create: `${run}-create`, wait: `${run}-wait` };
 }
 
 /** The play WorkflowTemplate of a repository's service. */

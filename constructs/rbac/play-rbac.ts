@@ -9,12 +9,14 @@ export interface PlayRbacProps {
 
 /**
  * Exactly what a play's templates do, and nothing more: patch and read its own Workflow (stage labels,
- * history annotations), create and read CodeRuns, keep the progress ConfigMap and read release records,
+ * history annotations), create, read and cancel CodeRuns, keep the progress ConfigMap and read release records,
  * and let Argo's executor report task results. No wildcard anywhere.
  */
 export const PLAY_GRANTS: readonly Grant[] = [
   { apiGroup: 'argoproj.io', resource: 'workflows', verbs: ['get', 'patch'] },
-  { apiGroup: CODERUN_GROUP, resource: CODERUN_PLURAL, verbs: ['create', 'get'] },
+  // An attempt deletes the stale CodeRun of its stage by label (kubectl lists, deletes, and watches until it is
+  // gone), creates its own, and reads it until it ends; the exit handler deletes the run's CodeRuns.
+  { apiGroup: CODERUN_GROUP, resource: CODERUN_PLURAL, verbs: ['create', 'get', 'list', 'watch', 'delete'] },
   { apiGroup: '', resource: 'configmaps', verbs: ['create', 'get', 'patch'] },
   { apiGroup: 'argoproj.io', resource: 'workflowtaskresults', verbs: ['create', 'patch'] },
 ];

@@ -4,7 +4,7 @@ import { durationSeconds } from '../model/duration';
 import { PlayLabels, WorkflowTypes } from '../model/labels';
 import { CODERUN_TEMPLATE_NAME, PlayParameters } from '../model/play-contract';
 import type { Parameter } from './argo-types';
-import { ArgoReference, codeRunTemplate } from './coderun-manifest';
+import { ArgoValue, codeRunTemplates } from './coderun-manifest';
 import { HARDENED_POD } from './hardened-script';
 import { WorkflowTemplate } from './workflow-template';
 
@@ -53,8 +53,8 @@ function parameter(name: string): string {
 }
 
 /**
- * A WorkflowTemplate that runs one agent once: it creates a CodeRun owned by the Workflow and waits for it
- * to succeed or fail. Every CLI parameter has a typed, non-empty default (the CodeRun controller rejects an
+ * A WorkflowTemplate that runs one agent: each attempt cancels the CodeRun a lost attempt left, creates its
+ * own (owned by the Workflow, `contextVersion` = the attempt) and waits for it to succeed or fail. Every CLI parameter has a typed, non-empty default (the CodeRun controller rejects an
  * empty `cliConfig`), and `cli-type` and `github-app` are restricted to the configured values.
  */
 export class CodeRunWorkflowTemplate extends WorkflowTemplate {
@@ -98,14 +98,14 @@ export class CodeRunWorkflowTemplate extends WorkflowTemplate {
         securityContext: HARDENED_POD,
       },
     });
-    this.addTemplate(codeRunTemplate({
+    for (const template of codeRunTemplates({
       name: 'run-agent',
       generateName: 'coderun-',
       stage: parameter(P.stage),
       timeoutSeconds: props.timeoutSeconds ?? durationSeconds('4h'),
       retries: props.retries ?? 1,
       spec: {
-        taskId: new ArgoReference(parameter(P.taskId)),
+        taskId: ArgoValue.int(parameter(P.taskId)),
         service: parameter(P.serviceId),
         repositoryUrl: parameter(P.repositoryUrl),
         docsRepositoryUrl: parameter(P.docsRepositoryUrl),
@@ -114,17 +114,19 @@ export class CodeRunWorkflowTemplate extends WorkflowTemplate {
         workingDirectory: parameter(P.workingDirectory),
         model: parameter(P.cliModel),
         githubApp: parameter(P.githubApp),
-        continueSession: new ArgoReference(parameter(P.continueSession)),
-        overwriteMemory: new ArgoReference(parameter(P.overwriteMemory)),
+        continueSession: ArgoValue.bool(parameter(P.continueSession)),
+        overwriteMemory: ArgoValue.bool(parameter(P.overwriteMemory)),
         contextVersion: 1,
         taskRequirements: parameter(P.taskRequirements),
         cliConfig: {
           cliType: parameter(P.cliType),
           model: parameter(P.cliModel),
-          maxTokens: new ArgoReference(parameter(P.cliMaxTokens)),
-          temperature: new ArgoReference(parameter(P.cliTemperature)),
+          maxTokens: ArgoValue.int(parameter(P.cliMaxTokens)),
+          temperature: ArgoValue.float(parameter(P.cliTemperature)),
         },
       },
-    }));
+    })) {
+      this.addTemplate(template);
+    }
   }
 }

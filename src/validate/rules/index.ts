@@ -8,6 +8,8 @@ import { cronScheduleRule } from './cron-workflow';
 import { DAG_RULES } from './dag';
 import { eventsNamespaceRule, sensorEventSourceRule } from './events-wiring';
 import { resourceTemplateRule } from './resource-template';
+import { retryMaxDurationRule } from './retry-max-duration';
+import { podSecurityRestrictedRule } from './pod-security';
 import { SENSOR_DEPENDENCY_RULES } from './sensor-dependencies';
 import { sensorGateExistsRule } from './sensor-gates';
 import { SENSOR_TRIGGER_RULES } from './sensor-triggers';
@@ -36,4 +38,6 @@ export const LINT_RULES: readonly LintRule[] = [
   eventsNamespaceRule,
   specLabelsRule,
   pvcPruneProtectionRule,
+  retryMaxDurationRule,
+  podSecurityRestrictedRule,
 ];
