@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CodeRunSpecSchema } from '../constructs/model/coderun-schema';
 import { ARGOCD_KEEP_ANNOTATIONS, PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL } from '../constructs/model/labels';
-import { isDnsLabel, isLabelKey, isLabelValue, progressConfigMapName, repositoryLabelValue, systemPromptKey, workspacePvcName } from '../constructs/model/naming';
+import { isDnsLabel, isLabelKey, isLabelValue, PROGRESS_SHARDS, progressConfigMapName, progressConfigMapOf, repositoryLabelValue, systemPromptKey, workspacePvcName } from '../constructs/model/naming';
 import { agentAttemptTemplateNames, CODERUN_ATTEMPT_INPUT, GATE_STAGE_INPUT, PlayParameters, PlayTemplates, enterTaskName, gateNodeSelector, releaseConfigMapName } from '../constructs/model/play-contract';
 import { IMAGE_PULL_ALLOWANCE_SECONDS } from '../constructs/workflows/retry-policy';
 import { referenceExpression } from '../constructs/workflows/coderun-manifest';
@@ -337,6 +337,20 @@ describe('RBAC', () => {
     expect(granted.sort()).toEqual(PLAY_GRANTS.flatMap((grant) => grant.verbs.map((verb) => `${grant.apiGroup}/${grant.resource}:${verb}`)).sort());
   });
 
+  it('lets plays patch only the progress ConfigMaps of their repositories, by name, never the agents ConfigMap', () => {
+    const playRoles = platform.byKind('RoleBinding').filter((binding) => binding.subjects.some((subject: any) => subject.name === 'agent-play')).map((binding) => binding.roleRef.name);
+    const patchable = platform.byKind('Role').filter((candidate) => playRoles.includes(candidate.metadata.name)).flatMap((candidate) =>
+      candidate.rules.filter((rule: any) => rule.resources.includes('configmaps') && rule.verbs.includes('patch')).map((rule: any) => ({ role: candidate.metadata.name, rule })),
+    );
+    expect(patchable).toEqual([{ role: progressConfigMapName(config.repositories[0].name), rule: expect.objectContaining({ verbs: ['patch'] }) }]);
+    const names = patchable[0].rule.resourceNames;
+    expect(names).toHaveLength(PROGRESS_SHARDS);
+    expect(names).toContain(progressConfigMapOf(config.repositories[0].name, 42));
+    expect(names).not.toContain('controller-agents');
+    const binding = platform.one('RoleBinding', progressConfigMapName(config.repositories[0].name));
+    expect(binding.subjects).toEqual([expect.objectContaining({ kind: 'ServiceAccount', name: 'agent-play' })]);
+  });
+
   it('binds the role to the account the templates run as', () => {
     const binding = platform.one('RoleBinding', 'agent-play');
     expect(binding.roleRef).toMatchObject({ kind: 'Role', name: role.metadata.name });
@@ -348,6 +362,10 @@ describe('RBAC', () => {
 
 describe('the CodeRun CRD', () => {
   const crd: K8sObject = platform.one('CustomResourceDefinition', 'coderuns.agents.platform');
+
+  it('is never pruned or deleted by ArgoCD: that would delete every CodeRun', () => {
+    expect(crd.metadata.annotations).toEqual(ARGOCD_KEEP_ANNOTATIONS);
+  });
 
   it('is generated from the schema that types our CodeRuns', () => {
     const version = crd.spec.versions[0];

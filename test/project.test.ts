@@ -11,7 +11,8 @@ import { StageMachine } from '../constructs/model/stage-machine';
 import { orderTasks, chunkTasks, ProjectError } from '../constructs/model/project';
 import { PlayLabels, ProjectLabels, WorkflowTypes } from '../constructs/model/labels';
 import { PlayParameters, playTemplateName, playWorkflowName } from '../constructs/model/play-contract';
-import { ProjectWorkflowTemplate } from '../constructs/workflows/project-workflow-template';
+import { PROJECT_CHUNK_TASKS, ProjectWorkflowTemplate } from '../constructs/workflows/project-workflow-template';
+import { IMAGE_PULL_ALLOWANCE_SECONDS } from '../constructs/workflows/retry-policy';
 import { ProjectTemplates } from '../constructs/workflows/project-task-templates';
 import { ConfigError } from '../constructs/model/resolve-config';
 import { synthesizeApp, synthesizePlatform } from '../src/synth/synthesize';
@@ -184,10 +185,16 @@ describe.each([1_000, 10_000])('a project of %i tasks', (count) => {
     }
   });
 
-  it('spreads over WorkflowTemplates that call each other by templateRef, and each validates against the upstream CRD', () => {
+  it('spreads over WorkflowTemplates whose chunks run as child Workflows, and each validates against the upstream CRD', () => {
     const names = objects.map((object) => object.metadata.name);
     const steps = objects[0].spec.templates.find((template: Json) => template.name === 'project').steps.flat();
-    for (const step of steps) if (step.templateRef) expect(names).toContain(step.templateRef.name);
+    expect(steps).toHaveLength(Math.ceil(count / PROJECT_CHUNK_TASKS));
+    for (const step of steps) {
+      expect(step.template).toBe('run-chunk');
+      const [holder, chunk] = step.arguments.parameters.map((parameter: Json) => parameter.value);
+      expect(names).toContain(holder);
+      expect(objects.find((object) => object.metadata.name === holder)!.spec.templates.map((template: Json) => template.name)).toContain(chunk);
+    }
     const sample = count > 1_000 ? [objects[0], objects[objects.length - 1]] : objects;
     for (const object of sample) expect(validateArgoWorkflowsObject(object)).toEqual([]);
     if (count === 10_000) expect(objects.length).toBeGreaterThan(1);
@@ -195,6 +202,47 @@ describe.each([1_000, 10_000])('a project of %i tasks', (count) => {
 
   it('is deterministic', () => {
     expect([...build(manyTasks(count)).texts.values()]).toEqual([...texts.values()]);
+  });
+
+  it('fits at run time: no Workflow holds more than one chunk of tasks, and the project Workflow two nodes per chunk', () => {
+    // About 1 KiB per node (argo-workflows NodeStatus with its inputs and outputs), 4 nodes per task in a chunk.
+    const NODE_BYTES = 1024;
+    for (const { task } of dagTasks(objects)) expect(task.template).toBe(ProjectTemplates.runTask);
+    for (const object of objects) {
+      for (const template of object.spec.templates.filter((candidate: Json) => candidate.dag)) {
+        expect(template.dag.tasks.length).toBeLessThanOrEqual(PROJECT_CHUNK_TASKS);
+        expect(Buffer.byteLength(JSON.stringify(object)) + 4 * template.dag.tasks.length * NODE_BYTES).toBeLessThan(1024 * 1024);
+      }
+    }
+    const chunks = Math.ceil(count / PROJECT_CHUNK_TASKS);
+    expect(Buffer.byteLength(JSON.stringify(objects[0])) + 2 * chunks * NODE_BYTES).toBeLessThan(1024 * 1024);
+  });
+});
+
+describe('the project Workflow at run time', () => {
+  const { objects } = build(manyTasks(5));
+  const main = objects[0];
+  const template = (name: string) => main.spec.templates.find((candidate: Json) => candidate.name === name);
+
+  it('creates each chunk as a child Workflow it owns, entered at the chunk, and waits for it', () => {
+    const run = template('run-chunk');
+    expect(run.resource).toMatchObject({ action: 'create', setOwnerReference: true, successCondition: 'status.phase == Succeeded', failureCondition: 'status.phase in (Failed,Error)' });
+    expect(JSON.parse(run.resource.manifest).spec).toEqual({ workflowTemplateRef: { name: '{{inputs.parameters.workflow-template}}' }, entrypoint: '{{inputs.parameters.chunk}}' });
+  });
+
+  it('is bounded: time to live and pod garbage collection on every object a Workflow is made from', () => {
+    for (const object of objects) {
+      expect(object.spec.ttlStrategy).toEqual({ secondsAfterSuccess: 86400, secondsAfterFailure: 3 * 86400 });
+      expect(object.spec.podGC.strategy).toBe('OnPodCompletion');
+      expect(object.spec.serviceAccountName).toBe('agent-play-project');
+    }
+  });
+
+  it('retries a lost start-play pod within the play deadline, never a play that failed', () => {
+    const start = template(ProjectTemplates.startPlay);
+    expect(start.activeDeadlineSeconds).toBe(7 * 86400 + IMAGE_PULL_ALLOWANCE_SECONDS);
+    expect(start.retryStrategy).toMatchObject({ limit: '2', retryPolicy: 'OnError' });
+    expect(Number.parseInt(start.retryStrategy.backoff.maxDuration, 10)).toBeGreaterThanOrEqual(start.activeDeadlineSeconds);
   });
 });
 

@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import type { AgentConfig, CliConfig, RepositoryConfig, WhenConfig } from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
-import { progressConfigMapName, progressTaskKey, repositoryLabelValue, workspaceOfAgent } from '../model/naming';
+import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey, repositoryLabelValue, workspaceOfAgent } from '../model/naming';
 import {
   agentRunTemplateName,
   enterTaskName,
@@ -437,6 +437,7 @@ class ProgressEnvironment {
       { name: 'REPOSITORY', value: this.repository.name },
       { name: 'BRANCH', value: this.repository.branch },
       { name: 'PROGRESS_CONFIGMAP', value: progressConfigMapName(this.repository.name) },
+      { name: 'PROGRESS_SHARDS', value: String(PROGRESS_SHARDS) },
       { name: 'PROGRESS_KEY', value: progressTaskKey(`{{workflow.parameters.${PlayParameters.taskId}}}`) },
       { name: 'TRACKING_LABEL', value: PROGRESS_TRACKING_LABEL },
       { name: 'HISTORY_ANNOTATION', value: PlayAnnotations.stageHistory },
