@@ -3,6 +3,8 @@
  * Argo's limits (200 tasks per DAG, 200 templates per object) and ArgoCD's (256 KiB per object), with every
  * object valid against the upstream Workflows CRD and our lint rules.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, Chart } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -18,6 +20,9 @@ import { ConfigError } from '../constructs/model/resolve-config';
 import { synthesizeApp, synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
 import { validateArgoWorkflowsObject } from './support/argo-schemas';
+import { FakeCluster } from './support/fake-kubectl';
+import { runBash } from './support/run-bash';
+import { progressConfigMapOf, progressTaskKey } from '../constructs/model/naming';
 
 const REPOSITORY = '5dlabs/cto-play-test';
 const config = resolveConfig({});
@@ -246,3 +251,60 @@ describe('the project Workflow at run time', () => {
   });
 });
 
+
+describe('find-start, run for real against a fake kubectl', () => {
+  const { objects } = build(manyTasks(2));
+  const findStart = objects[0].spec.templates.find((template: Json) => template.name === ProjectTemplates.findStart);
+  const baseEnv: Record<string, string> = Object.fromEntries(findStart.script.env.map((variable: Json) => [variable.name, variable.value]));
+  const record = (task: number, stage: string, status: string) =>
+    JSON.stringify({ repository: REPOSITORY, task: String(task), workflowName: playWorkflowName(repository.service, task), startedAt: '2026-11-23T08:00:00Z', lastUpdated: '2026-11-23T09:00:00Z', stage, status });
+
+  async function findStartOf(cluster: FakeCluster, taskId: string): Promise<{ code: number | null; stderr: string; stage?: string; action?: string }> {
+    const outputs = { START_STAGE_FILE: join(cluster.root, 'start-stage'), ACTION_FILE: join(cluster.root, 'action') };
+    const env = { ...baseEnv, TASK_ID: taskId, NAMESPACE: 'agents', PROGRESS_KEY: progressTaskKey(taskId), ...outputs, HOME: cluster.root };
+    const run = await runBash(findStart.script.source, cluster.scriptEnv(env), 8000);
+    const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+    return { code: run.code, stderr: run.stderr, stage: read(outputs.START_STAGE_FILE), action: read(outputs.ACTION_FILE) };
+  }
+
+  it('reads the task\'s own shard: skips a completed task, restarts another at its stage, starts a new one at the first stage', async () => {
+    const cluster = FakeCluster.create();
+    try {
+      // Tasks 6, 70 and 134 share shard 6; a record of task 6 in any other ConfigMap would not be read.
+      cluster.put({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: progressConfigMapOf(REPOSITORY, 6), namespace: 'agents', labels: { 'play-tracking': 'true' } },
+        data: { repository: REPOSITORY, [progressTaskKey(70)]: record(70, 'completed', 'completed'), [progressTaskKey(134)]: record(134, 'code-quality', 'failed') },
+      });
+      cluster.put({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: progressConfigMapOf(REPOSITORY, 7), namespace: 'agents', labels: { 'play-tracking': 'true' } },
+        data: { repository: REPOSITORY, [progressTaskKey(6)]: record(6, 'testing', 'failed') },
+      });
+      expect(await findStartOf(cluster, '70')).toMatchObject({ code: 0, action: 'skip', stage: 'completed' });
+      expect(await findStartOf(cluster, '134')).toMatchObject({ code: 0, action: 'start', stage: 'code-quality' });
+      expect(await findStartOf(cluster, '6')).toMatchObject({ code: 0, action: 'start', stage: stages.first.name });
+      // No shard ConfigMap yet: NotFound starts the task at its first stage.
+      expect(await findStartOf(cluster, '5')).toMatchObject({ code: 0, action: 'start', stage: stages.first.name });
+      expect(cluster.calls().map((call) => call.args.slice(0, 3).join(' '))).toEqual(
+        [70, 134, 6, 5].map((task) => `get configmap ${progressConfigMapOf(REPOSITORY, task)}`),
+      );
+    } finally {
+      cluster.dispose();
+    }
+  });
+
+  it('refuses a task id that is not digits before any kubectl call', async () => {
+    const cluster = FakeCluster.create();
+    try {
+      const refused = await findStartOf(cluster, '1 -o yaml');
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('is not a task id');
+      expect(cluster.calls()).toEqual([]);
+    } finally {
+      cluster.dispose();
+    }
+  });
+});

@@ -275,7 +275,8 @@ const SET_LABELS_SECONDS = 360;
 /**
  * The exit handler: record how the play ended, then, unless it succeeded, cancel its CodeRuns that may still
  * be working (a stopped, failed or timed-out play leaves no agent behind). Argo runs the exit handler on
- * stop and on failure, not on terminate (argo-workflows `workflow/controller/operator.go`, `onExit`).
+ * stop and on failure, not on terminate (argo-workflows `pkg/apis/workflow/v1alpha1/workflow_types.go`,
+ * `ShutdownStrategy.ShouldExecute`).
  */
 function exitHandler(): Template {
   return {
