@@ -4,6 +4,7 @@ import { CodeRunSpecSchema } from '../constructs/model/coderun-schema';
 import { ARGOCD_KEEP_ANNOTATIONS, PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL } from '../constructs/model/labels';
 import { isDnsLabel, isLabelKey, isLabelValue, PROGRESS_SHARDS, progressConfigMapName, progressConfigMapOf, repositoryLabelValue, systemPromptKey, workspacePvcName } from '../constructs/model/naming';
 import { agentAttemptTemplateNames, CODERUN_ATTEMPT_INPUT, GATE_STAGE_INPUT, PlayParameters, PlayTemplates, enterTaskName, gateNodeSelector, releaseConfigMapName } from '../constructs/model/play-contract';
+import { CANCEL_CODERUNS_SCRIPT, CANCEL_SELECTOR_INPUT } from '../constructs/workflows/cancel-coderuns';
 import { IMAGE_PULL_ALLOWANCE_SECONDS } from '../constructs/workflows/retry-policy';
 import { referenceExpression } from '../constructs/workflows/coderun-manifest';
 import { renderArgoTags } from './support/argo-tags';
@@ -134,7 +135,7 @@ describe('the play WorkflowTemplate', () => {
     for (const stage of stages.agentStages) {
       const run = templateNamed(taskNamed(stage.name).template);
       const parts = agentAttemptTemplateNames(run.name);
-      expect(run.steps.map((group: any[]) => group.map((step) => step.template))).toEqual([[parts.cancel], [parts.create], [parts.wait]]);
+      expect(run.steps.map((group: any[]) => group.map((step) => step.template))).toEqual([[PlayTemplates.cancelCodeRuns], [parts.create], [parts.wait]]);
       // {{retries}} is set in the template that carries the retryStrategy (argo-workflows operator.go, executeTemplate).
       expect(run.retryStrategy.limit).toBe(String(stage.retries));
       expect(run.steps[1][0].arguments.parameters).toEqual([{ name: CODERUN_ATTEMPT_INPUT, value: '{{retries}}' }]);
@@ -142,9 +143,9 @@ describe('the play WorkflowTemplate', () => {
       expect(templateNamed(parts.create).resource.successCondition).toBeUndefined();
       expect(templateNamed(parts.wait).resource).toMatchObject({ action: 'get', successCondition: 'status.phase == Succeeded', failureCondition: 'status.phase == Failed' });
       expect(templateNamed(parts.wait).retryStrategy.retryPolicy).toBe('OnError');
-      const cancel = templateNamed(parts.cancel).resource;
-      expect(cancel.action).toBe('delete');
-      expect(cancel.flags).toEqual(['coderuns.agents.platform', '-l', `workflow-uid={{workflow.uid}},workflow-stage=${stage.name},github-app=${config.agents[stage.agents[0]].githubApp}`]);
+      expect(run.steps[0][0].arguments.parameters).toEqual([
+        { name: CANCEL_SELECTOR_INPUT, value: `workflow-uid={{workflow.uid}},workflow-stage=${stage.name},github-app=${config.agents[stage.agents[0]].githubApp}` },
+      ]);
     }
   });
 
@@ -188,7 +189,8 @@ describe('the play WorkflowTemplate', () => {
     const handler = templateNamed(PlayTemplates.exit);
     expect(handler.steps.map((group: any[]) => group[0].template)).toEqual([PlayTemplates.recordExit, PlayTemplates.cancelCodeRuns]);
     expect(handler.steps[1][0].when).toBe("'{{workflow.status}}' != Succeeded");
-    expect(templateNamed(PlayTemplates.cancelCodeRuns).resource.flags).toEqual(['coderuns.agents.platform', '-l', 'workflow-uid={{workflow.uid}}']);
+    expect(handler.steps[1][0].arguments.parameters).toEqual([{ name: CANCEL_SELECTOR_INPUT, value: 'workflow-uid={{workflow.uid}}' }]);
+    expect(templateNamed(PlayTemplates.cancelCodeRuns).script.source).toBe(CANCEL_CODERUNS_SCRIPT);
     const env = Object.fromEntries(templateNamed(PlayTemplates.recordExit).script.env.map((variable: any) => [variable.name, variable.value]));
     expect(env.EVENT).toBe('exit');
     expect(env.WORKFLOW_STATUS).toBe('{{workflow.status}}');

@@ -52,6 +52,7 @@ export const PlayTemplates = {
   /** The exit handler: record the end, then cancel the CodeRuns of a play that did not succeed. */
   exit: 'exit-handler',
   recordExit: 'record-exit',
+  /** Cancels the unfinished CodeRuns of a label selector: each attempt's first step, and the exit handler's last. */
   cancelCodeRuns: 'cancel-coderuns',
 } as const;
 
@@ -90,11 +91,12 @@ export const CODERUN_ATTEMPT_INPUT = 'attempt';
 export const CODERUN_NAME_OUTPUT = 'coderun-name';
 
 /**
- * The templates of one attempt of an agent run: cancel the stage's stale CodeRuns, create this attempt's,
- * wait for it. `run` is the agent run's template (`agentRunTemplateName`), which carries the retries.
+ * The templates of one attempt of an agent run, after it cancels the stage's stale CodeRuns
+ * (`PlayTemplates.cancelCodeRuns`): create this attempt's, wait for it. `run` is the agent run's template
+ * (`agentRunTemplateName`), which carries the retries.
  */
-export function agentAttemptTemplateNames(run: string): { readonly cancel: string; readonly create: string; readonly wait: string } {
-  return { cancel: `${run}-cancel`, create: `${run}-create`, wait: `${run}-wait` };
+export function agentAttemptTemplateNames(run: string): { readonly create: string; readonly wait: string } {
+  return { create: `${run}-create`, wait: `${run}-wait` };
 }
 
 /** The play WorkflowTemplate of a repository's service. */

@@ -83,6 +83,7 @@ export class AgentPlatform extends Construct {
       cliNames: Object.keys(config.clis),
       githubApps: Object.values(config.agents).map((agent) => agent.githubApp),
       serviceAccountName: this.rbac.serviceAccountName,
+      helperImage: config.images.kubectl,
     });
 
     const plays = chart(PlatformCharts.plays);

@@ -1,7 +1,8 @@
-import { CODERUN_API_VERSION, CODERUN_GROUP, CODERUN_KIND, CODERUN_PLURAL, CodeRunPhases, type CodeRunSpec } from '../model/coderun-schema';
+import { CODERUN_API_VERSION, CODERUN_KIND, CodeRunPhases, type CodeRunSpec } from '../model/coderun-schema';
 import { CodeRunLabels, WorkflowTypes } from '../model/labels';
 import { agentAttemptTemplateNames, CODERUN_ATTEMPT_INPUT, CODERUN_NAME_OUTPUT, PlayParameters } from '../model/play-contract';
 import type { Template } from './argo-types';
+import { CANCEL_SELECTOR_INPUT } from './cancel-coderuns';
 import { boundedRetry, IMAGE_PULL_ALLOWANCE_SECONDS, sharedDeadlineRetry } from './retry-policy';
 
 /**
@@ -84,7 +85,7 @@ function ownerLabels(stage: string, githubApp: string): Record<string, string> {
 }
 
 /** A label selector `key=value,...`; values here are literal or references Argo fills with label-safe text. */
-function selector(labels: Readonly<Record<string, string>>): string {
+export function labelSelector(labels: Readonly<Record<string, string>>): string {
   return Object.entries(labels).map(([key, value]) => `${key}=${value}`).join(',');
 }
 
@@ -139,10 +140,14 @@ export interface CodeRunTemplateProps extends CodeRunManifestProps {
   readonly inputs?: Template['inputs'];
   /** Argo synchronization of the whole stage (e.g. a mutex on a shared workspace). @default - none */
   readonly synchronization?: Template['synchronization'];
+  /** The template (of the same WorkflowTemplate) that cancels unfinished CodeRuns: `cancelCodeRunsTemplate`. */
+  readonly cancelTemplate: string;
 }
 
-/** The deadline of the short resource steps (cancel, create): a kubectl call, after a possibly slow pull. */
+/** The deadline of the short steps (cancel, create): a kubectl call or two, after a possibly slow pull. */
 const RESOURCE_STEP_SECONDS = 60 + IMAGE_PULL_ALLOWANCE_SECONDS;
+/** The cancel script's deadline and its retries (hardenedScript's default deadline, 2 retries). */
+const CANCEL_STEP_SECONDS = 3 * (300 + 60) + 10 + 20;
 /** The wait before the next attempt of an agent stage. */
 const AGENT_BACKOFF_SECONDS = 60;
 /** Re-waits on the same CodeRun after the waiting pod itself was lost (evicted, node gone). */
@@ -152,8 +157,8 @@ const WAIT_BACKOFF_SECONDS = 10;
 /**
  * The run of one agent in a stage, one CodeRun per attempt:
  *
- * 1. `cancel`: delete the CodeRuns a previous attempt of this stage and agent left (same play run by
- *    `workflow-uid`, same stage, same GitHub App), and wait until they are gone;
+ * 1. `cancel`: delete the unfinished CodeRuns a previous attempt of this stage and agent left (same play run
+ *    by `workflow-uid`, same stage, same GitHub App), and wait until they are gone;
  * 2. `create`: create this attempt's CodeRun (owned by the Workflow) with `contextVersion` = the attempt
  *    number (Argo's `{{retries}}` + 1, valid in the template that carries the retryStrategy);
  * 3. `wait`: read it until `status.phase` is Succeeded or Failed (resource `get` with conditions). A lost
@@ -167,23 +172,18 @@ export function codeRunTemplates(props: CodeRunTemplateProps): Template[] {
   const labels = ownerLabels(props.stage, props.spec.githubApp);
   const waitSeconds = props.timeoutSeconds + IMAGE_PULL_ALLOWANCE_SECONDS;
   const waitRetry = sharedDeadlineRetry({ limit: WAIT_RETRIES, attemptSeconds: waitSeconds, backoffSeconds: WAIT_BACKOFF_SECONDS, retryPolicy: 'OnError' });
-  const attemptSeconds = 2 * RESOURCE_STEP_SECONDS + Number.parseInt(waitRetry.backoff.maxDuration, 10);
+  const attemptSeconds = CANCEL_STEP_SECONDS + RESOURCE_STEP_SECONDS + Number.parseInt(waitRetry.backoff.maxDuration, 10);
   const attempt: Template = {
     name: props.name,
     inputs: props.inputs,
     retryStrategy: boundedRetry({ limit: props.retries, attemptSeconds, backoffSeconds: AGENT_BACKOFF_SECONDS }),
     synchronization: props.synchronization,
     steps: [
-      [{ name: 'cancel', template: names.cancel }],
+      [{ name: 'cancel', template: props.cancelTemplate, arguments: { parameters: [{ name: CANCEL_SELECTOR_INPUT, value: labelSelector(labels) }] } }],
       [{ name: 'create', template: names.create, arguments: { parameters: [{ name: CODERUN_ATTEMPT_INPUT, value: '{{retries}}' }] } }],
       [{ name: 'wait', template: names.wait, arguments: { parameters: [{ name: CODERUN_NAME_OUTPUT, value: `{{steps.create.outputs.parameters.${CODERUN_NAME_OUTPUT}}}` }] } }],
     ],
     outputs: { parameters: [{ name: CODERUN_NAME_OUTPUT, valueFrom: { parameter: `{{steps.create.outputs.parameters.${CODERUN_NAME_OUTPUT}}}` } }] },
-  };
-  const cancel: Template = {
-    name: names.cancel,
-    activeDeadlineSeconds: RESOURCE_STEP_SECONDS,
-    resource: { action: 'delete', flags: [`${CODERUN_PLURAL}.${CODERUN_GROUP}`, '-l', selector(labels)] },
   };
   const spec = { ...props.spec, contextVersion: ArgoValue.expression(`asInt(inputs.parameters['${CODERUN_ATTEMPT_INPUT}']) + 1`) };
   const create: Template = {
@@ -205,17 +205,8 @@ export function codeRunTemplates(props: CodeRunTemplateProps): Template[] {
       manifest: `${JSON.stringify({ apiVersion: CODERUN_API_VERSION, kind: CODERUN_KIND, metadata: { name: `{{inputs.parameters.${CODERUN_NAME_OUTPUT}}}` } }, null, 2)}\n`,
     },
   };
-  return [attempt, cancel, create, wait];
+  return [attempt, create, wait];
 }
 
-/**
- * The exit handler's step that cancels every CodeRun of this play run that may still work: a failed,
- * stopped or timed-out play leaves no agent behind on its branch and workspace.
- */
-export function cancelPlayCodeRuns(name: string): Template {
-  return {
-    name,
-    activeDeadlineSeconds: RESOURCE_STEP_SECONDS,
-    resource: { action: 'delete', flags: [`${CODERUN_PLURAL}.${CODERUN_GROUP}`, '-l', selector({ [CodeRunLabels.workflowUid]: '{{workflow.uid}}' })] },
-  };
-}
+/** The selector of every CodeRun of this play run: the exit handler cancels those still working. */
+export const PLAY_RUN_CODERUNS = labelSelector({ [CodeRunLabels.workflowUid]: '{{workflow.uid}}' });

@@ -2,10 +2,11 @@ import { Construct } from 'constructs';
 import type { AgentConfig, RepositoryConfig } from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
 import { PlayLabels, WorkflowTypes } from '../model/labels';
-import { CODERUN_TEMPLATE_NAME, PlayParameters } from '../model/play-contract';
+import { CODERUN_TEMPLATE_NAME, PlayParameters, PlayTemplates } from '../model/play-contract';
 import type { Parameter } from './argo-types';
+import { cancelCodeRunsTemplate } from './cancel-coderuns';
 import { ArgoValue, codeRunTemplates } from './coderun-manifest';
-import { HARDENED_POD } from './hardened-script';
+import { HARDENED_POD, SCRATCH_VOLUME } from './hardened-script';
 import { WorkflowTemplate } from './workflow-template';
 
 /** The parameters of a single agent run, with the names the original platform used. */
@@ -39,6 +40,8 @@ export interface CodeRunWorkflowTemplateProps {
   /** The GitHub Apps `github-app` may name. */
   readonly githubApps: readonly string[];
   readonly serviceAccountName: string;
+  /** Image with bash, kubectl and jq, pinned by version, for the step that cancels a lost attempt's CodeRun. */
+  readonly helperImage: string;
   /** How long one attempt may run. @default 4 hours */
   readonly timeoutSeconds?: number;
   /** Retries of a failed run. @default 1 */
@@ -96,14 +99,17 @@ export class CodeRunWorkflowTemplate extends WorkflowTemplate {
         ttlStrategy: { secondsAfterSuccess: 300, secondsAfterFailure: durationSeconds('3h') },
         podGC: { strategy: 'OnPodCompletion' },
         securityContext: HARDENED_POD,
+        volumes: [SCRATCH_VOLUME],
       },
     });
+    this.addTemplate(cancelCodeRunsTemplate(PlayTemplates.cancelCodeRuns, props.helperImage));
     for (const template of codeRunTemplates({
       name: 'run-agent',
       generateName: 'coderun-',
       stage: parameter(P.stage),
       timeoutSeconds: props.timeoutSeconds ?? durationSeconds('4h'),
       retries: props.retries ?? 1,
+      cancelTemplate: PlayTemplates.cancelCodeRuns,
       spec: {
         taskId: ArgoValue.int(parameter(P.taskId)),
         service: parameter(P.serviceId),

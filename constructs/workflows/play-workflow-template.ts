@@ -17,7 +17,8 @@ import {
 } from '../model/play-contract';
 import type { AgentStage, GateStage, Stage, StageMachine } from '../model/stage-machine';
 import type { DagTask, EnvVar, Template } from './argo-types';
-import { ArgoValue, cancelPlayCodeRuns, codeRunTemplates } from './coderun-manifest';
+import { cancelCodeRunsTemplate, CANCEL_SELECTOR_INPUT } from './cancel-coderuns';
+import { ArgoValue, codeRunTemplates, PLAY_RUN_CODERUNS } from './coderun-manifest';
 import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from './hardened-script';
 import { boundedRetry } from './retry-policy';
 import { PROGRESS_SCRIPT } from './progress-script';
@@ -138,7 +139,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
       }
     }
     this.addTemplate(exitHandler());
-    this.addTemplate(cancelPlayCodeRuns(PlayTemplates.cancelCodeRuns));
+    this.addTemplate(cancelCodeRunsTemplate(PlayTemplates.cancelCodeRuns, props.helperImage));
     this.addTemplate(hardenedScript({
       name: PlayTemplates.recordExit,
       image: props.helperImage,
@@ -283,7 +284,12 @@ function exitHandler(): Template {
     name: PlayTemplates.exit,
     steps: [
       [{ name: 'record', template: PlayTemplates.recordExit }],
-      [{ name: 'cancel-coderuns', template: PlayTemplates.cancelCodeRuns, when: "'{{workflow.status}}' != Succeeded" }],
+      [{
+        name: 'cancel-coderuns',
+        template: PlayTemplates.cancelCodeRuns,
+        when: "'{{workflow.status}}' != Succeeded",
+        arguments: { parameters: [{ name: CANCEL_SELECTOR_INPUT, value: PLAY_RUN_CODERUNS }] },
+      }],
     ],
   };
 }
@@ -367,6 +373,7 @@ function agentRun(stage: AgentStage, parallelAgent: string | undefined, props: P
     timeoutSeconds: durationSeconds(stage.timeout),
     retries: stage.retries,
     synchronization: { mutexes: [{ name: workspaceOfAgent(repository.service, agentName, agent.role) }] },
+    cancelTemplate: PlayTemplates.cancelCodeRuns,
     spec: {
       taskId: ArgoValue.int(`{{workflow.parameters.${PlayParameters.taskId}}}`),
       service: repository.service,
