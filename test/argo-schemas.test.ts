@@ -473,7 +473,8 @@ describe('the CodeRun CRD (validateCrdSchema)', () => {
     const manifests: string[] = play.spec.templates.filter((template: Json) => template.resource?.action === 'create').map((template: Json) => template.resource.manifest);
     expect(manifests.length).toBeGreaterThan(0);
     for (const manifest of manifests) {
-      const coderun = JSON.parse(manifest.replace(/\{\{[^}]+\}\}/g, (reference: string) => (reference.includes('task-id') ? '5' : 'x')));
+      // toJson writes a JSON string; the other references here are numbers (task id, attempt).
+      const coderun = JSON.parse(manifest.replace(/\{\{[^}]+\}\}/g, (reference: string) => (reference.startsWith('{{=toJson(') ? '"x"' : '5')));
       expect(validateCrdSchema(crd, coderun)).toEqual([]);
       expect(CodeRunSpecSchema.safeParse(coderun.spec).success).toBe(true);
     }

@@ -11,7 +11,7 @@ import { Releases } from '../constructs/model/releases';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { StageMachineBuilder } from '../constructs/model/stage-machine-builder';
-import { PlayParameters, agentRunTemplateName, enterTaskName, gateNodeSelector, stageTaskName } from '../constructs/model/play-contract';
+import { PlayParameters, agentAttemptTemplateNames, agentRunTemplateName, enterTaskName, gateNodeSelector, stageTaskName } from '../constructs/model/play-contract';
 import { PlayWorkflowTemplate } from '../constructs/workflows/play-workflow-template';
 import { synthesizeApp } from '../src/synth/synthesize';
 import { validateArgoEventsObject, validateArgoWorkflowsObject } from './support/argo-schemas';
@@ -137,7 +137,7 @@ describe('a play with parallel testers', () => {
   it("gives each tester its own CodeRun with its agent's app and CLI", () => {
     const expected = { tess: { githubApp: config.agents.tess.githubApp, cliType: config.agents.tess.cli }, probe: { githubApp: 'Acme-Probe', cliType: 'aider' } };
     for (const [agent, { githubApp, cliType }] of Object.entries(expected)) {
-      const run = templates.find((template) => template.name === agentRunTemplateName('testing', agent));
+      const run = templates.find((template) => template.name === agentAttemptTemplateNames(agentRunTemplateName('testing', agent)).create);
       const manifest = JSON.parse(run.resource.manifest.replace(/\{\{[^}]*\}\}/g, '1'));
       expect(manifest.spec.githubApp).toBe(githubApp);
       expect(manifest.spec.cliConfig.cliType).toBe(cliType);
@@ -213,7 +213,7 @@ describe('the composed platform', () => {
     new AgentPlatform(app, 'platform', { config: twoRepos });
     const plays = parseManifests(synthesizeApp(app)).filter((object) => object.kind === 'WorkflowTemplate' && object.metadata.name.startsWith('play-'));
     const cliOfRex = (name: string) => {
-      const template = plays.find((object) => object.metadata.name === name)!.spec.templates.find((entry: any) => entry.name === agentRunTemplateName('implementation'));
+      const template = plays.find((object) => object.metadata.name === name)!.spec.templates.find((entry: any) => entry.name === agentAttemptTemplateNames(agentRunTemplateName('implementation')).create);
       return JSON.parse(template.resource.manifest.replace(/\{\{[^}]*\}\}/g, '1')).spec.cliConfig.cliType;
     };
     expect(cliOfRex('play-api')).toBe('claude');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { IMAGE_PULL_ALLOWANCE_SECONDS } from '../constructs/workflows/retry-policy';
 import { PlayLabels } from '../constructs/model/labels';
 import { repositoryLabelValue, workspacePvcName } from '../constructs/model/naming';
 import { PlayTemplates } from '../constructs/model/play-contract';
@@ -40,10 +41,11 @@ describe('a custom platform', () => {
       'enter-waiting-ready-for-security', 'waiting-ready-for-security', 'enter-testing', 'testing', 'enter-done',
     ]);
     const run = (stage: string) => play.spec.templates.find((template: any) => template.name === `run-${stage}`);
-    expect(run('implementation').activeDeadlineSeconds).toBe(7200);
+    // The stage timeout is the agent's time to work; the wait step's deadline adds room for an image pull.
+    expect(run('implementation-wait').activeDeadlineSeconds).toBe(7200 + IMAGE_PULL_ALLOWANCE_SECONDS);
     expect(run('implementation').retryStrategy.limit).toBe('2');
     expect(run('testing').retryStrategy.limit).toBe('0');
-    expect(JSON.parse(run('security').resource.manifest.replace(/\{\{[^}]+\}\}/g, '1')).spec).toMatchObject({
+    expect(JSON.parse(run('security-create').resource.manifest.replace(/\{\{[^}]+\}\}/g, '1')).spec).toMatchObject({
       githubApp: '5DLabs-Cipher',
       workingDirectory: 'services/payments',
       docsBranch: 'trunk',

@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CodeRunSpecSchema } from '../constructs/model/coderun-schema';
 import { ARGOCD_KEEP_ANNOTATIONS, PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL } from '../constructs/model/labels';
-import { isDnsLabel, isLabelKey, isLabelValue, progressConfigMapName, repositoryLabelValue, systemPromptKey, workspacePvcName } from '../constructs/model/naming';
-import { GATE_STAGE_INPUT, PlayParameters, PlayTemplates, enterTaskName, gateNodeSelector, releaseConfigMapName } from '../constructs/model/play-contract';
+import { isDnsLabel, isLabelKey, isLabelValue, PROGRESS_SHARDS, progressConfigMapName, progressConfigMapOf, repositoryLabelValue, systemPromptKey, workspacePvcName } from '../constructs/model/naming';
+import { agentAttemptTemplateNames, CODERUN_ATTEMPT_INPUT, GATE_STAGE_INPUT, PlayParameters, PlayTemplates, enterTaskName, gateNodeSelector, releaseConfigMapName } from '../constructs/model/play-contract';
+import { CANCEL_CODERUNS_SCRIPT, CANCEL_SELECTOR_INPUT } from '../constructs/workflows/cancel-coderuns';
+import { IMAGE_PULL_ALLOWANCE_SECONDS } from '../constructs/workflows/retry-policy';
+import { referenceExpression } from '../constructs/workflows/coderun-manifest';
+import { renderArgoTags } from './support/argo-tags';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { PlatformCharts } from '../constructs/platform/agent-platform';
@@ -24,9 +28,13 @@ const dagTasks: any[] = templateNamed(PlayTemplates.main).dag.tasks;
 const taskNamed = (name: string): any => dagTasks.find((task) => task.name === name);
 
 /** Replaces every Argo reference with a plausible value, as Argo would before creating the object. */
-function substitute(text: string): string {
-  return text.replace(/\{\{[^}]+\}\}/g, (reference) => (reference.includes('task-id') ? '42' : 'x'));
-}
+/** What Argo knows when it renders a CodeRun manifest of a play of task 42. */
+const TAG_VALUES: Readonly<Record<string, string>> = {
+  "workflow.parameters['task-id']": '42',
+  "workflow.parameters['task-requirements']": '',
+  'workflow.name': 'play-payments-task-42',
+  'workflow.uid': '6b1f0c1e-2b5a-4c55-9d3e-0f4a3e0c9d11',
+};
 
 describe('the default platform', () => {
   it('writes one file per concern (with the default label-selector resume)', () => {
@@ -123,44 +131,74 @@ describe('the play WorkflowTemplate', () => {
     expect(patch.retryStrategy.limit).toBe('3');
   });
 
-  it('runs each agent stage as a CodeRun owned by the play, bounded in time and retries', () => {
+  it('runs each agent stage as one CodeRun per attempt: cancel the stale one, create, then wait', () => {
     for (const stage of stages.agentStages) {
-      const task = taskNamed(stage.name);
-      const run = templateNamed(task.template);
-      expect(run.resource).toMatchObject({
-        action: 'create',
-        setOwnerReference: true,
-        successCondition: 'status.phase == Succeeded',
-        failureCondition: 'status.phase == Failed',
-      });
-      expect(run.activeDeadlineSeconds).toBe(4 * 3600);
+      const run = templateNamed(taskNamed(stage.name).template);
+      const parts = agentAttemptTemplateNames(run.name);
+      expect(run.steps.map((group: any[]) => group.map((step) => step.template))).toEqual([[PlayTemplates.cancelCodeRuns], [parts.create], [parts.wait]]);
+      // {{retries}} is set in the template that carries the retryStrategy (argo-workflows operator.go, executeTemplate).
       expect(run.retryStrategy.limit).toBe(String(stage.retries));
-      expect(run.retryStrategy.backoff.maxDuration).toBe('30m');
+      expect(run.steps[1][0].arguments.parameters).toEqual([{ name: CODERUN_ATTEMPT_INPUT, value: '{{retries}}' }]);
+      expect(templateNamed(parts.create).resource).toMatchObject({ action: 'create', setOwnerReference: true });
+      expect(templateNamed(parts.create).resource.successCondition).toBeUndefined();
+      expect(templateNamed(parts.wait).resource).toMatchObject({ action: 'get', successCondition: 'status.phase == Succeeded', failureCondition: 'status.phase == Failed' });
+      expect(templateNamed(parts.wait).retryStrategy.retryPolicy).toBe('OnError');
+      expect(run.steps[0][0].arguments.parameters).toEqual([
+        { name: CANCEL_SELECTOR_INPUT, value: `workflow-uid={{workflow.uid}},workflow-stage=${stage.name},github-app=${config.agents[stage.agents[0]].githubApp}` },
+      ]);
     }
   });
 
-  it('creates CodeRuns that the CodeRun schema accepts, with a full cliConfig for the stage agent', () => {
+  it('gives every attempt its whole deadline: maxDuration covers all attempts, image pulls included', () => {
     for (const stage of stages.agentStages) {
-      const manifest = JSON.parse(substitute(templateNamed(taskNamed(stage.name).template).resource.manifest));
+      const run = templateNamed(taskNamed(stage.name).template);
+      const wait = templateNamed(agentAttemptTemplateNames(run.name).wait);
+      expect(wait.activeDeadlineSeconds).toBe(4 * 3600 + IMAGE_PULL_ALLOWANCE_SECONDS);
+      const waitBudget = Number.parseInt(wait.retryStrategy.backoff.maxDuration, 10);
+      expect(waitBudget).toBeGreaterThanOrEqual(wait.activeDeadlineSeconds);
+      expect(waitBudget).toBeLessThan(wait.activeDeadlineSeconds + 600);
+      const budget = Number.parseInt(run.retryStrategy.backoff.maxDuration, 10);
+      expect(budget).toBeGreaterThanOrEqual((stage.retries + 1) * waitBudget + 60);
+    }
+  });
+
+  it('creates CodeRuns that the CodeRun schema accepts, with a full cliConfig for the stage agent and the attempt as contextVersion', () => {
+    for (const stage of stages.agentStages) {
+      const create = templateNamed(agentAttemptTemplateNames(taskNamed(stage.name).template).create);
+      const manifest = JSON.parse(renderArgoTags(create.resource.manifest, { ...TAG_VALUES, "inputs.parameters['attempt']": '2' }));
       const spec = CodeRunSpecSchema.parse(manifest.spec);
       const agent = config.agents[stage.agents[0]];
       expect(spec.taskId).toBe(42);
+      expect(spec.contextVersion).toBe(3);
       expect(spec.githubApp).toBe(agent.githubApp);
       expect(spec.cliConfig).toMatchObject({ cliType: agent.cli, model: agent.model, maxTokens: agent.maxTokens, temperature: agent.temperature });
-      expect(manifest.metadata.labels['workflow-stage']).toBe(stage.name);
+      expect(manifest.metadata.labels).toMatchObject({ 'workflow-stage': stage.name, 'workflow-uid': TAG_VALUES['workflow.uid'], 'task-id': '42' });
     }
   });
 
-  it('records the final status in an exit handler that exists', () => {
+  it('renders manifest values JSON-safely: a task id that is not a number fails the step, text stays one string', () => {
+    const create = templateNamed(agentAttemptTemplateNames(taskNamed(stages.agentStages[0].name).template).create);
+    const injected = { ...TAG_VALUES, "workflow.parameters['task-id']": '1, "continueSession": false' };
+    expect(() => renderArgoTags(create.resource.manifest, { ...injected, "inputs.parameters['attempt']": '0' })).toThrow(/not a whole number/);
+    const quoted = { ...TAG_VALUES, "workflow.parameters['task-requirements']": 'a" , "x": "y', "inputs.parameters['attempt']": '0' };
+    expect(JSON.parse(renderArgoTags(create.resource.manifest, quoted)).spec.taskRequirements).toBe('a" , "x": "y');
+  });
+
+  it('records the final status in an exit handler, then cancels the CodeRuns of a play that did not succeed', () => {
     expect(play.spec.onExit).toBe(PlayTemplates.exit);
-    const env = Object.fromEntries(templateNamed(PlayTemplates.exit).script.env.map((variable: any) => [variable.name, variable.value]));
+    const handler = templateNamed(PlayTemplates.exit);
+    expect(handler.steps.map((group: any[]) => group[0].template)).toEqual([PlayTemplates.recordExit, PlayTemplates.cancelCodeRuns]);
+    expect(handler.steps[1][0].when).toBe("'{{workflow.status}}' != Succeeded");
+    expect(handler.steps[1][0].arguments.parameters).toEqual([{ name: CANCEL_SELECTOR_INPUT, value: 'workflow-uid={{workflow.uid}}' }]);
+    expect(templateNamed(PlayTemplates.cancelCodeRuns).script.source).toBe(CANCEL_CODERUNS_SCRIPT);
+    const env = Object.fromEntries(templateNamed(PlayTemplates.recordExit).script.env.map((variable: any) => [variable.name, variable.value]));
     expect(env.EVENT).toBe('exit');
     expect(env.WORKFLOW_STATUS).toBe('{{workflow.status}}');
     expect(env.STAGE).toBe(`{{workflow.labels.${PlayLabels.currentStage}}}`);
   });
 
   it('writes the progress record of its repository, one key per task', () => {
-    for (const name of [PlayTemplates.recordProgress, PlayTemplates.exit]) {
+    for (const name of [PlayTemplates.recordProgress, PlayTemplates.recordExit]) {
       const env = Object.fromEntries(templateNamed(name).script.env.map((variable: any) => [variable.name, variable.value]));
       expect(env.PROGRESS_CONFIGMAP).toBe(progressConfigMapName(config.repositories[0].name));
       expect(env.PROGRESS_KEY).toBe('task-{{workflow.parameters.task-id}}.json');
@@ -246,8 +284,9 @@ describe('the coderun WorkflowTemplate', () => {
   });
 
   it('creates a CodeRun the schema accepts once Argo substitutes the defaults', () => {
-    const run = coderun.spec.templates.find((entry: any) => entry.name === coderun.spec.entrypoint);
-    const text = run.resource.manifest.replace(/\{\{workflow\.parameters\.([a-z-]+)\}\}/g, (_: string, name: string) => parameters[name].value ?? '7');
+    const create = coderun.spec.templates.find((entry: any) => entry.name === agentAttemptTemplateNames(coderun.spec.entrypoint).create);
+    const values = Object.fromEntries(Object.entries(parameters).map(([name, parameter]: [string, any]) => [referenceExpression(`{{workflow.parameters.${name}}}`), parameter.value ?? '7']));
+    const text = renderArgoTags(create.resource.manifest, { ...values, ...TAG_VALUES, "inputs.parameters['attempt']": '0' });
     const spec = CodeRunSpecSchema.parse(JSON.parse(text).spec);
     expect(spec.cliConfig.cliType).toBe(config.agents.rex.cli);
     expect(spec.cliConfig.maxTokens).toBe(config.agents.rex.maxTokens);
@@ -300,6 +339,20 @@ describe('RBAC', () => {
     expect(granted.sort()).toEqual(PLAY_GRANTS.flatMap((grant) => grant.verbs.map((verb) => `${grant.apiGroup}/${grant.resource}:${verb}`)).sort());
   });
 
+  it('lets plays patch only the progress ConfigMaps of their repositories, by name, never the agents ConfigMap', () => {
+    const playRoles = platform.byKind('RoleBinding').filter((binding) => binding.subjects.some((subject: any) => subject.name === 'agent-play')).map((binding) => binding.roleRef.name);
+    const patchable = platform.byKind('Role').filter((candidate) => playRoles.includes(candidate.metadata.name)).flatMap((candidate) =>
+      candidate.rules.filter((rule: any) => rule.resources.includes('configmaps') && rule.verbs.includes('patch')).map((rule: any) => ({ role: candidate.metadata.name, rule })),
+    );
+    expect(patchable).toEqual([{ role: progressConfigMapName(config.repositories[0].name), rule: expect.objectContaining({ verbs: ['patch'] }) }]);
+    const names = patchable[0].rule.resourceNames;
+    expect(names).toHaveLength(PROGRESS_SHARDS);
+    expect(names).toContain(progressConfigMapOf(config.repositories[0].name, 42));
+    expect(names).not.toContain('controller-agents');
+    const binding = platform.one('RoleBinding', progressConfigMapName(config.repositories[0].name));
+    expect(binding.subjects).toEqual([expect.objectContaining({ kind: 'ServiceAccount', name: 'agent-play' })]);
+  });
+
   it('binds the role to the account the templates run as', () => {
     const binding = platform.one('RoleBinding', 'agent-play');
     expect(binding.roleRef).toMatchObject({ kind: 'Role', name: role.metadata.name });
@@ -311,6 +364,10 @@ describe('RBAC', () => {
 
 describe('the CodeRun CRD', () => {
   const crd: K8sObject = platform.one('CustomResourceDefinition', 'coderuns.agents.platform');
+
+  it('is never pruned or deleted by ArgoCD: that would delete every CodeRun', () => {
+    expect(crd.metadata.annotations).toEqual(ARGOCD_KEEP_ANNOTATIONS);
+  });
 
   it('is generated from the schema that types our CodeRuns', () => {
     const version = crd.spec.versions[0];

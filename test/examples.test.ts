@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { App } from 'cdk8s';
-import { agentRunTemplateName, enterTaskName, stageTaskName } from '../constructs/model/play-contract';
+import { agentAttemptTemplateNames, agentRunTemplateName, enterTaskName, stageTaskName } from '../constructs/model/play-contract';
 import { synthesizeApp } from '../src/synth/synthesize';
 import { validateArgoEventsObject, validateArgoWorkflowsObject } from './support/argo-schemas';
 import { parseManifests, type K8sObject } from './support/synth';
@@ -25,7 +25,7 @@ async function synthExample(name: string): Promise<{ text: string; objects: K8sO
 const plays = (objects: readonly K8sObject[]) => objects.filter((object) => object.kind === 'WorkflowTemplate' && object.metadata.labels?.['workflow-type'] === 'play');
 const dagOf = (play: K8sObject): any[] => play.spec.templates.find((template: any) => template.name === play.spec.entrypoint).dag.tasks;
 const manifestOf = (play: K8sObject, template: string) =>
-  JSON.parse(play.spec.templates.find((entry: any) => entry.name === template).resource.manifest.replace(/\{\{[^}]*\}\}/g, '1'));
+  JSON.parse(play.spec.templates.find((entry: any) => entry.name === agentAttemptTemplateNames(template).create).resource.manifest.replace(/\{\{[^}]*\}\}/g, '1'));
 
 it('there are at least four examples', () => {
   expect(names.length).toBeGreaterThanOrEqual(4);

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GATE_STAGE_INPUT, gateNodeSelector } from '../constructs/model/play-contract';
+import { EXECUTOR_POD_SPEC_PATCH } from '../constructs/workflows/hardened-script';
 import { ENGINE_CHECKS, validateObjects } from '../src/validate/engine';
 import type { Finding } from '../src/validate/finding';
 import { readManifestText } from '../src/validate/manifest-reader';
@@ -91,6 +92,23 @@ describe('what the rules say', () => {
     expect(fixed('variable-reference', 'spec:\n', 'spec:\n  workflowMetadata: { labels: { task-id: "5" } }\n')).toEqual([]);
     expect(fixed('arguments-supplied', 'template: echo }', 'template: echo, arguments: { parameters: [{ name: message, value: hi }] } }')).toEqual([]);
     expect(fixed('template-timeout', 'timeout: "30"', 'timeout: "30s"')).toEqual([]);
+    expect(fixed('retry-max-duration', 'maxDuration: "30m"', 'maxDuration: "8h2m"')).toEqual([]);
+    expect(fixed('pod-security-restricted', '  templates:\n', `  podSpecPatch: '${EXECUTOR_POD_SPEC_PATCH.trim()}'\n  templates:\n`)).toEqual([]);
+  });
+
+  it('says why a short maxDuration never retries, and how long it should be', () => {
+    expect(only('retry-max-duration')).toMatchObject({
+      path: 'spec.templates[0].retryStrategy.backoff.maxDuration',
+      message: expect.stringContaining('an attempt that runs longer than 30m is never retried, and a retry is killed at 30m'),
+    });
+    expect(only('retry-max-duration').message).toContain('at least 28860s for 1 retries');
+  });
+
+  it("names Argo's executor containers when only the user's container is hardened", () => {
+    const message = only('pod-security-restricted').message;
+    expect(message).toContain("Argo's init container needs allowPrivilegeEscalation: false, capabilities.drop: [ALL]");
+    expect(message).toContain("Argo's wait container needs");
+    expect(message).not.toContain('the script container');
   });
 
   it("reads the resume selector in the form gateNodeSelector writes it", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PlayAnnotations, PROGRESS_TRACKING_LABEL } from '../constructs/model/labels';
-import { progressConfigMapName, progressTaskKey } from '../constructs/model/naming';
+import { PROGRESS_SHARDS, progressConfigMapName, progressConfigMapOf, progressTaskKey } from '../constructs/model/naming';
 import { PROGRESS_SCRIPT } from '../constructs/workflows/progress-script';
 import { FakeCluster, testWithFakeCluster, type KubeObject } from './support/fake-kubectl';
 import { synth } from './support/synth';
@@ -14,7 +14,10 @@ import { runBash, type ScriptRun } from './support/run-bash';
 const NAMESPACE = 'agents';
 const REPOSITORY = '5dlabs/cto-play-test';
 const BRANCH = 'main';
-const CONFIGMAP = progressConfigMapName(REPOSITORY);
+/** The shard ConfigMap of task 5's record (and of task 69's: the same shard). */
+const CONFIGMAP = progressConfigMapOf(REPOSITORY, 5);
+/** A task whose record shares task 5's ConfigMap. */
+const SAME_SHARD = 5 + PROGRESS_SHARDS;
 /** What `date -u +%Y-%m-%dT%H:%M:%SZ` prints; any RFC 3339 timestamp would do. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const timestamp = () => expect.stringMatching(RFC3339);
@@ -64,7 +67,8 @@ function common(task: number): Record<string, string> {
     NAMESPACE,
     REPOSITORY,
     BRANCH,
-    PROGRESS_CONFIGMAP: CONFIGMAP,
+    PROGRESS_CONFIGMAP: progressConfigMapName(REPOSITORY),
+    PROGRESS_SHARDS: String(PROGRESS_SHARDS),
     PROGRESS_KEY: progressTaskKey(task),
     TRACKING_LABEL: PROGRESS_TRACKING_LABEL,
     HISTORY_ANNOTATION: PlayAnnotations.stageHistory,
@@ -111,6 +115,12 @@ class Harness {
   public constructor() {
     this.cluster.put(playWorkflow(5));
     this.cluster.put(playWorkflow(6));
+    this.cluster.put(playWorkflow(SAME_SHARD));
+  }
+
+  /** Runs the script as the enter step would, whatever its exit code. */
+  public attemptEnter(event: Enter): Promise<Run> {
+    return this.runScript(enterEnv(event));
   }
 
   public enter(event: Enter): Promise<Run> {
@@ -134,15 +144,17 @@ class Harness {
     });
   }
 
-  public progressConfigMap(): KubeObject {
-    const configMap = this.cluster.get('configmap', NAMESPACE, CONFIGMAP);
-    if (!configMap) throw new Error(`ConfigMap ${CONFIGMAP} was not created`);
+  /** The shard ConfigMap that holds the record of `task` (task 5's by default). */
+  public progressConfigMap(task = 5): KubeObject {
+    const name = progressConfigMapOf(REPOSITORY, task);
+    const configMap = this.cluster.get('configmap', NAMESPACE, name);
+    if (!configMap) throw new Error(`ConfigMap ${name} was not created`);
     return configMap;
   }
 
-  /** The task's progress record, parsed from its key of the ConfigMap. */
+  /** The task's progress record, parsed from its key of its shard ConfigMap. */
   public record(task: number): any {
-    const text = this.progressConfigMap().data?.[progressTaskKey(task)];
+    const text = this.progressConfigMap(task).data?.[progressTaskKey(task)];
     if (typeof text !== 'string') throw new Error(`the ConfigMap has no ${progressTaskKey(task)}`);
     return JSON.parse(text);
   }
@@ -270,39 +282,59 @@ describe.concurrent('progress script', () => {
     expect(h.workflow(5).metadata.annotations?.[PlayAnnotations.stageEnteredAt]).toBe(h.history(5)[1].enteredAt);
   });
 
-  play('keeps the record of every task of one repository', async ({ h }) => {
+  play('keeps the record of every task of one repository, tasks of one shard side by side', async ({ h }) => {
     h.seedProgressConfigMap();
     await h.enter(IMPLEMENTATION);
-    await h.enter({ ...IMPLEMENTATION, task: 6, agent: 'blaze', cli: 'claude' });
+    await h.enter({ ...IMPLEMENTATION, task: SAME_SHARD, agent: 'blaze', cli: 'claude' });
 
     const five = h.record(5);
-    const six = h.record(6);
+    const other = h.record(SAME_SHARD);
     expect(five).toMatchObject({ task: '5', workflowName: workflowName(5), stage: 'implementation', status: 'in-progress', lastAgent: 'rex' });
     expect(five.cliHistory).toEqual([{ stage: 'implementation', agent: 'rex', cli: 'cursor', at: timestamp() }]);
-    expect(six).toMatchObject({ task: '6', workflowName: workflowName(6), stage: 'implementation', status: 'in-progress', lastAgent: 'blaze' });
-    expect(six.cliHistory).toEqual([{ stage: 'implementation', agent: 'blaze', cli: 'claude', at: timestamp() }]);
+    expect(other).toMatchObject({ task: String(SAME_SHARD), workflowName: workflowName(SAME_SHARD), stage: 'implementation', status: 'in-progress', lastAgent: 'blaze' });
+    expect(other.cliHistory).toEqual([{ stage: 'implementation', agent: 'blaze', cli: 'claude', at: timestamp() }]);
     // The summary keys follow the last write.
-    expect(h.progressConfigMap().data).toMatchObject({ 'current-task-id': '6', 'workflow-name': workflowName(6) });
+    expect(h.progressConfigMap().data).toMatchObject({ 'current-task-id': String(SAME_SHARD), 'workflow-name': workflowName(SAME_SHARD) });
     // Each play records on its own Workflow only.
     expect(h.history(5)).toEqual([{ stage: 'implementation', agent: 'rex', enteredAt: timestamp() }]);
-    expect(h.history(6)).toEqual([{ stage: 'implementation', agent: 'blaze', enteredAt: timestamp() }]);
+    expect(h.history(SAME_SHARD)).toEqual([{ stage: 'implementation', agent: 'blaze', enteredAt: timestamp() }]);
+  });
+
+  play('writes a task of another shard to its own ConfigMap, never to task 5\'s', async ({ h }) => {
+    h.seedProgressConfigMap();
+    await h.enter({ ...IMPLEMENTATION, task: 6 });
+
+    expect(progressConfigMapOf(REPOSITORY, 6)).not.toBe(CONFIGMAP);
+    expect(h.record(6)).toMatchObject({ task: '6', stage: 'implementation' });
+    expect(h.progressConfigMap(6).metadata.labels).toEqual({ [PROGRESS_TRACKING_LABEL]: 'true' });
+    expect(h.progressConfigMap().data?.['task-6.json']).toBeUndefined();
+    expect(h.patchExitCodes('configmap', CONFIGMAP)).toEqual([]);
+  });
+
+  play('refuses a task id that is not digits before any kubectl call', async ({ h }) => {
+    for (const taskId of ['5; kubectl delete cm --all', '12a', '', '99999999999']) {
+      const result = await h.attemptEnter({ ...IMPLEMENTATION, task: taskId as unknown as number });
+      expect(result.code, taskId).toBe(2);
+      expect(result.stderr).toContain('is not a task id');
+    }
+    expect(h.cluster.calls()).toEqual([]);
   });
 
   play('retries a ConfigMap patch that meets a conflict, keeping the write that caused it', async ({ h }) => {
     h.seedProgressConfigMap();
-    // Between task 5's read and its patch, task 6's pod writes its own record.
-    const six = JSON.stringify({ repository: REPOSITORY, task: '6', workflowName: workflowName(6), stage: 'implementation', status: 'in-progress' });
-    h.cluster.interleave('configmap', NAMESPACE, CONFIGMAP, { data: { 'task-6.json': six, 'current-task-id': '6' } });
+    // Between task 5's read and its patch, the pod of a task of the same shard writes its own record.
+    const other = JSON.stringify({ repository: REPOSITORY, task: String(SAME_SHARD), workflowName: workflowName(SAME_SHARD), stage: 'implementation', status: 'in-progress' });
+    h.cluster.interleave('configmap', NAMESPACE, CONFIGMAP, { data: { [progressTaskKey(SAME_SHARD)]: other, 'current-task-id': String(SAME_SHARD) } });
 
     await h.enter(IMPLEMENTATION);
 
-    // The first patch carried the version read before task 6 wrote: a conflict, then a fresh read and a retry.
+    // The first patch carried the version read before the other task wrote: a conflict, then a fresh read and a retry.
     expect(h.patchExitCodes('configmap', CONFIGMAP)).toEqual([1, 0]);
     const reads = h.cluster.calls().filter((call) => call.args[0] === 'get' && call.args[1] === 'configmap' && call.args.includes('json'));
     expect(reads).toHaveLength(2);
     expect(h.record(5)).toMatchObject({ task: '5', stage: 'implementation', status: 'in-progress', lastAgent: 'rex' });
-    expect(h.progressConfigMap().data).toMatchObject({ 'task-6.json': six, 'current-task-id': '5' });
-    // The seed, task 6's write, task 5's retried write.
+    expect(h.progressConfigMap().data).toMatchObject({ [progressTaskKey(SAME_SHARD)]: other, 'current-task-id': '5' });
+    // The seed, the other task's write, task 5's retried write.
     expect(h.progressConfigMap().metadata.resourceVersion).toBe('3');
   });
 

@@ -3,6 +3,8 @@
  * Argo's limits (200 tasks per DAG, 200 templates per object) and ArgoCD's (256 KiB per object), with every
  * object valid against the upstream Workflows CRD and our lint rules.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, Chart } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -11,12 +13,16 @@ import { StageMachine } from '../constructs/model/stage-machine';
 import { orderTasks, chunkTasks, ProjectError } from '../constructs/model/project';
 import { PlayLabels, ProjectLabels, WorkflowTypes } from '../constructs/model/labels';
 import { PlayParameters, playTemplateName, playWorkflowName } from '../constructs/model/play-contract';
-import { ProjectWorkflowTemplate } from '../constructs/workflows/project-workflow-template';
+import { PROJECT_CHUNK_TASKS, ProjectWorkflowTemplate } from '../constructs/workflows/project-workflow-template';
+import { IMAGE_PULL_ALLOWANCE_SECONDS } from '../constructs/workflows/retry-policy';
 import { ProjectTemplates } from '../constructs/workflows/project-task-templates';
 import { ConfigError } from '../constructs/model/resolve-config';
 import { synthesizeApp, synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
 import { validateArgoWorkflowsObject } from './support/argo-schemas';
+import { FakeCluster } from './support/fake-kubectl';
+import { runBash } from './support/run-bash';
+import { progressConfigMapOf, progressTaskKey } from '../constructs/model/naming';
 
 const REPOSITORY = '5dlabs/cto-play-test';
 const config = resolveConfig({});
@@ -184,10 +190,16 @@ describe.each([1_000, 10_000])('a project of %i tasks', (count) => {
     }
   });
 
-  it('spreads over WorkflowTemplates that call each other by templateRef, and each validates against the upstream CRD', () => {
+  it('spreads over WorkflowTemplates whose chunks run as child Workflows, and each validates against the upstream CRD', () => {
     const names = objects.map((object) => object.metadata.name);
     const steps = objects[0].spec.templates.find((template: Json) => template.name === 'project').steps.flat();
-    for (const step of steps) if (step.templateRef) expect(names).toContain(step.templateRef.name);
+    expect(steps).toHaveLength(Math.ceil(count / PROJECT_CHUNK_TASKS));
+    for (const step of steps) {
+      expect(step.template).toBe('run-chunk');
+      const [holder, chunk] = step.arguments.parameters.map((parameter: Json) => parameter.value);
+      expect(names).toContain(holder);
+      expect(objects.find((object) => object.metadata.name === holder)!.spec.templates.map((template: Json) => template.name)).toContain(chunk);
+    }
     const sample = count > 1_000 ? [objects[0], objects[objects.length - 1]] : objects;
     for (const object of sample) expect(validateArgoWorkflowsObject(object)).toEqual([]);
     if (count === 10_000) expect(objects.length).toBeGreaterThan(1);
@@ -196,5 +208,103 @@ describe.each([1_000, 10_000])('a project of %i tasks', (count) => {
   it('is deterministic', () => {
     expect([...build(manyTasks(count)).texts.values()]).toEqual([...texts.values()]);
   });
+
+  it('fits at run time: no Workflow holds more than one chunk of tasks, and the project Workflow two nodes per chunk', () => {
+    // About 1 KiB per node (argo-workflows NodeStatus with its inputs and outputs), 4 nodes per task in a chunk.
+    const NODE_BYTES = 1024;
+    for (const { task } of dagTasks(objects)) expect(task.template).toBe(ProjectTemplates.runTask);
+    for (const object of objects) {
+      for (const template of object.spec.templates.filter((candidate: Json) => candidate.dag)) {
+        expect(template.dag.tasks.length).toBeLessThanOrEqual(PROJECT_CHUNK_TASKS);
+        expect(Buffer.byteLength(JSON.stringify(object)) + 4 * template.dag.tasks.length * NODE_BYTES).toBeLessThan(1024 * 1024);
+      }
+    }
+    const chunks = Math.ceil(count / PROJECT_CHUNK_TASKS);
+    expect(Buffer.byteLength(JSON.stringify(objects[0])) + 2 * chunks * NODE_BYTES).toBeLessThan(1024 * 1024);
+  });
 });
 
+describe('the project Workflow at run time', () => {
+  const { objects } = build(manyTasks(5));
+  const main = objects[0];
+  const template = (name: string) => main.spec.templates.find((candidate: Json) => candidate.name === name);
+
+  it('creates each chunk as a child Workflow it owns, entered at the chunk, and waits for it', () => {
+    const run = template('run-chunk');
+    expect(run.resource).toMatchObject({ action: 'create', setOwnerReference: true, successCondition: 'status.phase == Succeeded', failureCondition: 'status.phase in (Failed,Error)' });
+    expect(JSON.parse(run.resource.manifest).spec).toEqual({ workflowTemplateRef: { name: '{{inputs.parameters.workflow-template}}' }, entrypoint: '{{inputs.parameters.chunk}}' });
+  });
+
+  it('is bounded: time to live and pod garbage collection on every object a Workflow is made from', () => {
+    for (const object of objects) {
+      expect(object.spec.ttlStrategy).toEqual({ secondsAfterSuccess: 86400, secondsAfterFailure: 3 * 86400 });
+      expect(object.spec.podGC.strategy).toBe('OnPodCompletion');
+      expect(object.spec.serviceAccountName).toBe('agent-play-project');
+    }
+  });
+
+  it('retries a lost start-play pod within the play deadline, never a play that failed', () => {
+    const start = template(ProjectTemplates.startPlay);
+    expect(start.activeDeadlineSeconds).toBe(7 * 86400 + IMAGE_PULL_ALLOWANCE_SECONDS);
+    expect(start.retryStrategy).toMatchObject({ limit: '2', retryPolicy: 'OnError' });
+    expect(Number.parseInt(start.retryStrategy.backoff.maxDuration, 10)).toBeGreaterThanOrEqual(start.activeDeadlineSeconds);
+  });
+});
+
+
+describe('find-start, run for real against a fake kubectl', () => {
+  const { objects } = build(manyTasks(2));
+  const findStart = objects[0].spec.templates.find((template: Json) => template.name === ProjectTemplates.findStart);
+  const baseEnv: Record<string, string> = Object.fromEntries(findStart.script.env.map((variable: Json) => [variable.name, variable.value]));
+  const record = (task: number, stage: string, status: string) =>
+    JSON.stringify({ repository: REPOSITORY, task: String(task), workflowName: playWorkflowName(repository.service, task), startedAt: '2026-11-23T08:00:00Z', lastUpdated: '2026-11-23T09:00:00Z', stage, status });
+
+  async function findStartOf(cluster: FakeCluster, taskId: string): Promise<{ code: number | null; stderr: string; stage?: string; action?: string }> {
+    const outputs = { START_STAGE_FILE: join(cluster.root, 'start-stage'), ACTION_FILE: join(cluster.root, 'action') };
+    const env = { ...baseEnv, TASK_ID: taskId, NAMESPACE: 'agents', PROGRESS_KEY: progressTaskKey(taskId), ...outputs, HOME: cluster.root };
+    const run = await runBash(findStart.script.source, cluster.scriptEnv(env), 8000);
+    const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+    return { code: run.code, stderr: run.stderr, stage: read(outputs.START_STAGE_FILE), action: read(outputs.ACTION_FILE) };
+  }
+
+  it('reads the task\'s own shard: skips a completed task, restarts another at its stage, starts a new one at the first stage', async () => {
+    const cluster = FakeCluster.create();
+    try {
+      // Tasks 6, 70 and 134 share shard 6; a record of task 6 in any other ConfigMap would not be read.
+      cluster.put({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: progressConfigMapOf(REPOSITORY, 6), namespace: 'agents', labels: { 'play-tracking': 'true' } },
+        data: { repository: REPOSITORY, [progressTaskKey(70)]: record(70, 'completed', 'completed'), [progressTaskKey(134)]: record(134, 'code-quality', 'failed') },
+      });
+      cluster.put({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: progressConfigMapOf(REPOSITORY, 7), namespace: 'agents', labels: { 'play-tracking': 'true' } },
+        data: { repository: REPOSITORY, [progressTaskKey(6)]: record(6, 'testing', 'failed') },
+      });
+      expect(await findStartOf(cluster, '70')).toMatchObject({ code: 0, action: 'skip', stage: 'completed' });
+      expect(await findStartOf(cluster, '134')).toMatchObject({ code: 0, action: 'start', stage: 'code-quality' });
+      expect(await findStartOf(cluster, '6')).toMatchObject({ code: 0, action: 'start', stage: stages.first.name });
+      // No shard ConfigMap yet: NotFound starts the task at its first stage.
+      expect(await findStartOf(cluster, '5')).toMatchObject({ code: 0, action: 'start', stage: stages.first.name });
+      expect(cluster.calls().map((call) => call.args.slice(0, 3).join(' '))).toEqual(
+        [70, 134, 6, 5].map((task) => `get configmap ${progressConfigMapOf(REPOSITORY, task)}`),
+      );
+    } finally {
+      cluster.dispose();
+    }
+  });
+
+  it('refuses a task id that is not digits before any kubectl call', async () => {
+    const cluster = FakeCluster.create();
+    try {
+      const refused = await findStartOf(cluster, '1 -o yaml');
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('is not a task id');
+      expect(cluster.calls()).toEqual([]);
+    } finally {
+      cluster.dispose();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../constructs/model/labels';
-import { isLabelValue, progressConfigMapName, progressTaskKey, repositoryLabelValue } from '../constructs/model/naming';
+import { isLabelValue, progressConfigMapName, progressTaskKey, repositoryLabelValue, PROGRESS_SHARDS, progressConfigMapOf } from '../constructs/model/naming';
 import { PlayParameters, playTemplateName, playWorkflowName } from '../constructs/model/play-contract';
 import { PROGRESS_SCRIPT } from '../constructs/workflows/progress-script';
 import { validateArgoWorkflowsObject } from './support/argo-schemas';
@@ -124,14 +124,14 @@ describe('agent-play resume', () => {
   it('refuses what it cannot resume faithfully, one line each, exit 2, printing nothing', () => {
     const refusals: [string, string[], string, RegExp][] = [
       ['7', [], STATE, /^task 7 of 5dlabs\/cto-play-test is completed \(stage completed\); nothing to resume$/],
-      ['11', [], STATE, /^ConfigMap play-progress-5dlabs-cto-play-test has no record of task 11 \(no key task-11\.json\); recorded tasks: 5, 6, 7, 8, 9, 10$/],
+      ['11', [], STATE, /^the progress ConfigMaps of 5dlabs\/cto-play-test have no record of task 11 \(no key task-11\.json in play-progress-5dlabs-cto-play-test-11\); recorded tasks: 5, 6, 7, 8, 9, 10$/],
       ['10', [], STATE, /^the record of task 10 .* cannot be used: not JSON .*; fix or delete the key task-10\.json before resuming$/],
       ['5', [], withRecord('5', (record) => ({ ...record, stage: 'review' })), /at stage "review", which the configured stage machine does not have \(stages: implementation, .*\): resume with the configuration the play ran with$/],
       ['5', [], withRecord('5', (record) => ({ ...record, task: '6' })), /cannot be used: the record says task 6 but is stored under the key of task 5/],
       ['5', [], withRecord('5', (record) => ({ ...record, repository: 'octo-org/web' })), /cannot be used: the record says repository octo-org\/web but the ConfigMap is for 5dlabs\/cto-play-test/],
       ['5', [], withRecord('5', ({ status: _status, ...record }) => record), /cannot be used: status: /],
       ['5', [], withRecord('5', (record) => ({ ...record, lastUpdated: 'yesterday' })), /cannot be used: lastUpdated: expected an RFC 3339 time/],
-      ['5', [], stringify({ apiVersion: 'v1', kind: 'List', items: [parse(STATE).items[1]] }), /^no progress ConfigMap for 5dlabs\/cto-play-test \(expected play-progress-5dlabs-cto-play-test\); found: play-progress-octo-org-web$/],
+      ['5', [], stringify({ apiVersion: 'v1', kind: 'List', items: [parse(STATE).items[1]] }), /^no progress ConfigMap for 5dlabs\/cto-play-test \(expected play-progress-5dlabs-cto-play-test-5\); found: play-progress-octo-org-web$/],
       ['5', ['--parameter', 'team=core'], STATE, /^--parameter team: the play declares no such parameter/],
     ];
     for (const [task, argv, stdin, message] of refusals) {
@@ -188,7 +188,7 @@ describe('agent-play resume', () => {
         cluster.scriptEnv({
           EVENT: 'enter', STAGE: stage, PREVIOUS_STAGE: previous, AGENT: agent, CLI: agent ? 'claude' : '', STATUS: status, WORKFLOW_STATUS: '',
           TASK_ID: '12', WORKFLOW_NAME: workflow, NAMESPACE: 'agents', REPOSITORY, BRANCH: 'main',
-          PROGRESS_CONFIGMAP: progressConfigMapName(REPOSITORY), PROGRESS_KEY: progressTaskKey(12), TRACKING_LABEL: PROGRESS_TRACKING_LABEL,
+          PROGRESS_CONFIGMAP: progressConfigMapName(REPOSITORY), PROGRESS_SHARDS: String(PROGRESS_SHARDS), PROGRESS_KEY: progressTaskKey(12), TRACKING_LABEL: PROGRESS_TRACKING_LABEL,
           HISTORY_ANNOTATION: PlayAnnotations.stageHistory, ENTERED_AT_ANNOTATION: PlayAnnotations.stageEnteredAt,
           PARAMETER_NAMES: PlayParameters.taskType, PARAMETER_1: 'backend',
         });
@@ -196,7 +196,7 @@ describe('agent-play resume', () => {
         const run = await runBash(PROGRESS_SCRIPT, env(stage, previous, agent, state), 8000);
         expect(run.code, run.stderr).toBe(0);
       }
-      const configMap = cluster.get('configmap', 'agents', progressConfigMapName(REPOSITORY));
+      const configMap = cluster.get('configmap', 'agents', progressConfigMapOf(REPOSITORY, 12));
       const listed = stringify({ apiVersion: 'v1', kind: 'List', items: [configMap] });
       const report = JSON.parse(runCapturing(['status', '--format', 'json'], { stdin: listed }).out).tasks;
       expect(report).toEqual([expect.objectContaining({ repository: REPOSITORY, task: '12', stage: 'waiting-pr-created', status: 'suspended', lastAgent: 'rex', workflowName: workflow })]);

@@ -1,11 +1,12 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { CODERUN_GROUP, CODERUN_KIND, CODERUN_PLURAL, CODERUN_VERSION, codeRunOpenApiSchema } from '../model/coderun-schema';
-import { COMMON_LABELS } from '../model/labels';
+import { ARGOCD_KEEP_ANNOTATIONS, COMMON_LABELS } from '../model/labels';
 
 /**
  * The CodeRun CustomResourceDefinition (`coderuns.agents.platform`). Its schema is generated from the
- * same zod schema that types the CodeRuns the play creates, so the two cannot drift apart.
+ * same zod schema that types the CodeRuns the play creates, so the two cannot drift apart. It carries
+ * ArgoCD's `Prune=false,Delete=false`: removing the CRD would cascade to every CodeRun of the cluster.
  */
 export class CodeRunCrd extends Construct {
   /** The CRD's name: `coderuns.agents.platform`. */
@@ -17,7 +18,8 @@ export class CodeRunCrd extends Construct {
     this.apiObject = new ApiObject(this, 'Resource', {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
-      metadata: { name: this.name, labels: { ...COMMON_LABELS } },
+      // Deleting the CRD deletes every CodeRun with it: ArgoCD must never prune or delete it.
+      metadata: { name: this.name, labels: { ...COMMON_LABELS }, annotations: { ...ARGOCD_KEEP_ANNOTATIONS } },
       spec: {
         group: CODERUN_GROUP,
         scope: 'Namespaced',

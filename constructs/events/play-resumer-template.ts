@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
 import { gateNodeSelector, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
 import type { Template } from '../workflows/argo-types';
-import { HARDENED_CONTAINER, HARDENED_POD, hardenedScript, SCRATCH_MOUNT, SCRATCH_VOLUME } from '../workflows/hardened-script';
+import { EXECUTOR_POD_SPEC_PATCH, HARDENED_CONTAINER, HARDENED_POD, hardenedScript, SCRATCH_MOUNT, SCRATCH_VOLUME } from '../workflows/hardened-script';
 import { FIND_PLAY_SCRIPT, WORKFLOW_FILE } from '../workflows/release-scripts';
 import { WorkflowTemplate } from '../workflows/workflow-template';
 
@@ -110,6 +110,8 @@ function resumeGate(argoImage: string): Template {
     name: 'resume-gate',
     inputs: { parameters: [{ name: 'workflow' }] },
     activeDeadlineSeconds: 120,
+    // Argo's init and wait containers get no security context of their own (restricted Pod Security).
+    podSpecPatch: EXECUTOR_POD_SPEC_PATCH,
     retryStrategy: { limit: '6', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '5m' } },
     container: {
       image: argoImage,

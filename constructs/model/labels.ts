@@ -57,6 +57,8 @@ export const CodeRunLabels = {
   workflowName: 'workflow-name',
   stage: 'workflow-stage',
   workflowType: 'workflow-type',
+  /** The uid of the play run: a new attempt, or the exit handler, cancels the CodeRuns of this run only. */
+  workflowUid: 'workflow-uid',
 } as const;
 
 /** Labels on workspace PVCs, as the original controller set them. */

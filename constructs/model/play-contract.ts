@@ -49,7 +49,11 @@ export const PlayTemplates = {
   checkRelease: 'check-release',
   /** The suspend node a resume targets. */
   awaitRelease: 'await-release',
-  exit: 'record-exit',
+  /** The exit handler: record the end, then cancel the CodeRuns of a play that did not succeed. */
+  exit: 'exit-handler',
+  recordExit: 'record-exit',
+  /** Cancels the unfinished CodeRuns of a label selector: each attempt's first step, and the exit handler's last. */
+  cancelCodeRuns: 'cancel-coderuns',
 } as const;
 
 /**
@@ -79,6 +83,20 @@ export function stageTaskName(stage: string, parallelAgent?: string): string {
 /** The template that runs the agent of an agent stage; in a parallel stage, one per agent. */
 export function agentRunTemplateName(stage: string, parallelAgent?: string): string {
   return `run-${stageTaskName(stage, parallelAgent)}`;
+}
+
+/** The input of an agent run's create step that carries Argo's 0-based `{{retries}}`. */
+export const CODERUN_ATTEMPT_INPUT = 'attempt';
+/** The output (of the create step and the attempt) and the wait step's input: the CodeRun's name. */
+export const CODERUN_NAME_OUTPUT = 'coderun-name';
+
+/**
+ * The templates of one attempt of an agent run, after it cancels the stage's stale CodeRuns
+ * (`PlayTemplates.cancelCodeRuns`): create this attempt's, wait for it. `run` is the agent run's template
+ * (`agentRunTemplateName`), which carries the retries.
+ */
+export function agentAttemptTemplateNames(run: string): { readonly create: string; readonly wait: string } {
+  return { create: `${run}-create`, wait: `${run}-wait` };
 }
 
 /** The play WorkflowTemplate of a repository's service. */

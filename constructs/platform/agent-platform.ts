@@ -69,7 +69,10 @@ export class AgentPlatform extends Construct {
     const chart = (name: string, namespaced = true): Chart => new Chart(this, name, namespaced ? { namespace: config.namespace } : {});
 
     new CodeRunCrd(chart(PlatformCharts.crds, false), 'CodeRun');
-    this.rbac = new PlayRbac(chart(PlatformCharts.rbac), 'Play', { serviceAccountName: config.play.serviceAccount });
+    this.rbac = new PlayRbac(chart(PlatformCharts.rbac), 'Play', {
+      serviceAccountName: config.play.serviceAccount,
+      repositories: config.repositories.map((repository) => repository.name),
+    });
     new AgentsConfigMap(chart(PlatformCharts.agents), 'Agents', { agents: config.agents, clis: config.clis });
     this.addWorkspaces(chart(PlatformCharts.workspaces));
 
@@ -80,6 +83,7 @@ export class AgentPlatform extends Construct {
       cliNames: Object.keys(config.clis),
       githubApps: Object.values(config.agents).map((agent) => agent.githubApp),
       serviceAccountName: this.rbac.serviceAccountName,
+      helperImage: config.images.kubectl,
     });
 
     const plays = chart(PlatformCharts.plays);
@@ -119,6 +123,9 @@ export class AgentPlatform extends Construct {
         playParameters,
         helperImage: config.images.kubectl,
         serviceAccountName: PROJECT_SERVICE_ACCOUNT,
+        playDeadlineSeconds: durationSeconds(config.play.deadline),
+        keepSucceededSeconds: durationSeconds(config.play.keepSucceeded),
+        keepFailedSeconds: durationSeconds(config.play.keepFailed),
       });
     }
   }

@@ -1,28 +1,65 @@
+import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CODERUN_GROUP, CODERUN_PLURAL } from '../model/coderun-schema';
-import { type Grant, ScopedServiceAccount } from './scoped-service-account';
+import { COMMON_LABELS } from '../model/labels';
+import { progressConfigMapName, progressConfigMapNames } from '../model/naming';
+import { allowGrant, type Grant, ScopedServiceAccount } from './scoped-service-account';
 
 export interface PlayRbacProps {
   /** The service account plays run as. @default agent-play */
   readonly serviceAccountName?: string;
+  /**
+   * The repositories (`owner/name`) whose progress ConfigMaps the plays write: each gets a Role that lets the
+   * account patch exactly those ConfigMaps. @default - none (add them with `allowProgress`)
+   */
+  readonly repositories?: readonly string[];
 }
 
 /**
  * Exactly what a play's templates do, and nothing more: patch and read its own Workflow (stage labels,
- * history annotations), create and read CodeRuns, keep the progress ConfigMap and read release records,
- * and let Argo's executor report task results. No wildcard anywhere.
+ * history annotations), create, read and cancel CodeRuns, create progress ConfigMaps and read them and the
+ * release records, and let Argo's executor report task results. No wildcard anywhere. Patching ConfigMaps is
+ * not granted here: only the progress ConfigMaps, by name, per repository (`progressGrant`), so a helper can
+ * never rewrite the agents ConfigMap and its system prompts.
  */
 export const PLAY_GRANTS: readonly Grant[] = [
   { apiGroup: 'argoproj.io', resource: 'workflows', verbs: ['get', 'patch'] },
-  { apiGroup: CODERUN_GROUP, resource: CODERUN_PLURAL, verbs: ['create', 'get'] },
-  { apiGroup: '', resource: 'configmaps', verbs: ['create', 'get', 'patch'] },
+  // An attempt deletes the stale CodeRun of its stage by label (kubectl lists, deletes, and watches until it is
+  // gone), creates its own, and reads it until it ends; the exit handler deletes the run's CodeRuns.
+  { apiGroup: CODERUN_GROUP, resource: CODERUN_PLURAL, verbs: ['create', 'get', 'list', 'watch', 'delete'] },
+  // setOwnerReference makes the Workflow the CodeRun's controller with blockOwnerDeletion (argo-workflows
+  // `workflow/controller/operator.go`, `metav1.NewControllerRef`); where the OwnerReferencesPermissionEnforcement
+  // admission plugin is on (OpenShift, hardened clusters), that needs update on the owner's finalizers.
+  { apiGroup: 'argoproj.io', resource: 'workflows/finalizers', verbs: ['update'] },
+  // Create cannot be narrowed by name in Kubernetes; it cannot change an object that exists.
+  { apiGroup: '', resource: 'configmaps', verbs: ['create', 'get'] },
   { apiGroup: 'argoproj.io', resource: 'workflowtaskresults', verbs: ['create', 'patch'] },
 ];
+
+/** The progress ConfigMaps of one repository, by name: the only ConfigMaps a play may patch. */
+export function progressGrant(repository: string): Grant {
+  return { apiGroup: '', resource: 'configmaps', verbs: ['patch'], resourceNames: progressConfigMapNames(repository) };
+}
 
 /** The service account plays run as, with a Role that grants `PLAY_GRANTS` in the play namespace. */
 export class PlayRbac extends ScopedServiceAccount {
   public constructor(scope: Construct, id: string, props: PlayRbacProps = {}) {
     super(scope, id, { name: props.serviceAccountName ?? 'agent-play', grants: PLAY_GRANTS });
+    for (const repository of props.repositories ?? []) this.allowProgress(repository);
+  }
+
+  /**
+   * Lets the plays patch the progress ConfigMaps of `repository`, by name, through a Role of its own
+   * (`play-progress-{owner}-{repo}`): one Role per repository keeps every Role small at any number of
+   * repositories (64 names each, about 3 KiB).
+   */
+  public allowProgress(repository: string): void {
+    const name = progressConfigMapName(repository);
+    const metadata = { name, labels: { ...COMMON_LABELS } };
+    const scope = new Construct(this, `Progress-${name}`);
+    const role = new kplus.Role(scope, 'Role', { metadata });
+    allowGrant(role, progressGrant(repository), this.name);
+    new kplus.RoleBinding(scope, 'Binding', { metadata, role }).addSubjects(this.serviceAccount);
   }
 
   public get serviceAccountName(): string {

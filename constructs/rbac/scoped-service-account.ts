@@ -1,3 +1,4 @@
+import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { COMMON_LABELS } from '../model/labels';
@@ -7,6 +8,34 @@ export interface Grant {
   readonly apiGroup: string;
   readonly resource: string;
   readonly verbs: readonly string[];
+  /**
+   * Only these objects, by name. Kubernetes cannot restrict `create`, `list`, `watch` or `deletecollection`
+   * by name (the name is not known when the request is authorized), so a grant with names must not use them.
+   * @default - every object of the resource in the namespace
+   */
+  readonly resourceNames?: readonly string[];
+}
+
+/** The verbs Kubernetes authorizes without an object name; `resourceNames` cannot narrow them. */
+const UNNAMED_VERBS = ['create', 'list', 'watch', 'deletecollection'];
+
+/**
+ * Adds `grant` to `role` as one rule. A grant with names becomes one rule listing them all (cdk8s-plus would
+ * write a rule per name).
+ *
+ * @throws when the grant uses a wildcard, or names objects for a verb that cannot be narrowed by name
+ */
+export function allowGrant(role: kplus.Role, grant: Grant, owner: string): void {
+  if ([grant.apiGroup, grant.resource, ...grant.verbs, ...(grant.resourceNames ?? [])].includes('*')) {
+    throw new Error(`service account ${owner}: grant on "${grant.resource}" uses a wildcard; name the verbs and resources it needs`);
+  }
+  if (grant.resourceNames === undefined) {
+    role.allow([...grant.verbs], kplus.ApiResource.custom({ apiGroup: grant.apiGroup, resourceType: grant.resource }));
+    return;
+  }
+  const unnamed = grant.verbs.filter((verb) => UNNAMED_VERBS.includes(verb));
+  if (unnamed.length > 0) throw new Error(`service account ${owner}: ${unnamed.join(', ')} on "${grant.resource}" cannot be restricted by resourceNames; grant it in a rule without names`);
+  ApiObject.of(role).addJsonPatch(JsonPatch.add('/rules/-', { apiGroups: [grant.apiGroup], resources: [grant.resource], resourceNames: [...grant.resourceNames], verbs: [...grant.verbs] }));
 }
 
 export interface ScopedServiceAccountProps {
@@ -32,12 +61,7 @@ export class ScopedServiceAccount extends Construct {
     // Pods of this account talk to the API server with its token.
     this.serviceAccount = new kplus.ServiceAccount(this, 'ServiceAccount', { metadata, automountToken: true });
     this.role = new kplus.Role(this, 'Role', { metadata });
-    for (const grant of props.grants) {
-      if ([grant.apiGroup, grant.resource, ...grant.verbs].includes('*')) {
-        throw new Error(`service account ${props.name}: grant on "${grant.resource}" uses a wildcard; name the verbs and resources it needs`);
-      }
-      this.role.allow([...grant.verbs], kplus.ApiResource.custom({ apiGroup: grant.apiGroup, resourceType: grant.resource }));
-    }
+    for (const grant of props.grants) allowGrant(this.role, grant, props.name);
     this.binding = new kplus.RoleBinding(this, 'Binding', { metadata, role: this.role });
     this.binding.addSubjects(this.serviceAccount);
   }

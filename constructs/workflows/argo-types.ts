@@ -12,6 +12,8 @@ export interface Parameter {
   readonly description?: string;
   readonly valueFrom?: {
     readonly jsonPath?: string;
+    /** On steps and DAG templates: the value of a reference such as {{steps.x.outputs.parameters.y}}. */
+    readonly parameter?: string;
     readonly path?: string;
     readonly supplied?: Record<string, never>;
     readonly default?: string;
@@ -31,6 +33,7 @@ export interface Outputs {
 }
 
 export interface Backoff {
+  /** Seconds or a Go duration; the wait before the first retry. */
   readonly duration: string;
   readonly factor: number;
   readonly maxDuration: string;
@@ -151,6 +154,15 @@ export interface Template {
   /** Only on leaf templates (Argo rejects it on dag and steps). */
   readonly activeDeadlineSeconds?: number;
   readonly volumes?: readonly Volume[];
+  /** A strategic merge patch (JSON or YAML text) applied to the pod spec after the controller builds it. */
+  readonly podSpecPatch?: string;
+  /** Argo's mutexes and semaphores: the template runs only while it holds them. */
+  readonly synchronization?: Synchronization;
+}
+
+/** `synchronization` of a template or workflow (v3.6+ `mutexes`, a list). */
+export interface Synchronization {
+  readonly mutexes?: readonly { readonly name: string }[];
 }
 
 export interface WorkflowMetadata {

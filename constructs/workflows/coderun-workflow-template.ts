@@ -2,10 +2,11 @@ import { Construct } from 'constructs';
 import type { AgentConfig, RepositoryConfig } from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
 import { PlayLabels, WorkflowTypes } from '../model/labels';
-import { CODERUN_TEMPLATE_NAME, PlayParameters } from '../model/play-contract';
+import { CODERUN_TEMPLATE_NAME, PlayParameters, PlayTemplates } from '../model/play-contract';
 import type { Parameter } from './argo-types';
-import { ArgoReference, codeRunTemplate } from './coderun-manifest';
-import { HARDENED_POD } from './hardened-script';
+import { cancelCodeRunsTemplate } from './cancel-coderuns';
+import { ArgoValue, codeRunTemplates } from './coderun-manifest';
+import { HARDENED_POD, SCRATCH_VOLUME } from './hardened-script';
 import { WorkflowTemplate } from './workflow-template';
 
 /** The parameters of a single agent run, with the names the original platform used. */
@@ -39,6 +40,8 @@ export interface CodeRunWorkflowTemplateProps {
   /** The GitHub Apps `github-app` may name. */
   readonly githubApps: readonly string[];
   readonly serviceAccountName: string;
+  /** Image with bash, kubectl and jq, pinned by version, for the step that cancels a lost attempt's CodeRun. */
+  readonly helperImage: string;
   /** How long one attempt may run. @default 4 hours */
   readonly timeoutSeconds?: number;
   /** Retries of a failed run. @default 1 */
@@ -53,8 +56,8 @@ function parameter(name: string): string {
 }
 
 /**
- * A WorkflowTemplate that runs one agent once: it creates a CodeRun owned by the Workflow and waits for it
- * to succeed or fail. Every CLI parameter has a typed, non-empty default (the CodeRun controller rejects an
+ * A WorkflowTemplate that runs one agent: each attempt cancels the CodeRun a lost attempt left, creates its
+ * own (owned by the Workflow, `contextVersion` = the attempt) and waits for it to succeed or fail. Every CLI parameter has a typed, non-empty default (the CodeRun controller rejects an
  * empty `cliConfig`), and `cli-type` and `github-app` are restricted to the configured values.
  */
 export class CodeRunWorkflowTemplate extends WorkflowTemplate {
@@ -96,16 +99,19 @@ export class CodeRunWorkflowTemplate extends WorkflowTemplate {
         ttlStrategy: { secondsAfterSuccess: 300, secondsAfterFailure: durationSeconds('3h') },
         podGC: { strategy: 'OnPodCompletion' },
         securityContext: HARDENED_POD,
+        volumes: [SCRATCH_VOLUME],
       },
     });
-    this.addTemplate(codeRunTemplate({
+    this.addTemplate(cancelCodeRunsTemplate(PlayTemplates.cancelCodeRuns, props.helperImage));
+    for (const template of codeRunTemplates({
       name: 'run-agent',
       generateName: 'coderun-',
       stage: parameter(P.stage),
       timeoutSeconds: props.timeoutSeconds ?? durationSeconds('4h'),
       retries: props.retries ?? 1,
+      cancelTemplate: PlayTemplates.cancelCodeRuns,
       spec: {
-        taskId: new ArgoReference(parameter(P.taskId)),
+        taskId: ArgoValue.int(parameter(P.taskId)),
         service: parameter(P.serviceId),
         repositoryUrl: parameter(P.repositoryUrl),
         docsRepositoryUrl: parameter(P.docsRepositoryUrl),
@@ -114,17 +120,19 @@ export class CodeRunWorkflowTemplate extends WorkflowTemplate {
         workingDirectory: parameter(P.workingDirectory),
         model: parameter(P.cliModel),
         githubApp: parameter(P.githubApp),
-        continueSession: new ArgoReference(parameter(P.continueSession)),
-        overwriteMemory: new ArgoReference(parameter(P.overwriteMemory)),
+        continueSession: ArgoValue.bool(parameter(P.continueSession)),
+        overwriteMemory: ArgoValue.bool(parameter(P.overwriteMemory)),
         contextVersion: 1,
         taskRequirements: parameter(P.taskRequirements),
         cliConfig: {
           cliType: parameter(P.cliType),
           model: parameter(P.cliModel),
-          maxTokens: new ArgoReference(parameter(P.cliMaxTokens)),
-          temperature: new ArgoReference(parameter(P.cliTemperature)),
+          maxTokens: ArgoValue.int(parameter(P.cliMaxTokens)),
+          temperature: ArgoValue.float(parameter(P.cliTemperature)),
         },
       },
-    }));
+    })) {
+      this.addTemplate(template);
+    }
   }
 }

@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import type { AgentConfig, CliConfig, RepositoryConfig, WhenConfig } from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
-import { progressConfigMapName, progressTaskKey, repositoryLabelValue } from '../model/naming';
+import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey, repositoryLabelValue, workspaceOfAgent } from '../model/naming';
 import {
   agentRunTemplateName,
   enterTaskName,
@@ -17,8 +17,10 @@ import {
 } from '../model/play-contract';
 import type { AgentStage, GateStage, Stage, StageMachine } from '../model/stage-machine';
 import type { DagTask, EnvVar, Template } from './argo-types';
-import { ArgoReference, codeRunTemplate } from './coderun-manifest';
+import { cancelCodeRunsTemplate, CANCEL_SELECTOR_INPUT } from './cancel-coderuns';
+import { ArgoValue, codeRunTemplates, PLAY_RUN_CODERUNS } from './coderun-manifest';
 import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from './hardened-script';
+import { boundedRetry } from './retry-policy';
 import { PROGRESS_SCRIPT } from './progress-script';
 import { CHECK_RELEASE_SCRIPT, RELEASED_FILE } from './release-scripts';
 import { WorkflowTemplate } from './workflow-template';
@@ -132,10 +134,14 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
     }));
     for (const template of gateTemplates(props.repository, props.helperImage)) this.addTemplate(template);
     for (const stage of stages.agentStages) {
-      for (const agent of parallelAgentsOf(stage)) this.addTemplate(agentRun(stage, agent, props));
+      for (const agent of parallelAgentsOf(stage)) {
+        for (const template of agentRun(stage, agent, props)) this.addTemplate(template);
+      }
     }
+    this.addTemplate(exitHandler());
+    this.addTemplate(cancelCodeRunsTemplate(PlayTemplates.cancelCodeRuns, props.helperImage));
     this.addTemplate(hardenedScript({
-      name: PlayTemplates.exit,
+      name: PlayTemplates.recordExit,
       image: props.helperImage,
       source: PROGRESS_SCRIPT,
       env: progress.forExit(),
@@ -264,6 +270,30 @@ function enterStageSteps(): Template {
   };
 }
 
+/** The label patch's deadline: one kubectl call after a possibly slow pull of the executor image. */
+const SET_LABELS_SECONDS = 360;
+
+/**
+ * The exit handler: record how the play ended, then, unless it succeeded, cancel its CodeRuns that may still
+ * be working (a stopped, failed or timed-out play leaves no agent behind). Argo runs the exit handler on
+ * stop and on failure, not on terminate (argo-workflows `pkg/apis/workflow/v1alpha1/workflow_types.go`,
+ * `ShutdownStrategy.ShouldExecute`).
+ */
+function exitHandler(): Template {
+  return {
+    name: PlayTemplates.exit,
+    steps: [
+      [{ name: 'record', template: PlayTemplates.recordExit }],
+      [{
+        name: 'cancel-coderuns',
+        template: PlayTemplates.cancelCodeRuns,
+        when: "'{{workflow.status}}' != Succeeded",
+        arguments: { parameters: [{ name: CANCEL_SELECTOR_INPUT, value: PLAY_RUN_CODERUNS }] },
+      }],
+    ],
+  };
+}
+
 /** Patches the play's own labels the way Argo supports it: a resource patch with the merge strategy. */
 function setStageLabels(): Template {
   const manifest = JSON.stringify(
@@ -279,8 +309,8 @@ function setStageLabels(): Template {
   return {
     name: PlayTemplates.setStageLabels,
     inputs: { parameters: LABEL_INPUTS.map((name) => ({ name })) },
-    retryStrategy: { limit: '3', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
-    activeDeadlineSeconds: 120,
+    retryStrategy: boundedRetry({ limit: 3, attemptSeconds: SET_LABELS_SECONDS, backoffSeconds: 5 }),
+    activeDeadlineSeconds: SET_LABELS_SECONDS,
     resource: { action: 'patch', mergeStrategy: 'merge', flags: ['workflow', '{{workflow.name}}'], manifest: `${manifest}\n` },
   };
 }
@@ -324,22 +354,28 @@ function gateTemplates(repository: RepositoryConfig, helperImage: string): Templ
   return [gate, check, awaitRelease];
 }
 
-/** The run of one agent of a stage; `parallelAgent` is set in a parallel stage. */
-function agentRun(stage: AgentStage, parallelAgent: string | undefined, props: PlayWorkflowTemplateProps): Template {
+/**
+ * The run of one agent of a stage; `parallelAgent` is set in a parallel stage. It holds a mutex named after
+ * the agent's workspace claim while it runs (retries included): claims are ReadWriteOnce, so two plays of
+ * the repository (parallel tasks) never work in one workspace at once; they take turns.
+ */
+function agentRun(stage: AgentStage, parallelAgent: string | undefined, props: PlayWorkflowTemplateProps): Template[] {
   const agentName = parallelAgent ?? stage.agents[0];
   const agent = props.agents[agentName];
   const cliName = cliOf(agentName, props);
   const cli = props.clis[cliName];
   const repository = props.repository;
   const settings = { ...cli.settings, ...(agent.reasoningEffort ? { reasoningEffort: agent.reasoningEffort } : {}) };
-  return codeRunTemplate({
+  return codeRunTemplates({
     name: agentRunTemplateName(stage.name, parallelAgent),
     generateName: `${[repository.service, stage.name, parallelAgent].filter(Boolean).join('-')}-`.slice(0, 50),
     stage: stage.name,
     timeoutSeconds: durationSeconds(stage.timeout),
     retries: stage.retries,
+    synchronization: { mutexes: [{ name: workspaceOfAgent(repository.service, agentName, agent.role) }] },
+    cancelTemplate: PlayTemplates.cancelCodeRuns,
     spec: {
-      taskId: new ArgoReference(`{{workflow.parameters.${PlayParameters.taskId}}}`),
+      taskId: ArgoValue.int(`{{workflow.parameters.${PlayParameters.taskId}}}`),
       service: repository.service,
       repositoryUrl: repository.name,
       docsRepositoryUrl: repository.docsRepository ?? repository.name,
@@ -409,6 +445,7 @@ class ProgressEnvironment {
       { name: 'REPOSITORY', value: this.repository.name },
       { name: 'BRANCH', value: this.repository.branch },
       { name: 'PROGRESS_CONFIGMAP', value: progressConfigMapName(this.repository.name) },
+      { name: 'PROGRESS_SHARDS', value: String(PROGRESS_SHARDS) },
       { name: 'PROGRESS_KEY', value: progressTaskKey(`{{workflow.parameters.${PlayParameters.taskId}}}`) },
       { name: 'TRACKING_LABEL', value: PROGRESS_TRACKING_LABEL },
       { name: 'HISTORY_ANNOTATION', value: PlayAnnotations.stageHistory },

@@ -1,4 +1,18 @@
 /**
+ * Bash that checks TASK_ID (digits, at most 2147483647: `MAX_TASK_ID`) and prints the ConfigMap of its
+ * progress record, `$PROGRESS_CONFIGMAP-$((TASK_ID % PROGRESS_SHARDS))`, as `progressConfigMapOf` names it.
+ * A task id that is anything else stops the script before it reaches kubectl.
+ */
+export const TASK_CONFIGMAP_BASH = String.raw`# The ConfigMap of this task's record; a task id that is not digits goes no further.
+task_configmap() {
+  if ! [[ "$TASK_ID" =~ ^[0-9]{1,10}$ ]] || (( 10#$TASK_ID > 2147483647 )); then
+    echo "task id "$TASK_ID" is not a task id (digits, at most 2147483647)" >&2
+    return 2
+  fi
+  printf '%s-%d' "$PROGRESS_CONFIGMAP" "$(( 10#$TASK_ID % PROGRESS_SHARDS ))"
+}`;
+
+/**
  * The bash that records a play's progress, run at every stage transition and once more by the exit
  * handler. It reads everything from the environment (names of keys included, so that the label and
  * annotation keys stay defined once, in `model/labels.ts`):
@@ -6,16 +20,20 @@
  * - EVENT: `enter` (a stage begins) or `exit` (the play ends);
  * - STAGE, PREVIOUS_STAGE, AGENT, CLI, STATUS: the stage entered (on exit: the stage the play was in);
  * - WORKFLOW_STATUS: on exit, Argo's `workflow.status`;
- * - TASK_ID, WORKFLOW_NAME, NAMESPACE, REPOSITORY, BRANCH, PROGRESS_CONFIGMAP, PROGRESS_KEY;
+ * - TASK_ID (digits, checked before anything uses it), WORKFLOW_NAME, NAMESPACE, REPOSITORY, BRANCH,
+ *   PROGRESS_CONFIGMAP (the base name), PROGRESS_SHARDS, PROGRESS_KEY;
  * - TRACKING_LABEL, HISTORY_ANNOTATION, ENTERED_AT_ANNOTATION;
  * - PARAMETER_NAMES (space-separated) and PARAMETER_1, PARAMETER_2, ...: the play parameters that stage
  *   conditions test, in that order, kept in the record so that a resume can pass them again.
  *
- * Each task owns one key of the repository's progress ConfigMap, and every write is a merge patch that
- * carries the resourceVersion it read, retried on conflict: parallel tasks never overwrite each other.
+ * Each task owns one key of one of the repository's progress ConfigMaps (`{base}-{task id mod shards}`, see
+ * `progressConfigMapOf`), and every write is a merge patch that carries the resourceVersion it read, retried
+ * on conflict: parallel tasks never overwrite each other, and only tasks of one shard ever compete.
  */
 export const PROGRESS_SCRIPT = String.raw`set -euo pipefail
 now="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+${TASK_CONFIGMAP_BASH}
+configmap="$(task_configmap)"
 
 # The play parameters as one JSON object: names from PARAMETER_NAMES, values from PARAMETER_1, PARAMETER_2, ...
 play_parameters() {
@@ -54,11 +72,11 @@ record_on_workflow() {
 
 # Creates the progress ConfigMap with its tracking label when it does not exist yet.
 ensure_configmap() {
-  kubectl get configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" >/dev/null 2>&1 && return 0
-  kubectl create configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" --dry-run=client -o json \
+  kubectl get configmap "$configmap" -n "$NAMESPACE" >/dev/null 2>&1 && return 0
+  kubectl create configmap "$configmap" -n "$NAMESPACE" --dry-run=client -o json \
     --from-literal=repository="$REPOSITORY" --from-literal=branch="$BRANCH" --from-literal=started-at="$now" \
     | jq -c --arg tracking "$TRACKING_LABEL" '.metadata.labels[$tracking] = "true"' \
-    | kubectl create -f - >/dev/null 2>&1 || kubectl get configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" >/dev/null
+    | kubectl create -f - >/dev/null 2>&1 || kubectl get configmap "$configmap" -n "$NAMESPACE" >/dev/null
 }
 
 # The task's record after this event, from the record before it (standard input).
@@ -83,13 +101,13 @@ next_record() {
 record_progress() {
   local current version record patch
   ensure_configmap || return 1
-  current="$(kubectl get configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" -o json)" || return 1
+  current="$(kubectl get configmap "$configmap" -n "$NAMESPACE" -o json)" || return 1
   version="$(jq -r '.metadata.resourceVersion' <<<"$current")" || return 1
   record="$(jq -c --arg key "$PROGRESS_KEY" '(.data[$key] // "{}") | (fromjson? // {})' <<<"$current" | next_record)" || return 1
   patch="$(jq -n -c --arg rv "$version" --arg key "$PROGRESS_KEY" --argjson record "$record" --arg now "$now" \
     '{ metadata: { resourceVersion: $rv }, data: { ($key): ($record | tojson), "current-task-id": $record.task,
        "workflow-name": $record.workflowName, status: $record.status, stage: $record.stage, "last-updated": $now } }')" || return 1
-  kubectl patch configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
+  kubectl patch configmap "$configmap" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
 }
 
 if [ "$EVENT" = "enter" ]; then

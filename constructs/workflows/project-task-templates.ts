@@ -4,11 +4,13 @@
  * apply it again when it exists, and wait for it to end.
  */
 import { PlayAnnotations, PlayLabels, ProjectLabels, WorkflowTypes } from '../model/labels';
-import { progressConfigMapName, progressTaskKey, repositoryLabelValue } from '../model/naming';
+import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey, repositoryLabelValue } from '../model/naming';
 import { PlayParameters, playTemplateName, playWorkflowName, ProgressStatuses } from '../model/play-contract';
 import type { RepositoryConfig } from '../model/config-schema';
 import type { Template } from './argo-types';
 import { hardenedScript, SCRATCH_MOUNT } from './hardened-script';
+import { IMAGE_PULL_ALLOWANCE_SECONDS, sharedDeadlineRetry } from './retry-policy';
+import { TASK_CONFIGMAP_BASH } from './progress-script';
 
 export const ProjectTemplates = {
   runTask: 'run-task',
@@ -33,13 +35,15 @@ const ACTION_FILE = `${SCRATCH_MOUNT.mountPath}/action`;
  * other than NotFound, fails the task rather than restart it from the beginning.
  */
 const FIND_START_SCRIPT = String.raw`set -euo pipefail
+${TASK_CONFIGMAP_BASH}
+name="$(task_configmap)"
 stage="$FIRST_STAGE"
 action="$START"
-if configmap="$(kubectl get configmap "$PROGRESS_CONFIGMAP" -n "$NAMESPACE" -o json 2>"$HOME/error")"; then
+if configmap="$(kubectl get configmap "$name" -n "$NAMESPACE" -o json 2>"$HOME/error")"; then
   record="$(jq -r --arg key "$PROGRESS_KEY" '.data[$key] // empty' <<<"$configmap")"
   if [ -n "$record" ]; then
     if ! stage="$(jq -er '.stage | strings' <<<"$record")" || ! status="$(jq -er '.status | strings' <<<"$record")"; then
-      echo "the progress record $PROGRESS_KEY of $PROGRESS_CONFIGMAP is unreadable; not restarting task $TASK_ID from its first stage" >&2
+      echo "the progress record $PROGRESS_KEY of $name is unreadable; not restarting task $TASK_ID from its first stage" >&2
       exit 1
     fi
     [ "$status" = "$COMPLETED" ] && action="$SKIP"
@@ -61,6 +65,8 @@ export interface ProjectTaskTemplatesProps {
   /** The play parameters a task may set (task-type and the declared ones), with their defaults. */
   readonly parameters: Readonly<Record<string, string>>;
   readonly helperImage: string;
+  /** The longest a child play may run, in seconds: start-play waits at most that long. */
+  readonly playDeadlineSeconds: number;
 }
 
 const input = (name: string): string => `{{inputs.parameters.${name}}}`;
@@ -76,6 +82,7 @@ function findStart(props: ProjectTaskTemplatesProps): Template {
       { name: 'TASK_ID', value: input(PlayParameters.taskId) },
       { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
       { name: 'PROGRESS_CONFIGMAP', value: progressConfigMapName(props.repository.name) },
+      { name: 'PROGRESS_SHARDS', value: String(PROGRESS_SHARDS) },
       { name: 'PROGRESS_KEY', value: progressTaskKey(input(PlayParameters.taskId)) },
       { name: 'FIRST_STAGE', value: props.firstStage },
       { name: 'COMPLETED', value: ProgressStatuses.completed },
@@ -125,11 +132,16 @@ function childPlay(props: ProjectTaskTemplatesProps): Record<string, unknown> {
 
 /**
  * `apply` rather than `create`: a re-run finds the children of the last run and waits for them instead of
- * failing on AlreadyExists; an unchanged manifest changes nothing on an existing play.
+ * failing on AlreadyExists; an unchanged manifest changes nothing on an existing play. For the same reason a
+ * lost waiting pod is simply retried (OnError: a play that failed is not started again), within the play's
+ * own deadline.
  */
 function startPlay(props: ProjectTaskTemplatesProps): Template {
+  const deadline = props.playDeadlineSeconds + IMAGE_PULL_ALLOWANCE_SECONDS;
   return {
     name: ProjectTemplates.startPlay,
+    activeDeadlineSeconds: deadline,
+    retryStrategy: sharedDeadlineRetry({ limit: 2, attemptSeconds: deadline, backoffSeconds: 30, retryPolicy: 'OnError' }),
     inputs: { parameters: [{ name: PlayParameters.taskId }, { name: PlayParameters.startStage }, ...Object.keys(props.parameters).map((name) => ({ name }))] },
     resource: {
       action: 'apply',

@@ -1,11 +1,12 @@
 import { Construct } from 'constructs';
 import type { RepositoryConfig } from '../model/config-schema';
-import { PlayLabels, WorkflowTypes } from '../model/labels';
+import { durationSeconds } from '../model/duration';
+import { PlayLabels, ProjectLabels, WorkflowTypes } from '../model/labels';
 import { dnsName } from '../model/naming';
 import { PlayParameters } from '../model/play-contract';
 import { chunkTasks, MAX_DAG_TASKS, orderTasks, ProjectError, ProjectSchema, type OrderedTask, type ProjectConfig } from '../model/project';
 import type { StageMachine } from '../model/stage-machine';
-import type { DagTask, Template, WorkflowStep } from './argo-types';
+import type { DagTask, Template, WorkflowSpec, WorkflowStep } from './argo-types';
 import { HARDENED_POD, SCRATCH_VOLUME } from './hardened-script';
 import { projectTaskTemplates, ProjectTemplates } from './project-task-templates';
 import { MAX_TEMPLATES, WorkflowTemplate } from './workflow-template';
@@ -16,6 +17,15 @@ import { MAX_TEMPLATES, WorkflowTemplate } from './workflow-template';
  * leaves room for YAML's indentation.
  */
 export const PROJECT_OBJECT_BUDGET_BYTES = 150 * 1024;
+
+/**
+ * Tasks per chunk. Each chunk runs as a child Workflow of its own, whose status holds about four nodes per
+ * task (run-task, find-start, start-play and its retry node) of about 1 KiB each, beside the stored
+ * WorkflowTemplate: 100 tasks keep a chunk near 0.5 MiB, under the controller's 1 MiB before it compresses
+ * the node status (argo-workflows `workflow/packer/packer.go`, MAX_WORKFLOW_SIZE) and etcd's 1.5 MiB. The
+ * project Workflow itself then holds two nodes per chunk. See docs/limits.md.
+ */
+export const PROJECT_CHUNK_TASKS = 100;
 
 export interface ProjectWorkflowTemplateProps {
   /** The project: its name, repository, parallelism and tasks (validated here). */
@@ -30,6 +40,12 @@ export interface ProjectWorkflowTemplateProps {
   readonly helperImage: string;
   /** The service account of the project's Workflows: may read progress ConfigMaps and create, patch and read Workflows. */
   readonly serviceAccountName: string;
+  /** The longest a child play may run (its WorkflowTemplate's deadline), in seconds. @default 7 days */
+  readonly playDeadlineSeconds?: number;
+  /** How long a succeeded project (and chunk) Workflow is kept, in seconds. @default 1 day */
+  readonly keepSucceededSeconds?: number;
+  /** How long a failed one is kept, in seconds. @default 3 days */
+  readonly keepFailedSeconds?: number;
   /** `metadata.namespace` of every object. @default - the chart's namespace */
   readonly namespace?: string;
 }
@@ -44,9 +60,10 @@ interface Chunk {
  * A project: every task of a repository run as a child play (a Workflow from the repository's play
  * template, named and labelled like any play), in dependency order, at most `parallelism` at once. Each
  * task first reads its progress record, so a re-run skips finished tasks and restarts the others where they
- * stopped. Tasks are cut into DAGs of at most 200, run one after the other from the main WorkflowTemplate
- * `project-{name}`; when one object would pass Argo's 200 templates or ArgoCD's object size, further
- * chunks go to `project-{name}-part-{n}` WorkflowTemplates, called by templateRef.
+ * stopped. Tasks are cut into DAGs of at most 100 (`PROJECT_CHUNK_TASKS`), run one after the other from the
+ * main WorkflowTemplate `project-{name}`, each as a child Workflow (so that no Workflow's node status grows
+ * with the project); when one object would pass Argo's 200 templates or ArgoCD's object size, further
+ * chunks go to `project-{name}-part-{n}` WorkflowTemplates, which the child Workflows reference.
  *
  * @throws when the project is invalid (duplicate ids, unknown dependencies, a cycle, a repository that is not
  * the project's), with a message that says what to change
@@ -63,7 +80,7 @@ export class ProjectWorkflowTemplate extends Construct {
     super(scope, id);
     const playParameters = props.playParameters ?? { [PlayParameters.taskType]: '' };
     const project = parseProject(props, Object.keys(playParameters));
-    const ordered = chunkTasks(orderTasks(project.tasks));
+    const ordered = chunkTasks(orderTasks(project.tasks), PROJECT_CHUNK_TASKS);
     this.chunks = ordered.map((tasks) => tasks.map((task) => task.id));
     const chunks = ordered.map((tasks, index) => chunkTemplate(index, tasks, project.parallelism));
     const name = dnsName(['project', project.name]);
@@ -73,10 +90,12 @@ export class ProjectWorkflowTemplate extends Construct {
       firstStage: props.stages.first.name,
       parameters: playParameters,
       helperImage: props.helperImage,
+      playDeadlineSeconds: props.playDeadlineSeconds ?? durationSeconds('7d'),
     });
     const objects = this.packChunks(name, chunks, helpers, props);
     this.main = objects[0].template;
-    this.main.addTemplate({ name: MAIN_TEMPLATE, steps: objects.flatMap((object) => object.chunks.map((chunk) => [callChunk(chunk, object.template, this.main)])) });
+    this.main.addTemplate({ name: MAIN_TEMPLATE, steps: objects.flatMap((object) => object.chunks.map((chunk) => [callChunk(chunk, object.template)])) });
+    this.main.addTemplate(runChunk(project.name));
     this.templates = objects.map((object) => object.template);
   }
 
@@ -84,12 +103,12 @@ export class ProjectWorkflowTemplate extends Construct {
   private packChunks(name: string, chunks: readonly Chunk[], helpers: readonly Template[], props: ProjectWorkflowTemplateProps): { template: WorkflowTemplate; chunks: Chunk[] }[] {
     const objects: { template: WorkflowTemplate; chunks: Chunk[]; bytes: number }[] = [];
     const helperBytes = helpers.reduce((sum, template) => sum + jsonBytes(template), 0);
-    // The main object also holds the steps that call every chunk: about 150 bytes each.
-    const mainReserve = 150 * chunks.length + 4096;
+    // The main object also holds the steps that call every chunk (about 250 bytes each) and run-chunk.
+    const mainReserve = 250 * chunks.length + 4096;
     for (const chunk of chunks) {
       let current = objects[objects.length - 1];
       const bytes = jsonBytes(chunk.template);
-      const fits = current && current.bytes + bytes <= PROJECT_OBJECT_BUDGET_BYTES && current.template.templateNames.length + 2 <= MAX_TEMPLATES;
+      const fits = current && current.bytes + bytes <= PROJECT_OBJECT_BUDGET_BYTES && current.template.templateNames.length + 3 <= MAX_TEMPLATES;
       if (!fits) {
         const partName = objects.length === 0 ? name : `${name}-part-${objects.length + 1}`;
         current = { template: this.newObject(partName, objects.length === 0, helpers, props), chunks: [], bytes: helperBytes + (objects.length === 0 ? mainReserve : 0) };
@@ -103,26 +122,27 @@ export class ProjectWorkflowTemplate extends Construct {
   }
 
   private newObject(name: string, isMain: boolean, helpers: readonly Template[], props: ProjectWorkflowTemplateProps): WorkflowTemplate {
-    return new WorkflowTemplate(this, isMain ? 'Main' : name, {
-      name,
-      namespace: props.namespace,
-      labels: { [PlayLabels.workflowType]: WorkflowTypes.project },
-      spec: isMain
-        ? {
-            entrypoint: MAIN_TEMPLATE,
-            serviceAccountName: props.serviceAccountName,
-            workflowMetadata: { labels: { [PlayLabels.workflowType]: WorkflowTypes.project } },
-            // The helper scripts of every part run in this Workflow's pods: hardened, with a scratch /tmp.
-            securityContext: HARDENED_POD,
-            volumes: [SCRATCH_VOLUME],
-          }
-        : {},
-      templates: helpers,
-    });
+    // Every object is the template of Workflows: the project's (main) and its chunks' (any object).
+    const spec: Omit<WorkflowSpec, 'templates'> = {
+      ...(isMain ? { entrypoint: MAIN_TEMPLATE } : {}),
+      serviceAccountName: props.serviceAccountName,
+      workflowMetadata: { labels: { [PlayLabels.workflowType]: WorkflowTypes.project } },
+      ttlStrategy: {
+        secondsAfterSuccess: props.keepSucceededSeconds ?? durationSeconds('1d'),
+        secondsAfterFailure: props.keepFailedSeconds ?? durationSeconds('3d'),
+      },
+      podGC: { strategy: 'OnPodCompletion', deleteDelayDuration: '5m' },
+      // The helper scripts run in these Workflows' pods: hardened, with a scratch /tmp.
+      securityContext: HARDENED_POD,
+      volumes: [SCRATCH_VOLUME],
+    };
+    return new WorkflowTemplate(this, isMain ? 'Main' : name, { name, namespace: props.namespace, labels: { [PlayLabels.workflowType]: WorkflowTypes.project }, spec, templates: helpers });
   }
 }
 
 const MAIN_TEMPLATE = 'project';
+const RUN_CHUNK = 'run-chunk';
+const CHUNK_INPUTS = { template: 'workflow-template', entrypoint: 'chunk' } as const;
 
 function parseProject(props: ProjectWorkflowTemplateProps, declared: readonly string[]): ProjectConfig {
   const parsed = ProjectSchema.safeParse(props.project);
@@ -158,8 +178,41 @@ function chunkTemplate(index: number, tasks: readonly OrderedTask[], parallelism
   return { name, template: { name, parallelism, dag: { tasks: dagTasks } } };
 }
 
-function callChunk(chunk: Chunk, holder: WorkflowTemplate, main: WorkflowTemplate): WorkflowStep {
-  return holder === main ? { name: chunk.name, template: chunk.name } : { name: chunk.name, templateRef: { name: holder.name, template: chunk.name } };
+function callChunk(chunk: Chunk, holder: WorkflowTemplate): WorkflowStep {
+  return {
+    name: chunk.name,
+    template: RUN_CHUNK,
+    arguments: { parameters: [{ name: CHUNK_INPUTS.template, value: holder.name }, { name: CHUNK_INPUTS.entrypoint, value: chunk.name }] },
+  };
+}
+
+/**
+ * Runs one chunk as a child Workflow of the WorkflowTemplate that holds it, entered at the chunk's DAG, owned
+ * by the project Workflow (deleting the project deletes its chunks), and waits for it to end. No retry: a
+ * second create would run the chunk twice; a re-run of the project resumes every task from its record.
+ */
+function runChunk(project: string): Template {
+  const input = (name: string): string => `{{inputs.parameters.${name}}}`;
+  const child = {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Workflow',
+    metadata: {
+      generateName: '{{workflow.name}}-',
+      labels: { [PlayLabels.workflowType]: WorkflowTypes.project, [ProjectLabels.project]: project },
+    },
+    spec: { workflowTemplateRef: { name: input(CHUNK_INPUTS.template) }, entrypoint: input(CHUNK_INPUTS.entrypoint) },
+  };
+  return {
+    name: RUN_CHUNK,
+    inputs: { parameters: [{ name: CHUNK_INPUTS.template }, { name: CHUNK_INPUTS.entrypoint }] },
+    resource: {
+      action: 'create',
+      setOwnerReference: true,
+      manifest: `${JSON.stringify(child, null, 2)}\n`,
+      successCondition: 'status.phase == Succeeded',
+      failureCondition: 'status.phase in (Failed,Error)',
+    },
+  };
 }
 
 function jsonBytes(value: unknown): number {

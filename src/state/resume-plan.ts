@@ -8,7 +8,7 @@
  */
 import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/config-schema';
 import { PlayAnnotations, PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
-import { progressConfigMapName, progressTaskKey, repositoryLabelValue } from '../../constructs/model/naming';
+import { progressConfigMapOf, progressTaskKey, repositoryLabelValue } from '../../constructs/model/naming';
 import { PlayParameters, playTemplateName, playWorkflowName, ProgressStatuses } from '../../constructs/model/play-contract';
 import { StageMachine } from '../../constructs/model/stage-machine';
 import type { ProgressConfigMap, TaskEntry } from './progress-state';
@@ -38,12 +38,16 @@ function repositoryOf(config: PlatformConfig, name: string): RepositoryConfig {
 }
 
 function entryOf(configMaps: readonly ProgressConfigMap[], request: ResumeRequest): TaskEntry {
-  const name = progressConfigMapName(request.repository);
-  const configMap = configMaps.find((candidate) => candidate.repository === request.repository) ?? configMaps.find((candidate) => candidate.name === name);
-  if (!configMap) throw new ResumeError(`no progress ConfigMap for ${request.repository} (expected ${name}); found: ${configMaps.map((candidate) => candidate.name).join(', ')}`);
-  const entry = configMap.entries.find((candidate) => candidate.task === request.task);
-  if (!entry) throw new ResumeError(`ConfigMap ${configMap.name} has no record of task ${request.task} (no key ${progressTaskKey(request.task)}); recorded tasks: ${configMap.entries.map((candidate) => candidate.task).join(', ') || 'none'}`);
-  if (!entry.record) throw new ResumeError(`the record of task ${request.task} in ConfigMap ${configMap.name} cannot be used: ${entry.problem}; fix or delete the key ${entry.key} before resuming`);
+  // A repository's records are spread over shard ConfigMaps; the task's is the one progressConfigMapOf names.
+  const name = progressConfigMapOf(request.repository, request.task);
+  const ofRepository = configMaps.filter((candidate) => candidate.repository === request.repository || candidate.name === name);
+  if (ofRepository.length === 0) throw new ResumeError(`no progress ConfigMap for ${request.repository} (expected ${name}); found: ${configMaps.map((candidate) => candidate.name).join(', ')}`);
+  const entry = ofRepository.flatMap((configMap) => configMap.entries).find((candidate) => candidate.task === request.task);
+  if (!entry) {
+    const recorded = ofRepository.flatMap((configMap) => configMap.entries.map((candidate) => candidate.task)).sort((a, b) => Number(a) - Number(b));
+    throw new ResumeError(`the progress ConfigMaps of ${request.repository} have no record of task ${request.task} (no key ${progressTaskKey(request.task)} in ${name}); recorded tasks: ${recorded.join(', ') || 'none'}`);
+  }
+  if (!entry.record) throw new ResumeError(`the record of task ${request.task} in ConfigMap ${entry.configMap} cannot be used: ${entry.problem}; fix or delete the key ${entry.key} before resuming`);
   return entry;
 }
 

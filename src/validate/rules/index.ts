@@ -9,6 +9,8 @@ import { DAG_RULES } from './dag';
 import { eventsNamespaceRule, sensorEventSourceRule } from './events-wiring';
 import { objectSizeRule } from './object-size';
 import { resourceTemplateRule } from './resource-template';
+import { retryMaxDurationRule } from './retry-max-duration';
+import { podSecurityRestrictedRule } from './pod-security';
 import { SENSOR_DEPENDENCY_RULES } from './sensor-dependencies';
 import { sensorGateExistsRule } from './sensor-gates';
 import { SENSOR_TRIGGER_RULES } from './sensor-triggers';
@@ -38,4 +40,6 @@ export const LINT_RULES: readonly LintRule[] = [
   specLabelsRule,
   pvcPruneProtectionRule,
   objectSizeRule,
+  retryMaxDurationRule,
+  podSecurityRestrictedRule,
 ];
