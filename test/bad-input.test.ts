@@ -4,12 +4,12 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, openSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { endQuietlyOnClosedPipe } from '../src/commands/closed-pipe';
-import { MAX_INPUT_BYTES } from '../src/commands/read-text-file';
+import { MAX_INPUT_BYTES, readCapped } from '../src/commands/read-text-file';
 import { MAX_NESTING_DEPTH } from '../src/validate/kubernetes-yaml';
 import { runCapturing } from './support/run-cli';
 
@@ -85,6 +85,15 @@ describe('files that are not manifests', () => {
     expect(runCapturing(['validate', '/dev/zero']).err).toBe('/dev/zero: a device, not a file: name a regular file\n');
     expect(runCapturing(['status', '/dev/zero']).err).toBe('/dev/zero: cannot read (a device, not a file: name a regular file)\n');
     expect(runCapturing(['config', 'validate', '--config', '/dev/zero']).err).toBe('/dev/zero: cannot read the config file (a device, not a file: name a regular file)\n');
+  });
+
+  it.runIf(existsSync('/dev/zero'))('standard input that never ends (< /dev/zero) is cut at the limit, not read forever', () => {
+    const fd = openSync('/dev/zero', 'r');
+    try {
+      expect(() => readCapped(fd, 1024 * 1024)).toThrow('more than the 1.0 MiB an input may hold; is it the right file?');
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it.runIf(canMakeFifo)('a FIFO nobody writes to is refused at once instead of hanging', () => {

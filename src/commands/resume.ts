@@ -113,7 +113,8 @@ function run(args: string[], io: Io): number {
   const configMaps = readProgressState(input.text, input.source);
   try {
     const workflow = resumeWorkflow(configMaps, config, { repository, task, parameters: given });
-    io.out(stringify(workflow, { lineWidth: 0 }));
+    // As synth writes manifests: YAML 1.1, which kubectl reads, so a stage such as `on` stays a string.
+    io.out(stringify(workflow, { lineWidth: 0, version: '1.1' }));
   } catch (error) {
     if (error instanceof ResumeError) throw new InputError([error.message]);
     throw error;

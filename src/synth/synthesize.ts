@@ -53,5 +53,6 @@ export function synthesizeApp(app: App): ManifestFiles {
 }
 
 function toYaml(document: unknown): string {
-  return stringify(document, { lineWidth: 0, aliasDuplicateObjects: false });
+  // Kubernetes reads YAML 1.1: written as 1.2, a service `n` or `yes` would be read back as a boolean.
+  return stringify(document, { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' });
 }

@@ -53,6 +53,8 @@ export class YamlSyntaxError extends Error {
 
 /** Go's float pattern needs a digit; the `yaml` package's 1.1 pattern also matches a lone `.`. */
 const GO_FLOAT = /^[-+]?(?:[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)$/;
+/** Go's exponent form needs a digit before the exponent; the `yaml` package's also matches `e21` (read as NaN). */
+const GO_EXPONENT_FLOAT = /^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)[eE][-+]?[0-9]+$/;
 
 /** Tags that Go only applies to typed fields; for the untyped JSON that Kubernetes decodes, they are strings. */
 const STRING_IN_GO = new Set(['tag:yaml.org,2002:timestamp']);
@@ -66,8 +68,10 @@ function goScalarTags(tags: Tags): Tags {
     .filter((tag): tag is Tag => typeof tag !== 'string')
     .filter((tag) => !STRING_IN_GO.has(tag.tag) && tag.format !== SEXAGESIMAL)
     .map((tag): Tag => {
-      const isPlainFloat = tag.tag === 'tag:yaml.org,2002:float' && tag.format === undefined && !tag.collection && tag.test?.test('1.5') === true;
-      return isPlainFloat ? ({ ...tag, test: GO_FLOAT } as ScalarTag) : tag;
+      const isFloat = tag.tag === 'tag:yaml.org,2002:float' && !tag.collection;
+      if (isFloat && tag.format === undefined && tag.test?.test('1.5') === true) return { ...tag, test: GO_FLOAT } as ScalarTag;
+      if (isFloat && tag.format === 'EXP') return { ...tag, test: GO_EXPONENT_FLOAT } as ScalarTag;
+      return tag;
     });
 }
 

@@ -51,7 +51,8 @@ const generatedName = (prefix: string): string => `${prefix.slice(0, GENERATE_NA
 /** Problems of `metadata.name` / `metadata.generateName`, each with its rule id. */
 function nameViolations(target: ManifestObject): Violation[] {
   const metadata = isRecord(target.object.metadata) ? target.object.metadata : {};
-  const rule = NAME_RULES[target.kind] ?? DNS_SUBDOMAIN;
+  // An own entry only: a kind such as `constructor` must not find what every object inherits.
+  const rule = Object.hasOwn(NAME_RULES, target.kind) ? NAME_RULES[target.kind] : DNS_SUBDOMAIN;
   const violations: Violation[] = [];
   if (metadata.name === undefined && metadata.generateName === undefined) {
     violations.push({ path: 'metadata.name', message: 'the object has no name: set metadata.name (or metadata.generateName for objects created by `kubectl create`)' });

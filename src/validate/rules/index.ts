@@ -7,6 +7,7 @@ import { argumentsSuppliedRule, argumentValueRule } from './arguments';
 import { cronScheduleRule } from './cron-workflow';
 import { DAG_RULES } from './dag';
 import { eventsNamespaceRule, sensorEventSourceRule } from './events-wiring';
+import { integerRangeRule } from './integer-range';
 import { objectSizeRule } from './object-size';
 import { resourceTemplateRule } from './resource-template';
 import { retryMaxDurationRule } from './retry-max-duration';
@@ -42,4 +43,5 @@ export const LINT_RULES: readonly LintRule[] = [
   objectSizeRule,
   retryMaxDurationRule,
   podSecurityRestrictedRule,
+  integerRangeRule,
 ];

@@ -1,0 +1,35 @@
+/**
+ * Numbers no Kubernetes field can hold: integer fields are int64 (`activeDeadlineSeconds`, `ttlStrategy`,
+ * ports, retries), and a number past ±2^63 (a duration of 99999999999999999999 days becomes 8.64e+24) is
+ * refused by the API server's decoder, or by Argo's, instead of meaning "a very long time". No schema type
+ * catches it: JSON Schema's `integer` accepts any whole number, however large.
+ */
+import type { LintRule, Violation } from '../finding';
+import { fieldPath } from '../finding';
+import { ANY_KIND } from './object-size';
+
+/** 2^63: the first integer an int64 cannot hold. */
+const INT64_LIMIT = 2 ** 63;
+
+function outOfRange(value: unknown, at: (string | number)[], found: Violation[]): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || Math.abs(value) >= INT64_LIMIT) {
+      found.push({ path: fieldPath(...at), message: `${value} is outside the range of a 64-bit integer, the widest number a Kubernetes field holds; use a smaller value` });
+    }
+    return;
+  }
+  if (Array.isArray(value)) value.forEach((item, index) => outOfRange(item, [...at, index], found));
+  else if (typeof value === 'object' && value !== null) for (const [key, item] of Object.entries(value)) outOfRange(item, [...at, key], found);
+}
+
+export const integerRangeRule: LintRule = {
+  id: 'integer-range',
+  severity: 'error',
+  description: 'every number fits a 64-bit integer, the widest number a Kubernetes field holds',
+  kinds: [ANY_KIND],
+  check: (target) => {
+    const found: Violation[] = [];
+    outOfRange(target.object, [], found);
+    return found;
+  },
+};
