@@ -62,6 +62,8 @@ export const EVENTS_TABLES: RuleTable[] = [
       pair('a pattern anchored at neither end', 'is not anchored', sensor, (s) => (dataFilter(s).value = ['main']), (s) => (dataFilter(s).value = ['^main$'])),
       pair('a pattern anchored only at the start', 'is not anchored', sensor, (s) => (dataFilter(s).value = ['^main']), (s) => (dataFilter(s).value = ['(?i)^main$'])),
       pair('a pattern anchored only at the end', 'is not anchored', sensor, (s) => (dataFilter(s).value = ['main$']), (s) => (dataFilter(s).value = ['^(main|master)$'])),
+      pair('flag groups anywhere do not count', 'is not anchored', sensor, (s) => (dataFilter(s).value = ['(?is)main$']), (s) => (dataFilter(s).value = ['(?is)^main$', '^main$(?i)', '(?-s)^a(?i)b$'])),
+      pair('a dollar after an escaped backslash is an anchor', 'is not anchored', sensor, (s) => (dataFilter(s).value = ['^a\\\\\\$']), (s) => (dataFilter(s).value = ['^a\\\\$'])),
       pair('an escaped dollar is no anchor', 'is not anchored', sensor, (s) => (dataFilter(s).value = ['^cost\\$']), (s) => (dataFilter(s).value = ['^cost\\$$'])),
       pair('the suggested fix drops leading flags', 'write ^main$', sensor, (s) => (dataFilter(s).value = ['(?i)main']), (s) => (dataFilter(s).value = ['(?i)main', '^x$']) && (dataFilter(s).template = '{{ .Input }}')),
     ],
