@@ -101,7 +101,7 @@ describe('agent-play validate', () => {
     expect(lines[0]).toBe('errors:');
     expect(lines[1]).toBe(`  ${join(folder, 'a.yaml')}: ConfigMap/ok: metadata.labels.team: label value "a b" is not legal: at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric (or empty) [metadata-labels]`);
     expect(lines[2]).toBe('warnings:');
-    expect(lines[3]).toMatch(/b\.yaml: Widget\/small: CEL rule at \/spec not evaluated .*: self\.size < 10 \[schema-cel-not-evaluated\]$/);
+    expect(lines[3]).toMatch(/b\.yaml: Widget\/small: CEL rule at \/spec not evaluated .*: isURL\(self\.homepage\) \[schema-cel-not-evaluated\]$/);
     expect(run.out).toMatch(/2 objects in 2 files: 1 error, 1 warning\n$/);
   });
 

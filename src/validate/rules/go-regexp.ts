@@ -10,8 +10,16 @@ export function goRegexpProblem(pattern: string): string | undefined {
   return goRegexpCompileError(pattern)?.replace(/^error parsing regexp: /, '');
 }
 
-/** True when a filter value only matches whole values: `^...$` (after any leading flags). */
+/** Flag-only groups such as `(?i)` or `(?-s)`: they match nothing, so they never change where a match sits. */
+const FLAG_GROUPS = /\(\?[-imsU]+\)/g;
+
+/**
+ * True when a filter value only matches whole values: `^...$`, flag groups aside. The final `$` must be an
+ * anchor, not an escaped dollar: an even number of backslashes stands before it.
+ */
 export function isAnchored(pattern: string): boolean {
-  const body = pattern.replace(/^\(\?[imsU]+\)/, '');
-  return body.startsWith('^') && body.endsWith('$') && !body.endsWith('\\$');
+  const body = pattern.replace(FLAG_GROUPS, '');
+  if (!body.startsWith('^') || !body.endsWith('$')) return false;
+  const backslashes = /\\*$/.exec(body.slice(0, -1))![0].length;
+  return backslashes % 2 === 0;
 }

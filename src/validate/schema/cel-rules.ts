@@ -1,87 +1,79 @@
 /**
- * The CEL rules (`x-kubernetes-validations`) of the Argo Workflows CRDs, re-implemented: ajv cannot evaluate
- * CEL, and the API server enforces these at apply time. A rule found in a CRD that is not one of these is
- * reported as not evaluated (a user's own CRD may carry any rule), never silently passed.
+ * The CEL rules (`x-kubernetes-validations`) of any CRD schema, evaluated by @marcbachmann/cel-js: ajv cannot
+ * evaluate CEL, and the API server enforces these rules at apply time. A rule the library cannot compile,
+ * and a transition rule (one that reads `oldSelf`, which the API server evaluates only on update, with the
+ * stored object we do not have), is reported as not evaluated, never silently passed.
+ *
+ * Values are handed over as the API server does: JSON integers are CEL `int` (BigInt here), other numbers
+ * `double`; `self` is the value at the rule's schema node. Choice and reasons: docs/fidelity.md.
  */
+import { parse } from '@marcbachmann/cel-js';
 import { isRecord, SCHEMA_LISTS, type JsonSchema } from './json-schema-passes';
 import { escapePointer, type SchemaProblem } from './schema-problem';
 
-/** CEL `has(self.field)` on a JSON object: the key is present. */
-const has = (value: unknown, field: string): boolean => isRecord(value) && value[field] !== undefined;
+type CompiledRule = (context: Record<string, unknown>) => unknown;
 
-/** A check of one CEL rule: the problems (detail strings, `''` for none) found at `value`, with their pointers. */
-type CelCheck = (value: unknown, at: string) => { at: string; detail: string }[];
-
-/** A rule that must hold for `self` as a whole. */
-const whole =
-  (holds: (self: Record<string, any>) => true | string): CelCheck =>
-  (value, at) => {
-    if (!isRecord(value)) return [];
-    const result = holds(value);
-    return result === true ? [] : [{ at, detail: result }];
-  };
-
-/** A `self.all(t, ...)` rule on a list: reported on each offending item, not on the list. */
-const everyItem =
-  (holds: (item: Record<string, any>) => true | string): CelCheck =>
-  (value, at) => {
-    if (!Array.isArray(value)) return [];
-    return value.flatMap((item, index) => {
-      const result = isRecord(item) ? holds(item) : true;
-      return result === true ? [] : [{ at: `${at}/${index}`, detail: result }];
-    });
-  };
-
-/** The present fields among `fields`, if more than one is present. */
-function atMostOne(self: Record<string, any>, fields: readonly string[]): true | string {
-  const present = fields.filter((field) => has(self, field));
-  return present.length <= 1 ? true : `has ${present.join(', ')}`;
+/** `self.all(t, P)` over a list: the API server's verdict is the same as P on each item, which names the item. */
+interface PerItemRule {
+  readonly variable: string;
+  readonly predicate: CompiledRule;
 }
 
-const TEMPLATE_TYPES = ['container', 'script', 'dag', 'steps', 'resource', 'suspend', 'containerSet', 'data', 'http', 'plugin'] as const;
-const ARTIFACT_LOCATIONS = ['s3', 'git', 'http', 'artifactory', 'hdfs', 'raw', 'oss', 'gcs', 'azure', 'plugin'] as const;
+const ALL_ITEMS = /^\s*self\.all\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*,([\s\S]*)\)\s*$/;
+const perItemRules = new Map<string, PerItemRule | undefined>();
 
-const normalizeRule = (rule: string): string => rule.replace(/\s+/g, ' ').trim();
+function perItemRule(rule: string): PerItemRule | undefined {
+  if (perItemRules.has(rule)) return perItemRules.get(rule);
+  const match = ALL_ITEMS.exec(rule);
+  let found: PerItemRule | undefined;
+  try {
+    if (match) found = { variable: match[1], predicate: parse(match[2]) };
+  } catch {
+    found = undefined;
+  }
+  perItemRules.set(rule, found);
+  return found;
+}
 
-/** Every CEL rule of the Argo Workflows v4.1.2 CRDs (the same 9 in all four kinds), keyed by its exact text. */
-const CEL_RULES: ReadonlyMap<string, CelCheck> = new Map<string, CelCheck>(
-  (
-    [
-      [
-        "self.all(t, (has(t.container) ? 1 : 0) + (has(t.script) ? 1 : 0) + (has(t.dag) ? 1 : 0) + (has(t.steps) ? 1 : 0) + (has(t.resource) ? 1 : 0) + (has(t.suspend) ? 1 : 0) + (has(t.containerSet) ? 1 : 0) + (has(t.data) ? 1 : 0) + (has(t.http) ? 1 : 0) + (has(t.plugin) ? 1 : 0) <= 1)",
-        everyItem((template) => atMostOne(template, TEMPLATE_TYPES)),
-      ],
-      ['self.all(t, !(has(t.timeout) && t.timeout != "" && (has(t.steps) || has(t.dag))))', everyItem((t) => !(has(t, 'timeout') && t.timeout !== '' && (has(t, 'steps') || has(t, 'dag'))) || '')],
-      ['self.all(t, !(has(t.activeDeadlineSeconds) && (has(t.steps) || has(t.dag))))', everyItem((t) => !(has(t, 'activeDeadlineSeconds') && (has(t, 'steps') || has(t, 'dag'))) || '')],
-      ['!has(self.depends) || !has(self.dependencies)', whole((task) => !has(task, 'depends') || !has(task, 'dependencies') || '')],
-      ['!has(self.depends) || !has(self.continueOn)', whole((task) => !has(task, 'depends') || !has(task, 'continueOn') || '')],
-      [
-        "!(has(self.depends) || has(self.dependencies)) || !self.name.matches('^[0-9]')",
-        whole((task) => !(has(task, 'depends') || has(task, 'dependencies')) || typeof task.name !== 'string' || !/^[0-9]/.test(task.name) || `name "${task.name}"`),
-      ],
-      ['!(has(self.count) && has(self.end))', whole((sequence) => !(has(sequence, 'count') && has(sequence, 'end')) || '')],
-      [
-        '(has(self.manifest) && !has(self.manifestFrom)) || (!has(self.manifest) && has(self.manifestFrom)) || (!has(self.manifest) && !has(self.manifestFrom))',
-        whole((resource) => !(has(resource, 'manifest') && has(resource, 'manifestFrom')) || ''),
-      ],
-      [
-        '(has(self.s3) ? 1 : 0) + (has(self.git) ? 1 : 0) + (has(self.http) ? 1 : 0) + (has(self.artifactory) ? 1 : 0) + (has(self.hdfs) ? 1 : 0) + (has(self.raw) ? 1 : 0) + (has(self.oss) ? 1 : 0) + (has(self.gcs) ? 1 : 0) + (has(self.azure) ? 1 : 0) + (has(self.plugin) ? 1 : 0) <= 1',
-        whole((artifact) => atMostOne(artifact, ARTIFACT_LOCATIONS)),
-      ],
-      [
-        "!has(self.realtime) || !self.realtime || !self.value.contains('resourcesDuration.')",
-        whole((gauge) => !has(gauge, 'realtime') || !gauge.realtime || typeof gauge.value !== 'string' || !gauge.value.includes('resourcesDuration.') || `value "${gauge.value}"`),
-      ],
-    ] as const
-  ).map(([rule, check]) => [normalizeRule(rule), check]),
-);
+const compiled = new Map<string, CompiledRule | string>();
+
+/**
+ * Functions of the Kubernetes CEL libraries (URLs, quantities, IPs, CIDRs, semver, format, authorizer) that
+ * a general CEL library does not have: a rule calling one is not evaluated here.
+ */
+const KUBERNETES_ONLY_FUNCTION = /\b(isURL|url|isQuantity|quantity|isIP|ip|isCIDR|cidr|isSemver|semver|authorizer|format\.[A-Za-z0-9]+)\s*\(/;
+
+/** The rule compiled once, or why it cannot be evaluated here. */
+function compileRule(rule: string): CompiledRule | string {
+  const known = compiled.get(rule);
+  if (known !== undefined) return known;
+  let result: CompiledRule | string;
+  try {
+    const program = parse(rule);
+    if (/\boldSelf\b/.test(rule)) result = 'a transition rule (oldSelf) is only evaluated on update';
+    else if (KUBERNETES_ONLY_FUNCTION.test(rule)) result = 'it calls a function of the Kubernetes CEL libraries';
+    else result = (context) => program(context);
+  } catch (error) {
+    result = `the CEL library cannot compile it (${(error as Error).message.split('\n')[0]})`;
+  }
+  compiled.set(rule, result);
+  return result;
+}
+
+/** A JSON value as the API server gives it to CEL: integers as `int`. */
+function toCel(value: unknown): unknown {
+  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
+  if (Array.isArray(value)) return value.map(toCel);
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toCel(item)]));
+  return value;
+}
 
 /** A CEL rule found in a schema. */
 interface CelValidation {
   readonly rule: string;
   readonly message: string;
-  /** `undefined` when the rule is not one this package evaluates. */
-  readonly check?: CelCheck;
+  /** The compiled rule, or why it is not evaluated. */
+  readonly check: CompiledRule | string;
 }
 
 function celValidations(schema: JsonSchema): CelValidation[] {
@@ -89,7 +81,7 @@ function celValidations(schema: JsonSchema): CelValidation[] {
   if (!Array.isArray(rules)) return [];
   return rules
     .filter((entry): entry is { rule: string; message?: string } => isRecord(entry) && typeof entry.rule === 'string')
-    .map((entry) => ({ rule: entry.rule, message: entry.message ?? `failed rule: ${entry.rule}`, check: CEL_RULES.get(normalizeRule(entry.rule)) }));
+    .map((entry) => ({ rule: entry.rule, message: entry.message ?? `failed rule: ${entry.rule}`, check: compileRule(entry.rule) }));
 }
 
 /** Where a CEL rule is in a schema, and its text. */
@@ -105,7 +97,7 @@ export interface CelRuleLocation {
  */
 export function unevaluatedCelRules(schema: JsonSchema, at = ''): CelRuleLocation[] {
   const found: CelRuleLocation[] = celValidations(schema)
-    .filter((validation) => !validation.check)
+    .filter((validation) => typeof validation.check === 'string')
     .map((validation) => ({ at: at || '/', rule: validation.rule }));
   for (const [name, child] of Object.entries(isRecord(schema.properties) ? schema.properties : {})) found.push(...unevaluatedCelRules(child, `${at}/${name}`));
   if (isRecord(schema.items)) found.push(...unevaluatedCelRules(schema.items, `${at}/*`));
@@ -116,12 +108,30 @@ export function unevaluatedCelRules(schema: JsonSchema, at = ''): CelRuleLocatio
   return found;
 }
 
+/** One evaluation: nothing when the rule holds, else the problem at `at`. */
+function evaluateRule(rule: string, message: string, check: CompiledRule, context: Record<string, unknown>, at: string): SchemaProblem[] {
+  let holds: unknown;
+  try {
+    holds = check(context);
+  } catch (error) {
+    // The API server reports an evaluation error (a missing key, say) as a failed validation too.
+    return [{ pointer: at, message: `${message} (CEL error: ${(error as Error).message.split('\n')[0]})`, kind: 'cel' }];
+  }
+  if (holds === true) return [];
+  return [{ pointer: at, message: holds === false ? message : `${message} (rule ${rule} gave ${String(holds)}, not a boolean)`, kind: 'cel' }];
+}
+
 /** Evaluates the CEL rules of `schema` (and of its sub-schemas) against `value`, as the API server would. */
 export function celProblems(schema: JsonSchema, value: unknown, at = ''): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  for (const { message, check } of celValidations(schema)) {
-    if (!check) continue;
-    for (const found of check(value, at)) problems.push({ pointer: found.at, message: `${message}${found.detail ? ` (${found.detail})` : ''}`, kind: 'cel' });
+  for (const { rule, message, check } of celValidations(schema)) {
+    if (typeof check === 'string' || value === undefined) continue;
+    const perItem = Array.isArray(value) ? perItemRule(rule) : undefined;
+    if (perItem && Array.isArray(value)) {
+      value.forEach((item: unknown, index: number) => problems.push(...evaluateRule(rule, message, (context) => perItem.predicate(context), { [perItem.variable]: toCel(item) }, `${at}/${index}`)));
+    } else {
+      problems.push(...evaluateRule(rule, message, check, { self: toCel(value) }, at));
+    }
   }
   if (isRecord(value)) {
     const properties = isRecord(schema.properties) ? schema.properties : {};
@@ -130,7 +140,7 @@ export function celProblems(schema: JsonSchema, value: unknown, at = ''): Schema
       if (sub) problems.push(...celProblems(sub, child, `${at}/${escapePointer(key)}`));
     }
   } else if (Array.isArray(value) && isRecord(schema.items)) {
-    value.forEach((item, index) => problems.push(...celProblems(schema.items, item, `${at}/${index}`)));
+    value.forEach((item: unknown, index: number) => problems.push(...celProblems(schema.items, item, `${at}/${index}`)));
   }
   return problems;
 }

@@ -1,0 +1,28 @@
+/**
+ * Every lint rule, table-driven: each case breaks one branch of a rule and must be reported by it with the
+ * message that names the problem; beside it the same run fixed must pass that rule. The fixtures in
+ * test/fixtures/lint prove each rule fires once; these prove each branch, so a mutant in any of them fails.
+ */
+import { describe, expect, it } from 'vitest';
+import { LINT_RULES } from '../../src/validate/rules';
+import { run, type RuleTable } from './cases';
+import { EVENTS_TABLES } from './tables/events';
+import { WORKFLOW_TABLES } from './tables/workflow';
+
+const TABLES: RuleTable[] = [...WORKFLOW_TABLES, ...EVENTS_TABLES];
+
+describe.each(TABLES.map((table) => [table.rule.id, table] as const))('%s', (_id, { rule, cases }) => {
+  it.each(cases.map((item) => [item.name, item] as const))('%s', (_name, item) => {
+    const found = run(rule, item.broken);
+    expect(found.map((violation) => violation.message).join('\n'), 'the broken run is reported').toContain(item.message);
+    if (item.path !== undefined) expect(found.map((violation) => violation.path)).toContain(item.path);
+    expect(run(rule, item.fixed), 'the fixed run passes').toEqual([]);
+  });
+});
+
+describe('the tables', () => {
+  it('cover every lint rule of the registry', () => {
+    const covered = new Set(TABLES.map((table) => table.rule.id));
+    expect(LINT_RULES.map((rule) => rule.id).filter((id) => !covered.has(id))).toEqual([]);
+  });
+});

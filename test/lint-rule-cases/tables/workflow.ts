@@ -1,0 +1,221 @@
+/** Cases for the rules on Argo Workflows kinds: names, template types and references, DAGs, fields, arguments, variables. */
+import { argumentsSuppliedRule, argumentValueRule } from '../../../src/validate/rules/arguments';
+import { cronScheduleRule } from '../../../src/validate/rules/cron-workflow';
+import { dagArgumentDependencyRule, dagCycleRule, dagDependencyRule, dagDependsMixedRule, dagDependsSyntaxRule, dagTargetRule, dagTasksRule } from '../../../src/validate/rules/dag';
+import { resourceTemplateRule } from '../../../src/validate/rules/resource-template';
+import { loopSourceRule, outputValueFromRule, retryStrategyRule, suspendDurationRule, templateParallelismRule, templateTimeoutRule } from '../../../src/validate/rules/template-fields';
+import { argoNamesRule } from '../../../src/validate/rules/template-names';
+import { templateReferenceRule } from '../../../src/validate/rules/template-references';
+import { templateTypeRule } from '../../../src/validate/rules/template-type';
+import { variableReferenceRule } from '../../../src/validate/rules/variables';
+import { manifest, pair, workflow, workflowTemplate, type RuleTable } from '../cases';
+
+const wt = workflowTemplate;
+const taskB = (spec: any) => spec.templates[0].dag.tasks[1];
+const work = (spec: any) => spec.templates[1];
+
+export const WORKFLOW_TABLES: RuleTable[] = [
+  {
+    rule: argoNamesRule,
+    cases: [
+      pair('a template without a name', 'every template needs a name', wt, (s) => delete work(s).name, () => {}, 'spec.templates[1].name'),
+      pair("an '_' in a template name", 'must match ^[a-zA-Z0-9][-a-zA-Z0-9]*$', wt, (s) => (s.templates[0].name = 'main_dag'), (s) => (s.templates[0].name = 'main-dag')),
+      pair('a task name of 129 characters (128 is the limit)', 'longer than 128 characters', wt, (s) => (taskB(s).name = 'b'.repeat(129)), (s) => (taskB(s).name = 'b'.repeat(128))),
+      pair('a step name of 129 characters', 'step name', wt, (s) => (s.templates[0] = { name: 'main', steps: [[{ name: 's'.repeat(129), template: 'work' }]] }), (s) => (s.templates[0] = { name: 'main', steps: [[{ name: 's'.repeat(128), template: 'work' }]] })),
+      pair('a step name with a placeholder counts as one character per placeholder', 'longer than 128', wt, (s) => (s.templates[0] = { name: 'main', steps: [[{ name: `${'s'.repeat(128)}{{item}}`, template: 'work' }]] }), (s) => (s.templates[0] = { name: 'main', steps: [[{ name: `${'s'.repeat(127)}{{item}}`, template: 'work' }]] })),
+      pair('two tasks named alike', 'is used twice', wt, (s) => (taskB(s).name = 'a'), (s) => (taskB(s).name = 'c')),
+      pair('a parameter name with a dot', 'may only hold letters', wt, (s) => (work(s).inputs = { parameters: [{ name: 'a.b' }] }), (s) => (work(s).inputs = { parameters: [{ name: 'a_b-1' }] })),
+      pair('a parameter without a name', 'every parameter needs a name', wt, (s) => (s.arguments = { parameters: [{ value: 'x' }] }), (s) => (s.arguments = { parameters: [{ name: 'p', value: 'x' }] })),
+      pair('an artifact name with a space', 'artifact name', wt, (s) => (work(s).outputs = { artifacts: [{ name: 'a b', path: '/x' }] }), (s) => (work(s).outputs = { artifacts: [{ name: 'a.b_{{x}}', path: '/x' }] })),
+      pair('an argument declared twice', 'is declared twice', wt, (s) => (taskB(s).arguments = { parameters: [{ name: 'p', value: '1' }, { name: 'p', value: '2' }] }), (s) => (taskB(s).arguments = { parameters: [{ name: 'p', value: '1' }, { name: 'q', value: '2' }] })),
+    ],
+  },
+  {
+    rule: templateTypeRule,
+    cases: [
+      pair('a template with no type', 'has no type', wt, (s) => delete work(s).container, () => {}),
+      pair('a template with two types', 'has several types (container, script)', wt, (s) => (work(s).script = { image: 'alpine', source: 'true' }), () => {}),
+    ],
+  },
+  {
+    rule: templateReferenceRule,
+    cases: [
+      pair('an entrypoint that names no template', 'entrypoint names template "start"', wt, (s) => (s.entrypoint = 'start'), () => {}, 'spec.entrypoint'),
+      pair('a Workflow without an entrypoint', 'needs spec.entrypoint', workflow, (s) => delete s.entrypoint, () => {}),
+      pair('an onExit that names no template', 'onExit names template', wt, (s) => (s.onExit = 'cleanup'), (s) => (s.onExit = 'work')),
+      pair('a task calling a missing template', 'names template "wrok"', wt, (s) => (taskB(s).template = 'wrok'), () => {}),
+      pair('a task naming no template', 'names no template', wt, (s) => delete taskB(s).template, () => {}),
+      pair('a task with template and templateRef', 'sets template and templateRef', wt, (s) => (taskB(s).templateRef = { name: 'other', template: 'x' }), () => {}),
+      pair('a templateRef without its template', 'templateRef needs template', wt, (s) => (taskB(s) && ((taskB(s).templateRef = { name: 'other' }), delete taskB(s).template)), (s) => ((taskB(s).templateRef = { name: 'other', template: 'x' }), delete taskB(s).template)),
+      pair('a templateRef that is not an object', 'must be an object', wt, (s) => ((taskB(s).templateRef = 'other'), delete taskB(s).template), () => {}),
+      pair('a hook without an expression', 'needs an expression', wt, (s) => (s.hooks = { running: { template: 'work' } }), (s) => (s.hooks = { running: { template: 'work', expression: 'workflow.status == "Running"' } })),
+      pair('an exit hook naming a missing template', 'hook "exit" names template', wt, (s) => (s.hooks = { exit: { template: 'gone' } }), (s) => (s.hooks = { exit: { template: 'work' } })),
+      pair('a task hook naming a missing template', 'names template "gone"', wt, (s) => (taskB(s).hooks = { exit: { template: 'gone' } }), (s) => (taskB(s).hooks = { exit: { template: 'work' } })),
+      pair('templates beside a workflowTemplateRef', 'remove spec.templates', workflow, (s) => (s.workflowTemplateRef = { name: 'play' }), (s) => ((s.workflowTemplateRef = { name: 'play' }), delete s.templates, delete s.entrypoint)),
+      pair('an empty template name in a call', 'must name a template', wt, (s) => (taskB(s).template = ''), () => {}),
+      {
+        name: 'a templateRef to a template the referenced WorkflowTemplate lacks',
+        message: 'template "nope" is not defined in WorkflowTemplate "lib"',
+        broken: [wt((s) => ((taskB(s).templateRef = { name: 'lib', template: 'nope' }), delete taskB(s).template)), manifest('WorkflowTemplate', 'lib', { templates: [{ name: 'x', container: { image: 'a' } }] })],
+        fixed: [wt((s) => ((taskB(s).templateRef = { name: 'lib', template: 'x' }), delete taskB(s).template)), manifest('WorkflowTemplate', 'lib', { templates: [{ name: 'x', container: { image: 'a' } }] })],
+      },
+      {
+        name: 'a cluster-scoped templateRef looks in ClusterWorkflowTemplates',
+        message: 'ClusterWorkflowTemplate "lib"',
+        broken: [wt((s) => ((taskB(s).templateRef = { name: 'lib', template: 'y', clusterScope: true }), delete taskB(s).template)), manifest('ClusterWorkflowTemplate', 'lib', { templates: [{ name: 'x', container: { image: 'a' } }] })],
+        fixed: [wt((s) => ((taskB(s).templateRef = { name: 'lib', template: 'x', clusterScope: true }), delete taskB(s).template)), manifest('ClusterWorkflowTemplate', 'lib', { templates: [{ name: 'x', container: { image: 'a' } }] })],
+      },
+    ],
+  },
+  {
+    rule: dagTasksRule,
+    cases: [pair('a DAG without tasks', 'has no tasks', wt, (s) => (s.templates[0].dag.tasks = []), () => {}, 'spec.templates[0].dag.tasks')],
+  },
+  {
+    rule: dagDependsSyntaxRule,
+    cases: [
+      pair('depends that does not parse', 'does not parse', wt, (s) => (taskB(s).depends = 'a &&'), (s) => (taskB(s).depends = '(a.Succeeded || a.Skipped) && !a.Failed')),
+      pair('an unclosed parenthesis', 'is never closed', wt, (s) => (taskB(s).depends = '(a'), (s) => (taskB(s).depends = '(a)')),
+      pair('depends that is not a string', 'must be a string expression', wt, (s) => (taskB(s).depends = ['a']), (s) => (taskB(s).depends = 'a')),
+      pair('an empty depends', 'the expression is empty', wt, (s) => (taskB(s).depends = ' '), (s) => (taskB(s).depends = '{{inputs.parameters.d}}')),
+    ],
+  },
+  {
+    rule: dagDependencyRule,
+    cases: [
+      pair('depends on a missing task', 'depends names "c"', wt, (s) => (taskB(s).depends = 'c'), () => {}),
+      pair('an unknown .Result suffix', 'the result must be one of', wt, (s) => (taskB(s).depends = 'a.Finished'), (s) => (taskB(s).depends = 'a.Errored')),
+      pair('every known result passes', 'the result must be one of', wt, (s) => (taskB(s).depends = 'a.Succeeded && a.Bogus'), (s) => (taskB(s).depends = 'a.Succeeded || a.Failed || a.Errored || a.Skipped || a.Omitted || a.Daemoned')),
+      pair('AnySucceeded on a task without a loop', 'only applies to a task with withItems', wt, (s) => (taskB(s).depends = 'a.AnySucceeded'), (s) => ((taskB(s).depends = 'a.AllFailed'), (s.templates[0].dag.tasks[0].withItems = [1, 2]))),
+      pair('a dependencies entry naming no task', 'dependency "c" is not a task', wt, (s) => ((taskB(s).dependencies = ['c']), delete taskB(s).depends), (s) => ((taskB(s).dependencies = ['a']), delete taskB(s).depends)),
+    ],
+  },
+  {
+    rule: dagDependsMixedRule,
+    cases: [
+      pair('depends and dependencies in one DAG', 'write this task', wt, (s) => (s.templates[0].dag.tasks[0].dependencies = []), () => {}),
+      pair('continueOn in a DAG that uses depends', 'continueOn cannot be used', wt, (s) => (s.templates[0].dag.tasks[0].continueOn = { failed: true }), (s) => ((s.templates[0].dag.tasks[0].continueOn = { failed: true }), (taskB(s).dependencies = ['a']), delete taskB(s).depends), 'spec.templates[0].dag.tasks[0].continueOn'),
+      pair('a digit-led task name with depends', 'starts with a digit', wt, (s) => (s.templates[0].dag.tasks[0].name = '1a'), (s) => ((s.templates[0].dag.tasks[0].name = '1a'), delete taskB(s).depends)),
+      pair('a digit-led task name with dependencies only', 'starts with a digit', wt, (s) => ((s.templates[0].dag.tasks[0].name = '1a'), delete taskB(s).depends, (taskB(s).dependencies = ['1a'])), (s) => ((s.templates[0].dag.tasks[0].name = 'x1a'), delete taskB(s).depends, (taskB(s).dependencies = ['x1a']))),
+    ],
+  },
+  {
+    rule: dagCycleRule,
+    cases: [
+      pair('a two-task cycle', 'dependency cycle: a -> b -> a', wt, (s) => (s.templates[0].dag.tasks[0].depends = 'b'), () => {}),
+      pair('a task depending on itself through dependencies', 'dependency cycle: a -> a', wt, (s) => ((s.templates[0].dag.tasks[0].dependencies = ['a']), (taskB(s).dependencies = ['a']), delete taskB(s).depends), (s) => ((taskB(s).dependencies = ['a']), delete taskB(s).depends)),
+      pair('a longer cycle', 'a -> c -> b -> a', wt, (s) => ((s.templates[0].dag.tasks[0].depends = 'c'), s.templates[0].dag.tasks.push({ name: 'c', template: 'work', depends: 'b' })), (s) => s.templates[0].dag.tasks.push({ name: 'c', template: 'work', depends: 'b' })),
+    ],
+  },
+  {
+    rule: dagTargetRule,
+    cases: [pair('a target naming no task', 'target "z" is not a task', wt, (s) => (s.templates[0].dag.target = 'a z'), (s) => (s.templates[0].dag.target = 'a  b'))],
+  },
+  {
+    rule: dagArgumentDependencyRule,
+    cases: [
+      pair('an argument from a task that does not run before', 'needs task "b" to have run', wt, (s) => (s.templates[0].dag.tasks[0].arguments = { parameters: [{ name: 'p', value: '{{tasks.b.outputs.result}}' }] }), (s) => (taskB(s).arguments = { parameters: [{ name: 'p', value: '{{tasks.a.outputs.result}}' }] })),
+      pair('an artifact from a task two steps away is fine once it is an ancestor', 'needs task "c"', wt, (s) => (s.templates[0].dag.tasks.push({ name: 'c', template: 'work' }), (taskB(s).arguments = { artifacts: [{ name: 'x', from: '{{tasks.c.outputs.artifacts.x}}' }] })), (s) => (s.templates[0].dag.tasks.unshift({ name: 'c', template: 'work' }), (s.templates[0].dag.tasks[1].depends = 'c'), (taskB(s).arguments = { artifacts: [{ name: 'x', from: '{{tasks.c.outputs.artifacts.x}}' }] }))),
+    ],
+  },
+  {
+    rule: variableReferenceRule,
+    cases: [
+      pair('an undeclared input', 'the template declares no input parameters.q', wt, (s) => (work(s).container.args = ['{{inputs.parameters.q}}']), (s) => ((work(s).inputs = { parameters: [{ name: 'q' }] }), (work(s).container.args = ['{{inputs.parameters.q}}']))),
+      pair('an undeclared workflow.annotations.X', 'annotation owner is not declared', wt, (s) => (work(s).container.args = ['{{workflow.annotations.owner}}']), (s) => ((s.workflowMetadata = { annotations: { owner: 'me' } }), (work(s).container.args = ['{{workflow.annotations.owner}}']))),
+      { name: "workflow.annotations.X declared in the object's own metadata", message: 'annotation owner', broken: [wt((s) => (work(s).container.args = ['{{workflow.annotations.owner}}']))], fixed: [wt((s) => (work(s).container.args = ['{{workflow.annotations.owner}}']), { annotations: { owner: 'me' } })] },
+      pair('an undeclared workflow.labels.X', 'label task-id is not declared', wt, (s) => (work(s).container.args = ['{{workflow.labels.task-id}}']), (s) => ((s.workflowMetadata = { labelsFrom: { 'task-id': { expression: '1' } } }), (work(s).container.args = ['{{workflow.labels.task-id}}']))),
+      pair('an undeclared Workflow parameter', 'spec.arguments declares no parameter p', workflow, (s) => (work(s).container.args = ['{{workflow.parameters.p}}']), (s) => ((s.arguments = { parameters: [{ name: 'p', value: '1' }] }), (work(s).container.args = ['{{workflow.parameters.p}}']))),
+      pair('workflow.failures without onExit', 'only defined in an onExit handler', wt, (s) => (work(s).container.args = ['{{workflow.failures}}']), (s) => ((s.onExit = 'work'), (work(s).container.args = ['{{workflow.failures}}']))),
+      pair('an unknown workflow variable', 'is not a workflow variable Argo knows', wt, (s) => (work(s).container.args = ['{{workflow.owner}}']), (s) => (work(s).container.args = ['{{workflow.name}} {{workflow.creationTimestamp.Y}} {{workflow.duration}} {{=workflow.owner}} {{other.x}}'])),
+      pair('item outside a loop in a DAG', 'item is only defined', wt, (s) => (taskB(s).arguments = { parameters: [{ name: 'p', value: '{{item.x}}' }] }), (s) => ((taskB(s).arguments = { parameters: [{ name: 'p', value: '{{item.x}}' }] }), (taskB(s).withItems = [{ x: 1 }]))),
+      pair('a missing step', 'there is no step "x"', wt, (s) => (s.templates[0] = { name: 'main', steps: [[{ name: 's', template: 'work', arguments: { parameters: [{ name: 'p', value: '{{steps.x.outputs.result}}' }] } }]] }), (s) => (s.templates[0] = { name: 'main', steps: [[{ name: 's', template: 'work', arguments: { parameters: [{ name: 'p', value: '{{steps.s.outputs.result}} {{steps.name}}' }] } }]] })),
+      pair('a missing task', 'there is no task "x"', wt, (s) => (taskB(s).arguments = { parameters: [{ name: 'p', value: '{{tasks.x.outputs.result}}' }] }), (s) => (taskB(s).arguments = { parameters: [{ name: 'p', value: '{{tasks.a.outputs.result}} {{tasks.name}}' }] })),
+      pair('a global output is a workflow variable once declared', 'outputs.parameters.g', wt, (s) => (work(s).container.args = ['{{workflow.outputs.parameters.g}}']), (s) => ((work(s).outputs = { parameters: [{ name: 'r', globalName: 'g', valueFrom: { path: '/r' } }] }), (work(s).container.args = ['{{workflow.outputs.parameters.g}}']))),
+      pair('workflow.priority only with spec.priority', 'workflow.priority', wt, (s) => (work(s).container.args = ['{{workflow.priority}}']), (s) => ((s.priority = 1), (work(s).container.args = ['{{workflow.priority}}']))),
+    ],
+  },
+  {
+    rule: argumentsSuppliedRule,
+    cases: [
+      pair('a required input parameter not passed', 'does not pass parameter q', wt, (s) => (work(s).inputs = { parameters: [{ name: 'q' }] }), (s) => (work(s).inputs = { parameters: [{ name: 'q', default: '1' }] })),
+      pair('a required artifact not passed', 'does not pass artifact src', wt, (s) => (work(s).inputs = { artifacts: [{ name: 'src', path: '/src' }] }), (s) => (work(s).inputs = { artifacts: [{ name: 'src', path: '/src', optional: true }] })),
+      {
+        name: 'a Workflow leaving a WorkflowTemplate parameter without a value',
+        message: 'must give p a value',
+        broken: [manifest('Workflow', 'run', { workflowTemplateRef: { name: 'play' }, arguments: { parameters: [{ name: 'p' }] } }), workflowTemplate((s) => (s.arguments = { parameters: [{ name: 'p' }] }))],
+        fixed: [manifest('Workflow', 'run', { workflowTemplateRef: { name: 'play' }, arguments: { parameters: [{ name: 'p', value: '1' }] } }), workflowTemplate((s) => (s.arguments = { parameters: [{ name: 'p' }] }))],
+      },
+    ],
+  },
+  {
+    rule: argumentValueRule,
+    cases: [
+      pair('a passed argument without a value', 'parameter p needs a value or valueFrom', wt, (s) => (taskB(s).arguments = { parameters: [{ name: 'p' }] }), (s) => (taskB(s).arguments = { parameters: [{ name: 'p', valueFrom: { configMapKeyRef: { name: 'c', key: 'k' } } }] })),
+      pair("an argument's valueFrom taking an output source", 'path is for outputs', wt, (s) => (taskB(s).arguments = { parameters: [{ name: 'p', valueFrom: { path: '/x' } }] }), (s) => (taskB(s).arguments = { parameters: [{ name: 'p', valueFrom: { supplied: {} } }] })),
+      pair('an empty enum', 'enum must list at least one value', wt, (s) => (s.arguments = { parameters: [{ name: 'p', value: 'a', enum: [] }] }), (s) => (s.arguments = { parameters: [{ name: 'p', value: 'a', enum: ['a'] }] })),
+      pair('a value outside its enum', 'is not one of its enum', wt, (s) => (work(s).inputs = { parameters: [{ name: 'p', value: 'c', enum: ['a', 'b'] }] }), (s) => (work(s).inputs = { parameters: [{ name: 'p', value: '{{workflow.name}}', enum: ['a', 'b'] }] })),
+      pair("a Workflow's own parameter without a value", 'parameter p needs a value', workflow, (s) => (s.arguments = { parameters: [{ name: 'p' }] }), (s) => (s.arguments = { parameters: [{ name: 'p', value: '' }] })),
+    ],
+  },
+  {
+    rule: resourceTemplateRule,
+    cases: [
+      pair('an unknown action', 'action must be one of', wt, (s) => (work(s) && (s.templates[1] = { name: 'work', resource: { action: 'fetch', manifest: 'a: 1' } })), (s) => (s.templates[1] = { name: 'work', resource: { action: '{{inputs.parameters.a}}', manifest: 'a: 1' } })),
+      pair('create without a manifest', 'needs a manifest or manifestFrom', wt, (s) => (s.templates[1] = { name: 'work', resource: { action: 'create' } }), (s) => (s.templates[1] = { name: 'work', resource: { action: 'get' } })),
+      pair('a manifest that is not YAML', 'the manifest is not YAML', wt, (s) => (s.templates[1] = { name: 'work', resource: { action: 'apply', manifest: 'a: [1' } }), (s) => (s.templates[1] = { name: 'work', resource: { action: 'apply', manifest: 'a: {{inputs.parameters.x}}' } })),
+      pair('manifestFrom naming a missing input artifact', 'which is not an input artifact', wt, (s) => (s.templates[1] = { name: 'work', resource: { action: 'delete', manifestFrom: { artifact: { name: 'm' } } } }), (s) => (s.templates[1] = { name: 'work', inputs: { artifacts: [{ name: 'm' }] }, resource: { action: 'delete', manifestFrom: { artifact: { name: 'm' } } } })),
+    ],
+  },
+  {
+    rule: templateTimeoutRule,
+    cases: [
+      pair('a timeout on a DAG', 'timeout only applies to leaf templates', wt, (s) => (s.templates[0].timeout = '1m'), (s) => (work(s).timeout = '1m')),
+      pair('a bare-number timeout', 'is not a duration', wt, (s) => (work(s).timeout = '60'), (s) => (work(s).timeout = '1h30m')),
+      pair('a timeout Go overflows', 'is not a duration', wt, (s) => (work(s).timeout = '2562048h'), (s) => (work(s).timeout = '2562047h')),
+    ],
+  },
+  {
+    rule: templateParallelismRule,
+    cases: [pair('parallelism on a container template', 'parallelism is only valid', wt, (s) => (work(s).parallelism = 2), (s) => (s.templates[0].parallelism = 2))],
+  },
+  {
+    rule: suspendDurationRule,
+    cases: [
+      pair('a suspend duration Argo cannot parse', 'is neither seconds nor a Go duration', wt, (s) => (s.templates[1] = { name: 'work', suspend: { duration: '1d' } }), (s) => (s.templates[1] = { name: 'work', suspend: { duration: '90' } })),
+      pair('a numeric suspend duration is seconds', 'is neither seconds', wt, (s) => (s.templates[1] = { name: 'work', suspend: { duration: -5 } }), (s) => (s.templates[1] = { name: 'work', suspend: { duration: 30 } })),
+    ],
+  },
+  {
+    rule: retryStrategyRule,
+    cases: [
+      pair('a negative retry limit', 'must be a whole number of at least 0', wt, (s) => (work(s).retryStrategy = { limit: -1 }), (s) => (work(s).retryStrategy = { limit: 0 }), 'spec.templates[1].retryStrategy.limit'),
+      pair('a fractional retry limit', 'must be a whole number', wt, (s) => (work(s).retryStrategy = { limit: '1.5' }), (s) => (work(s).retryStrategy = { limit: '3' })),
+      pair('an unknown retry policy', 'retryPolicy must be one of', wt, (s) => (work(s).retryStrategy = { retryPolicy: 'Sometimes' }), (s) => (work(s).retryStrategy = { retryPolicy: 'OnTransientError', limit: '{{inputs.parameters.n}}' })),
+      pair('a backoff duration Argo cannot parse', 'backoff duration', wt, (s) => (work(s).retryStrategy = { backoff: { duration: '5 s' } }), (s) => (work(s).retryStrategy = { backoff: { duration: '5', maxDuration: '1m' } })),
+      pair('a backoff maxDuration Argo cannot parse', 'backoff maxDuration', wt, (s) => (work(s).retryStrategy = { backoff: { maxDuration: '1 week' } }), (s) => (work(s).retryStrategy = { backoff: { maxDuration: '{{x}}' } })),
+    ],
+  },
+  {
+    rule: outputValueFromRule,
+    cases: [
+      pair('value and valueFrom together', 'has both value and valueFrom', wt, (s) => (work(s).outputs = { parameters: [{ name: 'o', value: '1', valueFrom: { path: '/o' } }] }), (s) => (work(s).outputs = { parameters: [{ name: 'o', value: '1' }] })),
+      pair('neither value nor valueFrom', 'needs a value or a valueFrom', wt, (s) => (work(s).outputs = { parameters: [{ name: 'o' }] }), (s) => (work(s).outputs = { parameters: [{ name: 'o', valueFrom: { path: '/o', default: 'x' } }] })),
+      pair('two valueFrom sources', 'needs exactly one source (has path, supplied)', wt, (s) => (work(s).outputs = { parameters: [{ name: 'o', valueFrom: { path: '/o', supplied: {} } }] }), (s) => (work(s).outputs = { parameters: [{ name: 'o', valueFrom: { supplied: {} } }] })),
+      pair('a container output taken from jsonPath', 'a container template takes outputs from path or supplied', wt, (s) => (work(s).outputs = { parameters: [{ name: 'o', valueFrom: { jsonPath: '{.x}' } }] }), (s) => (work(s).outputs = { parameters: [{ name: 'o', valueFrom: { path: '/o' } }] })),
+      pair('a DAG output taken from a path', 'a dag template takes outputs from parameter or expression', wt, (s) => (s.templates[0].outputs = { parameters: [{ name: 'o', valueFrom: { path: '/o' } }] }), (s) => (s.templates[0].outputs = { parameters: [{ name: 'o', valueFrom: { parameter: '{{tasks.a.outputs.result}}' } }] })),
+    ],
+  },
+  {
+    rule: loopSourceRule,
+    cases: [pair('a task with two loop sources', 'sets withItems and withParam', wt, (s) => ((taskB(s).withItems = [1]), (taskB(s).withParam = '[1]')), (s) => (taskB(s).withSequence = { count: '2' }))],
+  },
+  {
+    rule: cronScheduleRule,
+    cases: [
+      { name: 'no schedule', message: 'needs at least one schedule', broken: [manifest('CronWorkflow', 'nightly', { workflowSpec: {} })], fixed: [manifest('CronWorkflow', 'nightly', { schedule: '0 1 * * *', workflowSpec: {} })] },
+      { name: 'a schedule of four fields', message: 'is not five cron fields', broken: [manifest('CronWorkflow', 'nightly', { schedules: ['0 1 * *'] })], fixed: [manifest('CronWorkflow', 'nightly', { schedules: ['0 1 * * *', '@daily', '@every 1h'] })] },
+      { name: 'an unknown concurrency policy', message: 'concurrencyPolicy must be one of', broken: [manifest('CronWorkflow', 'nightly', { schedules: ['@hourly'], concurrencyPolicy: 'Queue' })], fixed: [manifest('CronWorkflow', 'nightly', { schedules: ['@hourly'], concurrencyPolicy: 'Forbid' })] },
+    ],
+  },
+];
