@@ -13,7 +13,8 @@ export interface PlayRbacProps {
  * and let Argo's executor report task results. No wildcard anywhere.
  */
 export const PLAY_GRANTS: readonly Grant[] = [
-  { apiGroup: 'argoproj.io', resource: 'workflows', verbs: ['get', 'patch'] },
+  // update: a gate whose release was recorded early resumes itself with `argo resume` (an update).
+  { apiGroup: 'argoproj.io', resource: 'workflows', verbs: ['get', 'patch', 'update'] },
   { apiGroup: CODERUN_GROUP, resource: CODERUN_PLURAL, verbs: ['create', 'get'] },
   { apiGroup: '', resource: 'configmaps', verbs: ['create', 'get', 'patch'] },
   { apiGroup: 'argoproj.io', resource: 'workflowtaskresults', verbs: ['create', 'patch'] },
