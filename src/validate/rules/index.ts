@@ -17,6 +17,9 @@ import { argoNamesRule } from './template-names';
 import { templateReferenceRule } from './template-references';
 import { templateTypeRule } from './template-type';
 import { variableReferenceRule } from './variables';
+import { sensorDuplicateDependencySourceRule } from './sensor-event-bus';
+import { sensorTriggerAtLeastOnceRule } from './sensor-at-least-once';
+import { eventsPodSecurityRule } from './events-pod-security';
 
 export const LINT_RULES: readonly LintRule[] = [
   argoNamesRule,
@@ -36,4 +39,7 @@ export const LINT_RULES: readonly LintRule[] = [
   eventsNamespaceRule,
   specLabelsRule,
   pvcPruneProtectionRule,
+  sensorDuplicateDependencySourceRule,
+  sensorTriggerAtLeastOnceRule,
+  eventsPodSecurityRule,
 ];
