@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { CodeRunSpecSchema } from '../constructs/model/coderun-schema';
 import { ARGOCD_KEEP_ANNOTATIONS, PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL } from '../constructs/model/labels';
 import { isDnsLabel, isLabelKey, isLabelValue, PROGRESS_SHARDS, progressConfigMapName, progressConfigMapOf, repositoryLabelValue, systemPromptKey, workspacePvcName } from '../constructs/model/naming';
-import { agentAttemptTemplateNames, CODERUN_ATTEMPT_INPUT, GATE_STAGE_INPUT, PlayParameters, PlayTemplates, enterTaskName, gateNodeSelector, releaseConfigMapName } from '../constructs/model/play-contract';
+import { agentAttemptTemplateNames, CODERUN_ATTEMPT_INPUT, GATE_STAGE_INPUT, GateTemplates, PlayParameters, PlayTemplates, enterTaskName, gateNodeSelector, releaseConfigMapName } from '../constructs/model/play-contract';
 import { CANCEL_CODERUNS_SCRIPT, CANCEL_SELECTOR_INPUT } from '../constructs/workflows/cancel-coderuns';
 import { IMAGE_PULL_ALLOWANCE_SECONDS } from '../constructs/workflows/retry-policy';
 import { referenceExpression } from '../constructs/workflows/coderun-manifest';
@@ -111,10 +111,19 @@ describe('the play WorkflowTemplate', () => {
 
   it('passes a gate at once when its release was recorded before the play arrived', () => {
     const gate = templateNamed(PlayTemplates.gate);
-    const [[check], [wait]] = gate.steps;
-    expect(check.template).toBe(PlayTemplates.checkRelease);
+    // Suspend first, the check beside it: the suspend node exists before the check reads the record.
+    expect(gate.steps).toHaveLength(1);
+    const [[wait, check]] = gate.steps;
     expect(wait.template).toBe(PlayTemplates.awaitRelease);
-    expect(wait.when).toBe('{{steps.check.outputs.parameters.released}} == false');
+    expect(wait.when).toBeUndefined();
+    expect(check.template).toBe(GateTemplates.checkAndRelease);
+    const [[read], [release]] = templateNamed(GateTemplates.checkAndRelease).steps;
+    expect(read.template).toBe(PlayTemplates.checkRelease);
+    expect(release.template).toBe(GateTemplates.releaseOwnGate);
+    expect(release.when).toBe('{{steps.check.outputs.parameters.released}} == true');
+    const own = templateNamed(GateTemplates.releaseOwnGate);
+    expect(own.container.command).toEqual(['argo']);
+    expect(own.container.args).toEqual(['resume', '{{workflow.name}}', '--namespace', '{{workflow.namespace}}', '--node-field-selector', gateNodeSelector(`{{inputs.parameters.${GATE_STAGE_INPUT}}}`)]);
     const checkTemplate = templateNamed(PlayTemplates.checkRelease);
     expect(checkTemplate.outputs.parameters).toEqual([{ name: 'released', valueFrom: { path: '/tmp/released' } }]);
     const env = Object.fromEntries(checkTemplate.script.env.map((variable: any) => [variable.name, variable.value]));

@@ -21,7 +21,7 @@ describe('label keys that selectors match', () => {
   });
 
   it('on CodeRuns, workspace PVCs, progress ConfigMaps and every object', () => {
-    expect(CodeRunLabels).toEqual({ taskId: 'task-id', service: 'service', githubApp: 'github-app', workflowName: 'workflow-name', stage: 'workflow-stage', workflowType: 'workflow-type' });
+    expect(CodeRunLabels).toEqual({ taskId: 'task-id', service: 'service', githubApp: 'github-app', workflowName: 'workflow-name', stage: 'workflow-stage', workflowType: 'workflow-type', workflowUid: 'workflow-uid' });
     expect(WorkspaceLabels).toEqual({ app: 'app', component: 'component', service: 'service', agent: 'agent', workspaceType: 'workspace-type' });
     expect(PROGRESS_TRACKING_LABEL).toBe('play-tracking');
     expect(COMMON_LABELS).toEqual({ 'app.kubernetes.io/part-of': 'agent-play', 'app.kubernetes.io/managed-by': 'cdk8s-agent-play' });

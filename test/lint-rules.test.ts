@@ -135,3 +135,24 @@ describe('our own output', () => {
     expect(report.findings.filter((finding) => finding.rule === 'sensor-gate-exists').map((finding) => finding.name)).toEqual(['gate-waiting-pr-merged']);
   });
 });
+
+describe('the Argo Events runtime rules', () => {
+  const fixture = (id: string): string => readFileSync(join(FIXTURES, `${id}.yaml`), 'utf8');
+  const bus = (spec: string) => `\n---\napiVersion: argoproj.io/v1alpha1\nkind: EventBus\nmetadata: { name: default }\nspec: ${spec}\n`;
+  const severities = (findings: Finding[], rule: string) => findings.filter((finding) => finding.rule === rule).map((finding) => finding.severity);
+
+  it('sensor-duplicate-dependency-source is an error beside a NATS streaming bus, and silent beside JetStream', () => {
+    const id = 'sensor-duplicate-dependency-source';
+    expect(severities(lint(fixture(id) + bus('{ nats: { native: {} } }')), id)).toEqual(['error']);
+    expect(severities(lint(fixture(id) + bus('{ jetstream: { version: latest } }')), id)).toEqual([]);
+    expect(severities(lint(fixture(id)), id)).toEqual(['warning']);
+  });
+
+  it('accepts the fixed cases', () => {
+    const one = fixture('sensor-duplicate-dependency-source').replace(/    - name: merged\n(      .*\n)+?(?=  triggers:)/, '').replace('conditions: "opened || merged"', 'conditions: "opened"');
+    expect(lint(one)).toEqual([]);
+    expect(lint(fixture('sensor-trigger-at-least-once').replace('      retryStrategy:', '      atLeastOnce: true\n      retryStrategy:'))).toEqual([]);
+    const secured = fixture('events-pod-security').replace('    serviceAccountName: sensor\n', '    serviceAccountName: sensor\n    securityContext: { runAsNonRoot: true, seccompProfile: { type: RuntimeDefault } }\n    container: { securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: [ALL] } } }\n');
+    expect(lint(secured)).toEqual([]);
+  });
+});

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { RESUMER_PARAMETERS, type ResumerParameter } from '../constructs/events/play-resumer-template';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../constructs/model/labels';
 import { repositoryLabelValue } from '../constructs/model/naming';
-import { GATE_STAGE_INPUT, PlayParameters, playTemplateName, releaseConfigMapName, RESUMER_TEMPLATE_NAME } from '../constructs/model/play-contract';
+import { GATE_STAGE_INPUT, PlayParameters, playTemplateName, playWorkflowName, releaseConfigMapName, RESUMED_FROM_ANNOTATION, RESUMER_TEMPLATE_NAME } from '../constructs/model/play-contract';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { NO_TASK } from '../constructs/model/task-id-template';
-import { CHECK_RELEASE_SCRIPT, FIND_PLAY_SCRIPT, RELEASED_FILE, WORKFLOW_FILE } from '../constructs/workflows/release-scripts';
+import { CHECK_RELEASE_SCRIPT, CONFIRM_RELEASED_SCRIPT, FIND_PLAY_SCRIPT, RELEASED_FILE, WORKFLOW_FILE } from '../constructs/workflows/release-scripts';
 import { synthesizePlatform } from '../src/synth/synthesize';
 import { FakeCluster, testWithFakeCluster, type KubeObject } from './support/fake-kubectl';
 import { parseManifests, type K8sObject } from './support/synth';
@@ -53,6 +53,9 @@ function scriptTemplate(templateName: string, source: string): any {
 const PLAY_TEMPLATE: K8sObject = MANIFESTS.find((object) => object.kind === 'WorkflowTemplate' && object.metadata.name === playTemplateName(REPOSITORY.service))!;
 const CHECK_TEMPLATE = scriptTemplate(playTemplateName(REPOSITORY.service), CHECK_RELEASE_SCRIPT);
 const FIND_TEMPLATE = scriptTemplate(RESUMER_TEMPLATE_NAME, FIND_PLAY_SCRIPT);
+const CONFIRM_TEMPLATE = scriptTemplate(RESUMER_TEMPLATE_NAME, CONFIRM_RELEASED_SCRIPT);
+/** When the plays of these tests were created: before every release they record. */
+const PLAY_CREATED = '2026-01-01T00:00:00Z';
 /** Plays and resumers run in the namespace of their templates (`{{workflow.namespace}}`). */
 const NAMESPACE: string = FIND_TEMPLATE.namespace;
 
@@ -83,6 +86,8 @@ interface ReleaseEvent {
   readonly prNumber: number;
   /** As GitHub spells it (`body.repository.full_name`); the platform's repository unless given. */
   readonly repository?: string;
+  /** The play's name (`workflow-name` strategy); empty or absent under `label-selector`. */
+  readonly play?: string;
 }
 
 const prUrl = (prNumber: number) => `https://github.com/${REPOSITORY.name}/pull/${prNumber}`;
@@ -97,6 +102,7 @@ function resumerArguments(event: ReleaseEvent): Record<ResumerParameter, string>
     'task-id': event.task,
     'pr-url': prUrl(event.prNumber),
     'pr-number': String(event.prNumber),
+    play: event.play ?? '',
   };
 }
 
@@ -110,6 +116,18 @@ interface PlayOptions {
   readonly completed?: boolean;
   /** The play of another repository (with the same task id). */
   readonly repository?: string;
+  /** At a gate, whether its suspend node is active yet. @default true */
+  readonly suspended?: boolean;
+  /** The exact name, as under the `workflow-name` strategy. @default a generated one */
+  readonly name?: string;
+}
+
+/** The node status of a play whose gate `stage` has an active suspend node (as the controller stores it). */
+function suspendedAt(stage: string): Record<string, unknown> {
+  return {
+    'play-x-1': { id: 'play-x-1', type: 'Suspend', phase: 'Running', templateName: 'await-release', inputs: { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] } },
+    'play-x-2': { id: 'play-x-2', type: 'Pod', phase: 'Succeeded', templateName: 'check-release', inputs: { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] } },
+  };
 }
 
 /**
@@ -133,14 +151,18 @@ function playWorkflow(options: PlayOptions): KubeObject {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Workflow',
     metadata: {
-      name: `${PLAY_TEMPLATE.metadata.name}${options.repository ? '-other' : ''}-task-${options.task}-${options.suffix ?? 'x7k2p'}`,
+      name: options.name ?? `${PLAY_TEMPLATE.metadata.name}${options.repository ? '-other' : ''}-task-${options.task}-${options.suffix ?? 'x7k2p'}`,
       namespace: NAMESPACE,
       resourceVersion: '4711',
+      creationTimestamp: PLAY_CREATED,
       labels,
       annotations: { ...metadata.annotations, [PlayAnnotations.repository]: repository },
     },
     spec: { workflowTemplateRef: { name: PLAY_TEMPLATE.metadata.name } },
-    status: { phase: options.completed ? 'Succeeded' : 'Running' },
+    status: {
+      phase: options.completed ? 'Succeeded' : 'Running',
+      ...(GATES.includes(options.stage) && (options.suspended ?? true) ? { nodes: suspendedAt(options.stage) } : {}),
+    },
   };
 }
 
@@ -150,6 +172,12 @@ function codeRun(play: KubeObject): KubeObject {
 }
 
 type Run = ScriptRun;
+
+/** The play run a check runs in: when it was created, and whether it was recreated from its progress record. */
+interface CheckedRun {
+  readonly created?: string;
+  readonly resumed?: boolean;
+}
 
 /** One test's fake cluster, its private /tmp, and the scripts run against them. */
 class Harness {
@@ -162,17 +190,36 @@ class Harness {
   }
 
   /** The check at a gate, as the play's `check-release` step runs it; must succeed. */
-  public async checkRelease(gate: string, task: number): Promise<Run> {
-    return this.succeed(await this.runCheckRelease(gate, task), `check-release ${gate} (task ${task})`);
+  public async checkRelease(gate: string, task: number, run: CheckedRun = {}): Promise<Run> {
+    return this.succeed(await this.runCheckRelease(gate, task, run), `check-release ${gate} (task ${task})`);
   }
 
-  public runCheckRelease(gate: string, task: number): Promise<Run> {
+  /** Runs the check in the play `play-run-{task}`, which is created (as `run` says) unless it exists. */
+  public runCheckRelease(gate: string, task: number, run: CheckedRun = {}): Promise<Run> {
+    const name = `play-run-${task}`;
+    if (!this.cluster.get('workflow', NAMESPACE, name)) {
+      const play = playWorkflow({ task, stage: gate, name });
+      play.metadata.creationTimestamp = run.created ?? PLAY_CREATED;
+      if (run.resumed) play.metadata.annotations = { ...play.metadata.annotations, [RESUMED_FROM_ANNOTATION]: 'play-progress-x/task-5.json: stage x' };
+      this.cluster.put(play);
+    }
     const env = templateEnv(CHECK_TEMPLATE, {
       [`inputs.parameters.${GATE_STAGE_INPUT}`]: gate,
       [`workflow.parameters.${PlayParameters.taskId}`]: String(task),
       'workflow.namespace': NAMESPACE,
+      'workflow.name': name,
     }, this.tmp);
     return this.run(CHECK_RELEASE_SCRIPT, env);
+  }
+
+  /** The resumer's `confirm` step after a failed resume of `play` at `gate`. */
+  public runConfirm(gate: string, play: string): Promise<Run> {
+    const env = templateEnv(CONFIRM_TEMPLATE, {
+      'inputs.parameters.workflow': play,
+      [`workflow.parameters.gate`]: gate,
+      'workflow.namespace': NAMESPACE,
+    }, this.tmp);
+    return this.run(CONFIRM_RELEASED_SCRIPT, env);
   }
 
   /** The resumer's `find-play` step for an event; must succeed. */
@@ -264,11 +311,13 @@ describe('release scripts text', () => {
     expect(WORKFLOW_FILE.startsWith('/tmp/')).toBe(true);
     expect(tmpPaths(CHECK_RELEASE_SCRIPT)).toEqual([RELEASED_FILE]);
     expect(tmpPaths(FIND_PLAY_SCRIPT)).toEqual([WORKFLOW_FILE]);
+    expect(tmpPaths(CONFIRM_RELEASED_SCRIPT)).toEqual([]);
   });
 
   it('takes every value from the environment, never from Argo templating', () => {
     expect(CHECK_RELEASE_SCRIPT).not.toContain('{{');
     expect(FIND_PLAY_SCRIPT).not.toContain('{{');
+    expect(CONFIRM_RELEASED_SCRIPT).not.toContain('{{');
   });
 
   it('reads only variables that its template sets', () => {
@@ -276,6 +325,7 @@ describe('release scripts text', () => {
     const set = (template: any) => template.script.env.map((variable: { name: string }) => variable.name);
     expect(read(CHECK_RELEASE_SCRIPT).filter((name) => !set(CHECK_TEMPLATE).includes(name))).toEqual([]);
     expect(read(FIND_PLAY_SCRIPT).filter((name) => !set(FIND_TEMPLATE).includes(name))).toEqual([]);
+    expect(read(CONFIRM_RELEASED_SCRIPT).filter((name) => !set(CONFIRM_TEMPLATE).includes(name))).toEqual([]);
   });
 
   it('has gates to test with', () => {
@@ -331,7 +381,47 @@ describe.concurrent('check-release script', () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('Forbidden');
     expect(h.released()).toBeUndefined();
-    expect(h.callsOf('get')).toEqual([`[1] get configmap ${releaseConfigMapName(REPOSITORY.service, 5)}`]);
+    expect(h.callsOf('get')).toEqual(['[0] get workflow play-run-5', `[1] get configmap ${releaseConfigMapName(REPOSITORY.service, 5)}`]);
+  });
+
+  cluster('ignores a release of an earlier run of the task when the play starts afresh', async ({ h }) => {
+    h.cluster.put({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: releaseConfigMapName(REPOSITORY.service, 5), namespace: NAMESPACE },
+      data: { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) },
+    });
+    const run = await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z' });
+    expect(h.released()).toBe('false\n');
+    expect(run.stdout).toContain('earlier run');
+  });
+
+  cluster('counts a release made in the second the play was created, and one without a time as old', async ({ h }) => {
+    h.cluster.put({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: releaseConfigMapName(REPOSITORY.service, 5), namespace: NAMESPACE },
+      data: {
+        [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-02-01T00:00:00Z' }),
+        [LATER_GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9' }),
+      },
+    });
+    await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z' });
+    expect(h.released()).toBe('true\n');
+    await h.checkRelease(LATER_GATE, 5);
+    expect(h.released()).toBe('false\n');
+  });
+
+  cluster('keeps every release of its run when the play was recreated from its progress record', async ({ h }) => {
+    h.cluster.put({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: releaseConfigMapName(REPOSITORY.service, 5), namespace: NAMESPACE },
+      data: { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) },
+    });
+    // Recreated after the event: the release came while no Workflow of the run existed.
+    await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z', resumed: true });
+    expect(h.released()).toBe('true\n');
   });
 });
 
@@ -490,6 +580,52 @@ describe.concurrent('find-play script', () => {
     expect(run.code).not.toBe(0);
     expect(h.workflowToResume()).toBe('');
     expect(h.record(5, GATE).prUrl).toBe(prUrl(42));
+  });
+});
+
+describe.concurrent('find-play at the gate', () => {
+  cluster('records but resumes nothing while the play is labelled at the gate without an active suspend node', async ({ h }) => {
+    // Entered the gate's stage, not suspended yet (or already released by a duplicate delivery).
+    const play = h.put(playWorkflow({ task: 5, stage: GATE, suspended: false }));
+
+    const run = await h.findPlay({ gate: GATE, task: '5', prNumber: 42 });
+
+    expect(h.workflowToResume()).toBe('');
+    expect(h.record(5, GATE).prUrl).toBe(prUrl(42));
+    expect(h.workflow(play.metadata.name)).toEqual(play);
+    expect(run.stdout).toContain('no active suspend node');
+  });
+
+  cluster('finds the play by its name under the workflow-name strategy', async ({ h }) => {
+    const name = playWorkflowName(REPOSITORY.service, 5);
+    const play = h.put(playWorkflow({ task: 5, stage: GATE, name }));
+
+    await h.findPlay({ gate: GATE, task: '5', prNumber: 42, play: name });
+
+    expect(h.workflowToResume()).toBe(play.metadata.name);
+    expect(h.callsOf('get')).toEqual([`[0] get workflow ${name}`]);
+  });
+
+  cluster('records and resumes nothing when the named play does not exist', async ({ h }) => {
+    await h.findPlay({ gate: GATE, task: '5', prNumber: 42, play: playWorkflowName(REPOSITORY.service, 5) });
+
+    expect(h.workflowToResume()).toBe('');
+    expect(h.record(5, GATE).prUrl).toBe(prUrl(42));
+  });
+});
+
+describe.concurrent('confirm-released script', () => {
+  cluster('succeeds when the gate no longer waits (a duplicate delivery released it first)', async ({ h }) => {
+    const play = h.put(playWorkflow({ task: 5, stage: GATE, suspended: false }));
+    const run = await h.runConfirm(GATE, play.metadata.name);
+    expect(run.code).toBe(0);
+  });
+
+  cluster('fails while the gate still waits, so a failed resume is not hidden', async ({ h }) => {
+    const play = h.put(playWorkflow({ task: 5, stage: GATE }));
+    const run = await h.runConfirm(GATE, play.metadata.name);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('still waits');
   });
 });
 

@@ -145,6 +145,8 @@ export const EXPECTED_FINDINGS: Readonly<Record<string, Expected>> = {
 const ADVISORY_RULES: Readonly<Record<string, string>> = {
   'sensor-data-filter-regex': 'most upstream filters match unanchored values such as `opened`, which also matches `reopened`',
   'pvc-prune-protection': 'upstream examples are not deployed with ArgoCD',
+  'sensor-trigger-at-least-once': 'examples show retryStrategy alone, which Argo Events ignores without atLeastOnce',
+  'events-pod-security': 'no example sets a restricted security context on its Sensor or EventSource pods',
 };
 
 const catalog = SchemaCatalog.fromDirectories([ARGO_SCHEMAS_DIR]);
@@ -187,6 +189,12 @@ describe('the upstream example corpus through the whole engine, with --crds ../s
   it('warns where the advisory rules should: unanchored GitHub filters, a claim ArgoCD could prune', () => {
     expect([...(advisories.get('sensor-data-filter-regex') ?? [])]).toContain('examples-events/sensors/github.yaml');
     expect([...(advisories.get('pvc-prune-protection') ?? [])]).toEqual(['examples-workflows/testvolume.yaml']);
+  });
+
+  it('warns where Argo Events examples take the runtime risks: retries that never run, pods a restricted namespace refuses', () => {
+    expect([...(advisories.get('sensor-trigger-at-least-once') ?? [])]).toContain('examples-events/sensors/github.yaml');
+    expect([...(advisories.get('events-pod-security') ?? [])]).toContain('examples-events/sensors/github.yaml');
+    expect([...(advisories.get('events-pod-security') ?? [])]).toContain('examples-events/event-sources/github.yaml');
   });
 
   it('checked every Argo kind of the corpus against an upstream schema', () => {

@@ -19,7 +19,12 @@ export interface EventDependency {
   readonly name: string;
   readonly eventSourceName: string;
   readonly eventName: string;
-  readonly filters?: { readonly data?: readonly DataFilter[]; readonly exprs?: readonly ExprFilter[] };
+  readonly filters?: {
+    readonly data?: readonly DataFilter[];
+    readonly exprs?: readonly ExprFilter[];
+    /** `or`: the expressions are alternatives, one must hold. @default and */
+    readonly exprLogicalOperator?: 'and' | 'or';
+  };
 }
 
 export interface TriggerParameter {
@@ -61,11 +66,23 @@ export interface Trigger {
     readonly argoWorkflow?: ArgoWorkflowTrigger;
   };
   readonly retryStrategy?: TriggerBackoff;
+  /**
+   * Wait for the trigger to succeed before acknowledging the event. Without it the trigger runs in a
+   * goroutine and `retryStrategy` is never used (argo-events `pkg/sensors/listener.go`, `triggerActions`).
+   */
+  readonly atLeastOnce?: boolean;
+}
+
+/** What our Sensors and EventSources set of their pods (`spec.template`). */
+export interface EventsPodTemplate {
+  readonly serviceAccountName?: string;
+  readonly securityContext: Record<string, unknown>;
+  readonly container: { readonly securityContext: Record<string, unknown> };
 }
 
 export interface SensorSpec {
   readonly eventBusName: string;
-  readonly template: { readonly serviceAccountName: string };
+  readonly template: EventsPodTemplate;
   readonly dependencies: readonly EventDependency[];
   readonly triggers: readonly Trigger[];
 }

@@ -1,15 +1,17 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import type { AgentConfig, ReleaseConfig, RepositoryConfig, ResumeStrategy } from '../model/config-schema';
-import { COMMON_LABELS, PROGRESS_TRACKING_LABEL } from '../model/labels';
+import { COMMON_LABELS } from '../model/labels';
 import { githubAppBotLogin, repositoryLabelValue } from '../model/naming';
-import { gateNodeSelector, gateSensorName, playWorkflowName, releaseConfigMapName, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
+import { gateSensorName, playWorkflowName, releaseConfigMapName, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
 import type { GateStage } from '../model/stage-machine';
 import { taskIdTemplate } from '../model/task-id-template';
-import type { DataFilter, EventDependency, ExprFilter, SensorSpec, Trigger, TriggerBackoff, TriggerParameter } from './argo-events-types';
+import type { DataFilter, EventDependency, ExprFilter, SensorSpec, Trigger, TriggerParameter } from './argo-events-types';
 import { assertSameNamespace, type IEventBus } from './event-bus';
+import { restrictedEventsPodTemplate } from './events-pod-security';
 import type { IGithubEventSource } from './github-event-source';
 import { RESUMER_GATE_PARAMETER, RESUMER_PARAMETERS, type ResumerParameter } from './play-resumer-template';
+import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, genericServiceRule, repositoryLookup } from './repository-lookup';
 
 export interface GateSensorProps {
   /** The gate this Sensor releases. */
@@ -33,11 +35,19 @@ export interface GateSensorProps {
 }
 
 /**
- * The Sensor of one gate: one dependency per release condition and repository, each narrowed by anchored
- * data filters on the event type (`body.X-GitHub-Event`), action, repository, base branch and, where the
- * gate asks for it, review state, label, merge and bot login; pull requests from forks are ignored. Its
- * triggers release this gate and no other: with `label-selector` a resumer Workflow finds the play by its
- * labels; with `workflow-name` the Sensor records the release and resumes the play by its derived name.
+ * The Sensor of one gate. It has exactly one dependency on the GitHub EventSource, whatever the number of
+ * repositories and release conditions, because a NATS streaming EventBus (the Argo Events quick start's)
+ * refuses a Sensor with two dependencies on one `eventSourceName`/`eventName` pair (argo-events
+ * `pkg/reconciler/sensor/validate.go`, `validateDependencies`). The dependency's data filters, all
+ * anchored, check the event type (`body.X-GitHub-Event`), the repositories (one alternation) and, when it
+ * is the same for all of them, the base branch; the release conditions are expression filters, alternatives
+ * of one another (`exprLogicalOperator: or`) when the gate has several. Pull requests from forks never
+ * count.
+ *
+ * Its one trigger starts the resumer (`PlayResumerTemplate`) from its WorkflowTemplate, with the event's
+ * values as parameters; the resumer records the release, then resumes this gate and no other, finding the
+ * play by its labels (`label-selector`) or by its derived name (`workflow-name`). The trigger is
+ * `atLeastOnce`, so its `retryStrategy` is honoured (argo-events `pkg/sensors/listener.go`).
  */
 export class GateSensor extends Construct {
   public readonly name: string;
@@ -51,26 +61,13 @@ export class GateSensor extends Construct {
     const namespace = props.namespace ?? Chart.of(this).namespace;
     assertSameNamespace(`Sensor ${this.name}`, namespace, props.eventBus);
     if (props.repositories.length === 0) throw new Error(`Sensor ${this.name} needs at least one repository`);
-    const bound: BoundDependency[] = props.gate.release.flatMap((release, index) =>
-      props.repositories.map((repository) => ({ dependency: releaseDependency(release, index, repository, props), repository })),
-    );
-    const dependencies = bound.map(({ dependency }) => dependency);
-    const conditions = dependencies.length > 1 ? dependencies.map((dependency) => dependency.name).join(' || ') : undefined;
-    const context: TriggerContext = {
-      gate: this.gate,
-      bound,
-      namespace,
-      conditions,
-      retry: { steps: props.triggerRetries ?? 3, duration: '5s', factor: 2, jitter: 0.1 },
-    };
-    const triggers = (props.strategy ?? 'label-selector') === 'label-selector'
-      ? [resumerTrigger(context)]
-      : [recordTrigger(context), resumeTrigger(context)];
+    if (props.gate.release.length === 0) throw new Error(`Sensor ${this.name} needs at least one release condition`);
+    const dependency = releaseDependency(props);
     const spec: SensorSpec = {
       eventBusName: props.eventBus.name,
-      template: { serviceAccountName: props.serviceAccountName },
-      dependencies,
-      triggers,
+      template: restrictedEventsPodTemplate(props.serviceAccountName),
+      dependencies: [dependency],
+      triggers: [resumerTrigger(this.gate, dependency.name, namespace, props)],
     };
     this.apiObject = new ApiObject(this, 'Resource', {
       apiVersion: 'argoproj.io/v1alpha1',
@@ -81,24 +78,8 @@ export class GateSensor extends Construct {
   }
 }
 
-interface BoundDependency {
-  readonly dependency: EventDependency;
-  readonly repository: RepositoryConfig;
-}
-
-/** What every trigger of a gate's Sensor shares. */
-interface TriggerContext {
-  readonly gate: string;
-  readonly bound: readonly BoundDependency[];
-  readonly namespace: string | undefined;
-  /** `a || b`: a trigger fires for any one of the gate's dependencies. */
-  readonly conditions: string | undefined;
-  readonly retry: TriggerBackoff;
-}
-
-function trigger(context: TriggerContext, name: string, action: Pick<Trigger['template'], 'k8s' | 'argoWorkflow'>): Trigger {
-  return { template: { name, conditions: context.conditions, ...action }, retryStrategy: context.retry };
-}
+/** The name of a gate Sensor's one dependency. */
+export const RELEASE_DEPENDENCY = 'release';
 
 /** Go (RE2) regexp metacharacters escaped, so a literal matches only itself. */
 function literal(text: string): string {
@@ -106,7 +87,7 @@ function literal(text: string): string {
 }
 
 function anyOf(values: readonly string[], caseInsensitive = false): string {
-  const alternatives = values.map(literal).join('|');
+  const alternatives = [...new Set(values)].map(literal).join('|');
   return `${caseInsensitive ? '(?i)' : ''}^(${alternatives})$`;
 }
 
@@ -114,27 +95,84 @@ function stringFilter(path: string, values: readonly string[], caseInsensitive =
   return { path, type: 'string', value: [anyOf(values, caseInsensitive)] };
 }
 
-/** Head and base are the same repository: a pull request from a fork never releases a gate. */
-const SAME_REPOSITORY: ExprFilter = {
-  expr: 'head == base',
-  fields: [
-    { name: 'head', path: 'body.pull_request.head.repo.full_name' },
-    { name: 'base', path: 'body.repository.full_name' },
-  ],
-};
-
-function dependencyName(release: ReleaseConfig, index: number, repository: RepositoryConfig): string {
-  const event = release.event === 'pull_request' ? 'pr' : 'review';
-  return `${event}-${release.actions[0].replace(/_/g, '-')}-${index}-${repository.service}`;
+/**
+ * A govaluate string literal. govaluate ends a string at the next quote of either kind and reads `\` as
+ * "take the next character literally", so a regexp's backslashes are doubled.
+ */
+function exprString(text: string): string {
+  if (/["']/.test(text)) throw new Error(`cannot put ${JSON.stringify(text)} in an expression filter`);
+  return `"${text.replace(/\\/g, '\\\\')}"`;
 }
 
-function releaseDependency(release: ReleaseConfig, index: number, repository: RepositoryConfig, props: GateSensorProps): EventDependency {
-  const data: DataFilter[] = [
-    stringFilter('body.X-GitHub-Event', [release.event]),
-    stringFilter('body.action', release.actions),
-    stringFilter('body.repository.full_name', [repository.name], true),
-    stringFilter('body.pull_request.base.ref', [repository.branch]),
-  ];
+/** One expression filter: the fields it reads, and the terms that must all hold. */
+class Conjunction {
+  private readonly fields = new Map<string, string>();
+  private readonly terms: string[] = [];
+
+  public field(name: string, path: string): this {
+    this.fields.set(name, path);
+    return this;
+  }
+
+  public matches(name: string, path: string, values: readonly string[], caseInsensitive = false): this {
+    this.field(name, path);
+    this.terms.push(`${name} =~ ${exprString(anyOf(values, caseInsensitive))}`);
+    return this;
+  }
+
+  public term(text: string): this {
+    this.terms.push(text);
+    return this;
+  }
+
+  public build(): ExprFilter {
+    return { expr: this.terms.join(' && '), fields: [...this.fields.entries()].map(([name, path]) => ({ name, path })) };
+  }
+}
+
+const REPOSITORY_PATH = 'body.repository.full_name';
+const BASE_BRANCH_PATH = 'body.pull_request.base.ref';
+
+/** Head and base are the same repository: a pull request from a fork never releases a gate. */
+function sameRepository(conjunction: Conjunction): Conjunction {
+  return conjunction.field('head', 'body.pull_request.head.repo.full_name').field('repository', REPOSITORY_PATH).term('head == repository');
+}
+
+/**
+ * When the repositories merge into different branches, each repository's own branch: one alternative per
+ * branch, naming the repositories that use it (each repository once).
+ */
+function branchPairing(repositories: readonly RepositoryConfig[]): string | undefined {
+  const byBranch = new Map<string, string[]>();
+  for (const repository of repositories) byBranch.set(repository.branch, [...(byBranch.get(repository.branch) ?? []), repository.name]);
+  if (byBranch.size === 1) return undefined;
+  const alternatives = [...byBranch.entries()].map(([branch, names]) =>
+    `(base == ${exprString(branch)} && repository =~ ${exprString(anyOf(names, true))})`);
+  return `(${alternatives.join(' || ')})`;
+}
+
+/** The terms of one release condition (event type, actions, review, label, merge, who). */
+function releaseConjunction(release: ReleaseConfig, props: GateSensorProps, pairing: string | undefined): Conjunction {
+  const conjunction = new Conjunction()
+    .field('event', 'body.X-GitHub-Event')
+    .term(`event == ${exprString(release.event)}`)
+    .matches('action', 'body.action', release.actions);
+  if (release.reviewState !== undefined) conjunction.matches('state', 'body.review.state', [release.reviewState], true);
+  if (release.label !== undefined) conjunction.field('label', 'body.label.name').term(`label == ${exprString(release.label)}`);
+  if (release.merged !== undefined) conjunction.field('merged', 'body.pull_request.merged').term(`merged == ${release.merged}`);
+  if (release.by.length > 0) {
+    const logins = release.by.map((agent) => githubAppBotLogin(props.agents[agent].githubApp));
+    const who = release.event === 'pull_request_review' ? 'body.review.user.login' : 'body.sender.login';
+    conjunction.matches('login', who, logins, true);
+  }
+  sameRepository(conjunction);
+  if (pairing !== undefined) conjunction.field('base', BASE_BRANCH_PATH).term(pairing);
+  return conjunction;
+}
+
+/** The data filters of a single release condition, kept as plain filters: easier to read in the YAML. */
+function releaseDataFilters(release: ReleaseConfig, props: GateSensorProps): DataFilter[] {
+  const data: DataFilter[] = [stringFilter('body.action', release.actions)];
   if (release.reviewState !== undefined) data.push(stringFilter('body.review.state', [release.reviewState], true));
   if (release.label !== undefined) data.push(stringFilter('body.label.name', [release.label]));
   if (release.merged !== undefined) data.push({ path: 'body.pull_request.merged', type: 'bool', value: [String(release.merged)] });
@@ -143,94 +181,76 @@ function releaseDependency(release: ReleaseConfig, index: number, repository: Re
     const who = release.event === 'pull_request_review' ? 'body.review.user.login' : 'body.sender.login';
     data.push(stringFilter(who, logins, true));
   }
+  return data;
+}
+
+function releaseDependency(props: GateSensorProps): EventDependency {
+  const { repositories } = props;
+  const releases = props.gate.release;
+  const branches = [...new Set(repositories.map((repository) => repository.branch))];
+  const pairing = branchPairing(repositories);
+  const data: DataFilter[] = [
+    stringFilter('body.X-GitHub-Event', releases.map((release) => release.event)),
+    stringFilter(REPOSITORY_PATH, repositories.map((repository) => repository.name), true),
+    ...(branches.length === 1 ? [stringFilter(BASE_BRANCH_PATH, branches)] : []),
+  ];
+  const common = { name: RELEASE_DEPENDENCY, eventSourceName: props.eventSource.name, eventName: props.eventSource.eventName };
+  if (releases.length === 1) {
+    const [release] = releases;
+    const guard = sameRepository(new Conjunction());
+    if (pairing !== undefined) guard.field('base', BASE_BRANCH_PATH).term(pairing);
+    return { ...common, filters: { data: [...data, ...releaseDataFilters(release, props)], exprs: [guard.build()] } };
+  }
+  // Argo Events skips an alternative whose field is missing from the event (a label event has no review)
+  // and passes when any other holds (argo-events `pkg/sensors/dependencies/filter.go`, `filterExpr`).
   return {
-    name: dependencyName(release, index, repository),
-    eventSourceName: props.eventSource.name,
-    eventName: props.eventSource.eventName,
-    filters: { data, exprs: [SAME_REPOSITORY] },
+    ...common,
+    filters: { data, exprs: releases.map((release) => releaseConjunction(release, props, pairing).build()), exprLogicalOperator: 'or' },
   };
 }
 
-/** A Go template that renders constant text: applied only when its own dependency fired. */
-function constant(text: string): string {
-  if (text.includes('{{')) throw new Error(`constant "${text}" must not contain "{{"`);
-  return text;
-}
-
-/** Starts the resumer with the event's values (label-selector strategy). */
-function resumerTrigger(context: TriggerContext): Trigger {
-  const { gate, bound, namespace } = context;
+/** Starts the resumer with the event's values. */
+function resumerTrigger(gate: string, dependencyName: string, namespace: string | undefined, props: GateSensorProps): Trigger {
+  const strategy = props.strategy ?? 'label-selector';
+  const repositories = props.repositories;
   const dest = (name: ResumerParameter): string => `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf(name)}.value`;
-  const parameters: TriggerParameter[] = bound.flatMap(({ dependency, repository }) => {
-    const from = (src: Omit<TriggerParameter['src'], 'dependencyName'>, name: ResumerParameter): TriggerParameter => ({ src: { dependencyName: dependency.name, ...src }, dest: dest(name) });
-    return [
-      from({ dataKey: 'body.repository.full_name' }, 'repository'),
-      from({ dataTemplate: constant(repositoryLabelValue(repository.name)) }, 'repository-label'),
-      from({ dataTemplate: taskIdTemplate(releaseConfigMapName(repository.service, '')) }, 'release-configmap'),
-      from({ dataTemplate: taskIdTemplate() }, 'task-id'),
-      from({ dataKey: 'body.pull_request.html_url' }, 'pr-url'),
-      from({ dataKey: 'body.pull_request.number' }, 'pr-number'),
-    ];
-  });
+  const from = (name: ResumerParameter, src: Omit<TriggerParameter['src'], 'dependencyName'>): TriggerParameter => ({ src: { dependencyName, ...src }, dest: dest(name) });
+  const perTask = (prefixOf: (service: string) => string): string =>
+    taskIdTemplate(`${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => prefixOf(repository.service), genericServiceRule(prefixOf))}`);
+  const releasePrefix = (service: string): string => releaseConfigMapName(service, '');
+  const playPrefix = (service: string): string => playWorkflowName(service, '');
+  const parameters: TriggerParameter[] = [
+    from('repository', { dataKey: REPOSITORY_PATH }),
+    from('repository-label', { dataTemplate: `${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => repositoryLabelValue(repository.name), GENERIC_REPOSITORY_LABEL)}` }),
+    from('release-configmap', { dataTemplate: perTask(releasePrefix) }),
+    from('task-id', { dataTemplate: taskIdTemplate() }),
+    from('pr-url', { dataKey: 'body.pull_request.html_url' }),
+    // A data key keeps gjson's raw text, so 1000000 stays 1000000; a template would print Go's float (1e+06).
+    from('pr-number', { dataKey: 'body.pull_request.number' }),
+    ...(strategy === 'workflow-name' ? [from('play', { dataTemplate: perTask(playPrefix) })] : []),
+  ];
   // Only the gate is known here; the parameters above fill in the rest from the event.
   const value = (name: ResumerParameter): string => (name === RESUMER_GATE_PARAMETER ? gate : '');
-  return trigger(context, `resume-${gate}`, {
-    k8s: {
-      operation: 'create',
-      source: {
-        resource: {
-          apiVersion: 'argoproj.io/v1alpha1',
-          kind: 'Workflow',
-          metadata: { generateName: `resume-${gate}-`.slice(0, 58), namespace },
-          spec: {
-            workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME },
-            arguments: { parameters: RESUMER_PARAMETERS.map((name) => ({ name, value: value(name) })) },
+  return {
+    template: {
+      name: `resume-${gate}`,
+      k8s: {
+        operation: 'create',
+        source: {
+          resource: {
+            apiVersion: 'argoproj.io/v1alpha1',
+            kind: 'Workflow',
+            metadata: { generateName: `resume-${gate}-`.slice(0, 58), namespace },
+            spec: {
+              workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME },
+              arguments: { parameters: RESUMER_PARAMETERS.map((name) => ({ name, value: value(name) })) },
+            },
           },
         },
+        parameters,
       },
-      parameters,
     },
-  });
-}
-
-/** Records the release in the task's release ConfigMap, so a play that is not at the gate yet passes it later. */
-function recordTrigger(context: TriggerContext): Trigger {
-  const { gate, bound, namespace } = context;
-  const record = '{"prNumber":"{{ .Input.body.pull_request.number }}","prUrl":{{ .Input.body.pull_request.html_url | toJson }}}';
-  const parameters: TriggerParameter[] = bound.flatMap(({ dependency, repository }) => [
-    { src: { dependencyName: dependency.name, dataTemplate: taskIdTemplate(releaseConfigMapName(repository.service, '')) }, dest: 'metadata.name' },
-    { src: { dependencyName: dependency.name, dataTemplate: record }, dest: `data.${gate}` },
-  ]);
-  return trigger(context, `record-${gate}`, {
-    k8s: {
-      operation: 'patch',
-      patchStrategy: 'application/merge-patch+json',
-      source: {
-        resource: {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: 'release-record', namespace, labels: { [PROGRESS_TRACKING_LABEL]: 'true' } },
-          data: { [gate]: '' },
-        },
-      },
-      parameters,
-    },
-  });
-}
-
-/** Resumes the play named from repository and task id, at this gate only. */
-function resumeTrigger(context: TriggerContext): Trigger {
-  const { gate, bound, namespace } = context;
-  const parameters: TriggerParameter[] = bound.map(({ dependency, repository }) => ({
-    src: { dependencyName: dependency.name, dataTemplate: taskIdTemplate(playWorkflowName(repository.service, '')) },
-    dest: 'metadata.name',
-  }));
-  return trigger(context, `resume-${gate}`, {
-  argoWorkflow: {
-    operation: 'resume',
-    source: { resource: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: 'play', namespace } } },
-    args: ['--node-field-selector', gateNodeSelector(gate)],
-    parameters,
-  },
-  });
+    retryStrategy: { steps: props.triggerRetries ?? 3, duration: '5s', factor: 2, jitter: 0.1 },
+    atLeastOnce: true,
+  };
 }

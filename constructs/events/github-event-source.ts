@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { COMMON_LABELS } from '../model/labels';
 import { isDnsLabel, parseRepository } from '../model/naming';
 import { assertSameNamespace, type IEventBus } from './event-bus';
+import { restrictedEventsPodTemplate } from './events-pod-security';
 
 /** A GitHub EventSource, defined here or elsewhere: what a Sensor dependency names. */
 export interface IGithubEventSource {
@@ -74,6 +75,7 @@ export class GithubEventSource extends Construct implements IGithubEventSource {
       metadata: { name: this.name, namespace: props.namespace, labels: { ...COMMON_LABELS } },
       spec: {
         eventBusName: props.eventBus.name,
+        template: restrictedEventsPodTemplate(),
         service: { ports: [{ name: 'webhook', port, targetPort: port }] },
         github: {
           [this.eventName]: {

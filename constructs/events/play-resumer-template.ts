@@ -1,18 +1,20 @@
 import { Construct } from 'constructs';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
-import { gateNodeSelector, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
+import { GATE_STAGE_INPUT, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
+import { argoResumeTemplate } from '../workflows/argo-resume';
 import type { Template } from '../workflows/argo-types';
-import { EXECUTOR_POD_SPEC_PATCH, HARDENED_CONTAINER, HARDENED_POD, hardenedScript, SCRATCH_MOUNT, SCRATCH_VOLUME } from '../workflows/hardened-script';
-import { FIND_PLAY_SCRIPT, WORKFLOW_FILE } from '../workflows/release-scripts';
+import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from '../workflows/hardened-script';
+import { CONFIRM_RELEASED_SCRIPT, FIND_PLAY_SCRIPT, WORKFLOW_FILE } from '../workflows/release-scripts';
 import { WorkflowTemplate } from '../workflows/workflow-template';
 
-/**
- * The resumer's parameters, in order: a Sensor writes the event's values into
- * `spec.arguments.parameters.{index}.value`, so the order is part of the contract.
- */
 /** The resumer parameter that names the gate to release. */
 export const RESUMER_GATE_PARAMETER = 'gate';
-export const RESUMER_PARAMETERS = [RESUMER_GATE_PARAMETER, 'repository', 'repository-label', 'release-configmap', 'task-id', 'pr-url', 'pr-number'] as const;
+/**
+ * The resumer's parameters, in order: a Sensor writes the event's values into
+ * `spec.arguments.parameters.{index}.value`, so the order is part of the contract. `play` is the play's
+ * name under the `workflow-name` strategy, empty under `label-selector`.
+ */
+export const RESUMER_PARAMETERS = [RESUMER_GATE_PARAMETER, 'repository', 'repository-label', 'release-configmap', 'task-id', 'pr-url', 'pr-number', 'play'] as const;
 export type ResumerParameter = (typeof RESUMER_PARAMETERS)[number];
 
 /** The Workflow label that marks resumer runs (they are not plays). */
@@ -34,10 +36,12 @@ function parameter(name: ResumerParameter): string {
 }
 
 /**
- * The resumer (label-selector strategy): started by a gate's Sensor with the event's values, it records the
- * release in the task's release ConfigMap, finds the one live play of the task by its labels, checks that
- * it waits at this gate, records the PR on it, and resumes exactly that gate with `argo resume
- * --node-field-selector`. A miss is logged and ends successfully; the record lets the play pass later.
+ * The resumer: started by a gate's Sensor with the event's values, it records the release in the task's
+ * release ConfigMap, finds the one live play of the task (by its labels, or by its name under the
+ * `workflow-name` strategy), checks that it waits at this gate, records the PR on it, and resumes exactly
+ * that gate with `argo resume --node-field-selector`. A miss is logged and ends successfully; the record
+ * lets the play pass later. A resume that fails because another delivery released the gate first ends
+ * successfully too (`confirm`), so a duplicate delivery leaves no Failed resumer.
  */
 export class PlayResumerTemplate extends WorkflowTemplate {
   public constructor(scope: Construct, id: string, props: PlayResumerTemplateProps) {
@@ -66,6 +70,13 @@ export class PlayResumerTemplate extends WorkflowTemplate {
           template: 'resume-gate',
           when: "'{{steps.find.outputs.parameters.workflow}}' != ''",
           arguments: { parameters: [{ name: 'workflow', value: '{{steps.find.outputs.parameters.workflow}}' }] },
+          continueOn: { failed: true },
+        }],
+        [{
+          name: 'confirm',
+          template: 'confirm-released',
+          when: "'{{steps.find.outputs.parameters.workflow}}' != '' && '{{steps.resume-gate.status}}' != 'Succeeded'",
+          arguments: { parameters: [{ name: 'workflow', value: '{{steps.find.outputs.parameters.workflow}}' }] },
         }],
       ],
     });
@@ -82,7 +93,9 @@ export class PlayResumerTemplate extends WorkflowTemplate {
           { name: 'RELEASE_CONFIGMAP', value: parameter('release-configmap') },
           { name: 'PR_URL', value: parameter('pr-url') },
           { name: 'PR_NUMBER', value: parameter('pr-number') },
+          { name: 'PLAY', value: parameter('play') },
           { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+          { name: 'GATE_INPUT', value: GATE_STAGE_INPUT },
           { name: 'TASK_LABEL', value: PlayLabels.taskId },
           { name: 'REPOSITORY_LABEL_KEY', value: PlayLabels.repository },
           { name: 'TYPE_LABEL', value: PlayLabels.workflowType },
@@ -97,37 +110,29 @@ export class PlayResumerTemplate extends WorkflowTemplate {
       outputs: { parameters: [{ name: 'workflow', valueFrom: { path: WORKFLOW_FILE } }] },
     });
     this.addTemplate(resumeGate(props.argoImage));
+    this.addTemplate(hardenedScript({
+      name: 'confirm-released',
+      image: props.helperImage,
+      source: CONFIRM_RELEASED_SCRIPT,
+      inputs: { parameters: [{ name: 'workflow' }] },
+      env: [
+        { name: 'PLAY', value: '{{inputs.parameters.workflow}}' },
+        { name: 'GATE', value: parameter(RESUMER_GATE_PARAMETER) },
+        { name: 'GATE_INPUT', value: GATE_STAGE_INPUT },
+        { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+      ],
+      retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
+    }));
   }
 }
 
-/**
- * `argo resume` on the one gate: the node selector matches only the suspend node whose `stage` input is
- * the gate. Retried for a short while, because the play may have labelled itself as waiting a moment
- * before its suspend node exists.
- */
+/** `argo resume` of the play the find step named, at the Sensor's gate. */
 function resumeGate(argoImage: string): Template {
-  return {
+  return argoResumeTemplate({
     name: 'resume-gate',
+    argoImage,
     inputs: { parameters: [{ name: 'workflow' }] },
-    activeDeadlineSeconds: 120,
-    // Argo's init and wait containers get no security context of their own (restricted Pod Security).
-    podSpecPatch: EXECUTOR_POD_SPEC_PATCH,
-    retryStrategy: { limit: '6', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '5m' } },
-    container: {
-      image: argoImage,
-      args: [
-        'resume',
-        '{{inputs.parameters.workflow}}',
-        '--namespace',
-        '{{workflow.namespace}}',
-        '--node-field-selector',
-        gateNodeSelector(`{{workflow.parameters.gate}}`),
-      ],
-      // The CLI may keep a cache in its home; the root file system is read-only.
-      env: [{ name: 'HOME', value: SCRATCH_MOUNT.mountPath }],
-      volumeMounts: [SCRATCH_MOUNT],
-      securityContext: HARDENED_CONTAINER,
-      resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
-    },
-  };
+    workflow: '{{inputs.parameters.workflow}}',
+    gate: parameter(RESUMER_GATE_PARAMETER),
+  });
 }

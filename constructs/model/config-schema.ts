@@ -14,6 +14,7 @@ import { DEFAULT_AGENTS, DEFAULT_CLIS, DEFAULT_REPOSITORIES, DEFAULT_STAGES } fr
 import { parseRepository } from './naming';
 import { BUILT_IN_PARAMETERS, CONDITION_PARAMETERS } from './play-contract';
 import { stageProblems } from './stage-rules';
+import { argoCliImage } from './argo-images';
 
 const KEY = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const keyMessage = 'expected lower-case letters, digits and "-", starting with a letter';
@@ -211,7 +212,7 @@ export const ImagesSchema = z.strictObject({
   /** The helper image with bash, kubectl and jq that records progress and finds plays. */
   kubectl: PinnedImageSchema.default('alpine/k8s:1.31.4'),
   /** The Argo CLI image that resumes a gate the way `argo resume` does. */
-  argo: PinnedImageSchema.default('quay.io/argoproj/argocli:v3.7.9'),
+  argo: PinnedImageSchema.default(argoCliImage()),
 });
 
 /** How a GitHub event finds the play to resume (seed 000; argo-semantics section 5). */
@@ -220,7 +221,7 @@ export const RESUME_STRATEGIES = ['label-selector', 'workflow-name'] as const;
 export const EventsSchema = z.strictObject({
   /**
    * `label-selector`: the sensor starts a small resumer Workflow that finds the play by its labels;
-   * `workflow-name`: plays are named from repository and task id and the sensor resumes that name itself.
+   * `workflow-name`: plays are named from repository and task id, and the resumer resumes that name.
    */
   resume: z.enum(RESUME_STRATEGIES).default('label-selector'),
   eventBus: z

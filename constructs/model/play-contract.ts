@@ -130,3 +130,17 @@ export function gateSensorName(stage: string): string {
 
 /** The single-run CodeRun WorkflowTemplate. */
 export const CODERUN_TEMPLATE_NAME = 'coderun';
+
+/** The templates of a gate besides `PlayTemplates.gate`, `checkRelease` and `awaitRelease`. */
+export const GateTemplates = {
+  /** Beside the suspend node: the check, then the play's resume of its own gate when a release is recorded. */
+  checkAndRelease: 'check-and-release',
+  /** `argo resume` of the play's own gate. */
+  releaseOwnGate: 'release-own-gate',
+} as const;
+
+/**
+ * The annotation on a play recreated from its progress record (`agent-play resume`). Such a play continues
+ * a run, so it keeps that run's releases; a play without it is a new run and ignores older ones.
+ */
+export const RESUMED_FROM_ANNOTATION = 'agents.platform/resumed-from';

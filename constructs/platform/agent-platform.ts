@@ -96,6 +96,7 @@ export class AgentPlatform extends Construct {
         clis: config.clis,
         serviceAccountName: this.rbac.serviceAccountName,
         helperImage: config.images.kubectl,
+        argoImage: config.images.argo,
         deadlineSeconds: durationSeconds(config.play.deadline),
         keepSucceededSeconds: durationSeconds(config.play.keepSucceeded),
         keepFailedSeconds: durationSeconds(config.play.keepFailed),
@@ -130,7 +131,7 @@ export class AgentPlatform extends Construct {
     }
   }
 
-  /** The GitHub EventSource, a Sensor per gate, and (label-selector) the resumer, with their RBAC. */
+  /** The GitHub EventSource, a Sensor per gate, and the resumer they start, with their RBAC. */
   private addEvents(chart: (name: string) => Chart): ReadonlyMap<string, GateSensor> {
     const config = this.config;
     const events = config.events;
@@ -149,14 +150,13 @@ export class AgentPlatform extends Construct {
     });
     const rbac = chart(PlatformCharts.eventsRbac);
     new ScopedServiceAccount(rbac, 'Sensor', { name: events.sensorServiceAccount, grants: sensorGrants(events.resume) });
-    if (events.resume === 'label-selector') {
-      new ScopedServiceAccount(rbac, 'Resumer', { name: events.resumerServiceAccount, grants: RESUMER_GRANTS });
-      new PlayResumerTemplate(chart(PlatformCharts.resumer), 'Resumer', {
-        helperImage: config.images.kubectl,
-        argoImage: config.images.argo,
-        serviceAccountName: events.resumerServiceAccount,
-      });
-    }
+    // Under either strategy the Sensor only starts the resumer: it records and resumes, the Sensor cannot.
+    new ScopedServiceAccount(rbac, 'Resumer', { name: events.resumerServiceAccount, grants: RESUMER_GRANTS });
+    new PlayResumerTemplate(chart(PlatformCharts.resumer), 'Resumer', {
+      helperImage: config.images.kubectl,
+      argoImage: config.images.argo,
+      serviceAccountName: events.resumerServiceAccount,
+    });
     const sensors = chart(PlatformCharts.sensors);
     const byGate = new Map<string, GateSensor>();
     for (const gate of this.stages.gates) {

@@ -2,15 +2,14 @@ import type { ResumeStrategy } from '../model/config-schema';
 import type { Grant } from './scoped-service-account';
 
 /**
- * What a gate Sensor's pod does. `label-selector`: create resumer Workflows. `workflow-name`: the Argo CLI
- * resumes a play by name (get, update) and a merge patch records the release (get, create, patch).
+ * What a gate Sensor's pod does, under either strategy: create resumer Workflows from the resumer's
+ * WorkflowTemplate, nothing else. The Sensor faces the webhook; it never touches plays or records itself.
+ * `create` cannot be narrowed by resourceNames (Kubernetes has no name before creation), so what a
+ * created Workflow may run is pinned by the controller (`templateReferencing: Secure`) and an admission
+ * policy on its service account (docs/events.md).
  */
-export function sensorGrants(strategy: ResumeStrategy): Grant[] {
-  if (strategy === 'label-selector') return [{ apiGroup: 'argoproj.io', resource: 'workflows', verbs: ['create'] }];
-  return [
-    { apiGroup: 'argoproj.io', resource: 'workflows', verbs: ['get', 'update'] },
-    { apiGroup: '', resource: 'configmaps', verbs: ['create', 'get', 'patch'] },
-  ];
+export function sensorGrants(_strategy: ResumeStrategy): Grant[] {
+  return [{ apiGroup: 'argoproj.io', resource: 'workflows', verbs: ['create'] }];
 }
 
 /**

@@ -23,7 +23,8 @@ export interface PlayRbacProps {
  * never rewrite the agents ConfigMap and its system prompts.
  */
 export const PLAY_GRANTS: readonly Grant[] = [
-  { apiGroup: 'argoproj.io', resource: 'workflows', verbs: ['get', 'patch'] },
+  // update: a gate whose release was recorded early resumes itself with `argo resume` (an update).
+  { apiGroup: 'argoproj.io', resource: 'workflows', verbs: ['get', 'patch', 'update'] },
   // An attempt deletes the stale CodeRun of its stage by label (kubectl lists, deletes, and watches until it is
   // gone), creates its own, and reads it until it ends; the exit handler deletes the run's CodeRuns.
   { apiGroup: CODERUN_GROUP, resource: CODERUN_PLURAL, verbs: ['create', 'get', 'list', 'watch', 'delete'] },

@@ -135,6 +135,8 @@ export interface WorkflowStep {
   readonly templateRef?: { readonly name: string; readonly template: string };
   readonly arguments?: Arguments;
   readonly when?: string;
+  /** Go on when this step fails (or errors); the step's `status` tells the next steps what happened. */
+  readonly continueOn?: { readonly failed?: boolean; readonly error?: boolean };
 }
 
 export interface Template {

@@ -7,10 +7,12 @@ import {
   agentRunTemplateName,
   enterTaskName,
   GATE_STAGE_INPUT,
+  GateTemplates,
   PlayParameters,
   playTemplateName,
   PlayTemplates,
   releaseConfigMapName,
+  RESUMED_FROM_ANNOTATION,
   stageTaskName,
   ProgressStatuses,
   type ProgressStatus,
@@ -23,6 +25,8 @@ import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from './hardened-script'
 import { boundedRetry } from './retry-policy';
 import { PROGRESS_SCRIPT } from './progress-script';
 import { CHECK_RELEASE_SCRIPT, RELEASED_FILE } from './release-scripts';
+import { argoResumeTemplate } from './argo-resume';
+import { argoCliImage } from '../model/argo-images';
 import { WorkflowTemplate } from './workflow-template';
 
 export interface PlayWorkflowTemplateProps {
@@ -38,6 +42,8 @@ export interface PlayWorkflowTemplateProps {
   readonly serviceAccountName: string;
   /** Image with bash, kubectl and jq for the progress helper, pinned by version. */
   readonly helperImage: string;
+  /** The Argo CLI image a gate resumes itself with, the controller's version. @default argoCliImage() */
+  readonly argoImage?: string;
   /** The longest a play may run, waits included, in seconds. @default 7 days */
   readonly deadlineSeconds?: number;
   /** How long a succeeded play is kept, in seconds. @default 1 day */
@@ -132,7 +138,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
       env: progress.forEnter(),
       retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '10s', factor: 2, maxDuration: '2m' } },
     }));
-    for (const template of gateTemplates(props.repository, props.helperImage)) this.addTemplate(template);
+    for (const template of gateTemplates(props.repository, props.helperImage, props.argoImage ?? argoCliImage())) this.addTemplate(template);
     for (const stage of stages.agentStages) {
       for (const agent of parallelAgentsOf(stage)) {
         for (const template of agentRun(stage, agent, props)) this.addTemplate(template);
@@ -316,23 +322,33 @@ function setStageLabels(): Template {
 }
 
 /**
- * A gate: first look for a release recorded before the play got here (an early event), and suspend only
- * when there is none. The suspend node carries the gate's name in its `stage` input, so a resume with
- * `gateNodeSelector(stage)` releases exactly this gate.
+ * A gate: suspend, and beside the suspend node look for a release recorded before (an early event); when
+ * there is one, the play resumes its own gate. The suspend node carries the gate's name in its `stage`
+ * input, so a resume with `gateNodeSelector(stage)` releases exactly this gate.
+ *
+ * The two run side by side, suspend first: the controller starts the steps of one group in order in one
+ * pass (argo-workflows `workflow/controller/steps.go`, `executeStepGroup`), so the suspend node exists before
+ * the check's pod runs. A resumer records before it resumes, the check reads after the node exists: either
+ * the check sees the record, or the resumer finds the active suspend node. No event is lost in between,
+ * which a check followed by a suspend could not promise (a resume in that gap finds no suspend node).
  */
-function gateTemplates(repository: RepositoryConfig, helperImage: string): Template[] {
+function gateTemplates(repository: RepositoryConfig, helperImage: string, argoImage: string): Template[] {
   const stage = `{{inputs.parameters.${GATE_STAGE_INPUT}}}`;
+  const stageArgument = { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] };
   const gate: Template = {
     name: PlayTemplates.gate,
     inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
+    steps: [[
+      { name: 'await', template: PlayTemplates.awaitRelease, arguments: stageArgument },
+      { name: 'check', template: GateTemplates.checkAndRelease, arguments: stageArgument },
+    ]],
+  };
+  const checkAndRelease: Template = {
+    name: GateTemplates.checkAndRelease,
+    inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
     steps: [
-      [{ name: 'check', template: PlayTemplates.checkRelease, arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] } }],
-      [{
-        name: 'await',
-        template: PlayTemplates.awaitRelease,
-        when: '{{steps.check.outputs.parameters.released}} == false',
-        arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] },
-      }],
+      [{ name: 'check', template: PlayTemplates.checkRelease, arguments: stageArgument }],
+      [{ name: 'release', template: GateTemplates.releaseOwnGate, when: '{{steps.check.outputs.parameters.released}} == true', arguments: stageArgument }],
     ],
   };
   const check: Template = {
@@ -344,14 +360,23 @@ function gateTemplates(repository: RepositoryConfig, helperImage: string): Templ
       env: [
         { name: 'STAGE', value: stage },
         { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+        { name: 'WORKFLOW_NAME', value: '{{workflow.name}}' },
+        { name: 'RESUMED_ANNOTATION', value: RESUMED_FROM_ANNOTATION },
         { name: 'RELEASE_CONFIGMAP', value: releaseConfigMapName(repository.service, `{{workflow.parameters.${PlayParameters.taskId}}}`) },
       ],
       retryStrategy: { limit: '3', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
     }),
     outputs: { parameters: [{ name: 'released', valueFrom: { path: RELEASED_FILE } }] },
   };
+  const releaseOwnGate = argoResumeTemplate({
+    name: GateTemplates.releaseOwnGate,
+    argoImage,
+    inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
+    workflow: '{{workflow.name}}',
+    gate: stage,
+  });
   const awaitRelease: Template = { name: PlayTemplates.awaitRelease, inputs: { parameters: [{ name: GATE_STAGE_INPUT }] }, suspend: {} };
-  return [gate, check, awaitRelease];
+  return [gate, checkAndRelease, check, releaseOwnGate, awaitRelease];
 }
 
 /**

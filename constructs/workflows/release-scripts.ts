@@ -15,13 +15,34 @@ export const RELEASED_FILE = '/tmp/released';
 export const WORKFLOW_FILE = '/tmp/workflow';
 
 /**
- * Writes `true` to RELEASED_FILE when the gate (STAGE) already has a release recorded in
- * RELEASE_CONFIGMAP (NAMESPACE), `false` when it has none. Any error other than "not found" fails the
- * step, so a broken permission never reads as "not released".
+ * A jq program over a Workflow (JSON) that prints how many of its suspend nodes wait for a resume at the
+ * gate `$gate` (a `Suspend` node in phase `Running` whose `$input` input is the gate), or `unknown` when the
+ * node status is offloaded or compressed and kubectl cannot see it. This is the node `argo resume
+ * --node-field-selector` would release (argo-workflows `workflow/util/util.go`, `updateSuspendedNode`:
+ * only an active suspend node matches).
+ */
+const WAITING_AT_GATE_JQ = `if ((.status.offloadNodeStatusVersion // "") != "" or (.status.compressedNodes // "") != "") then "unknown"
+  else [ (.status.nodes // {})[] | select(.type == "Suspend" and .phase == "Running")
+         | select(any(.inputs.parameters[]?; .name == $input and .value == $gate)) ] | length end`;
+
+/**
+ * The play's check at a gate. Writes `true` to RELEASED_FILE when the gate (STAGE) has a release of this
+ * run recorded in RELEASE_CONFIGMAP (NAMESPACE), `false` when it has none. Any error other than "not
+ * found" fails the step, so a broken permission never reads as "not released".
+ *
+ * Releases belong to one run. A record counts when it was made at or after the play Workflow
+ * (WORKFLOW_NAME) was created; a play recreated from its progress record (it carries RESUMED_ANNOTATION)
+ * keeps every record, since the events of its run may have come while no Workflow existed. A task run
+ * again from its first stage is a new Workflow without that annotation: the previous run's releases are
+ * older than it and never pass its gates.
  */
 export const CHECK_RELEASE_SCRIPT = String.raw`set -euo pipefail
 # stderr apart from the JSON: a warning from kubectl must not end up in what jq reads.
 errors="$(mktemp)"
+play="$(kubectl get workflow "$WORKFLOW_NAME" -n "$NAMESPACE" -o json)"
+resumed="$(jq -r --arg key "$RESUMED_ANNOTATION" '.metadata.annotations[$key] // ""' <<<"$play")"
+# RFC 3339 UTC, cut to the second: two such texts compare as text.
+created="$(jq -r '(.metadata.creationTimestamp // "")[0:19]' <<<"$play")"
 if output="$(kubectl get configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" -o json 2>"$errors")"; then
   release="$(jq -r --arg gate "$STAGE" '.data[$gate] // empty' <<<"$output")"
 elif grep -q NotFound "$errors"; then
@@ -29,6 +50,14 @@ elif grep -q NotFound "$errors"; then
 else
   echo "cannot read $RELEASE_CONFIGMAP: $(cat "$errors")" >&2
   exit 1
+fi
+if [ -n "$release" ] && [ -z "$resumed" ]; then
+  # A record that is not JSON, or has no time, counts as old.
+  released_at="$(jq -r '(.releasedAt? // "") | tostring | .[0:19]' <<<"$release" 2>/dev/null || true)"
+  if [ -z "$released_at" ] || [[ "$released_at" < "$created" ]]; then
+    echo "gate $STAGE has a release from an earlier run of the task (released at \"$released_at\", this run started at $created): ignored"
+    release=""
+  fi
 fi
 if [ -n "$release" ]; then
   echo "gate $STAGE was released before the play reached it: $release"
@@ -41,13 +70,17 @@ fi
 
 /**
  * The resumer's first step. Environment: GATE, TASK_ID ("none" when the event named no task),
- * REPOSITORY, REPOSITORY_LABEL, RELEASE_CONFIGMAP, PR_URL, PR_NUMBER, NAMESPACE, and the label keys
+ * REPOSITORY, REPOSITORY_LABEL, RELEASE_CONFIGMAP, PR_URL, PR_NUMBER, PLAY (the play's name under the
+ * `workflow-name` strategy, empty under `label-selector`), NAMESPACE, GATE_INPUT, and the label keys
  * TASK_LABEL, REPOSITORY_LABEL_KEY, TYPE_LABEL, STAGE_LABEL, TRACKING_LABEL, PLAY_TYPE, plus the annotation
  * keys PR_URL_ANNOTATION and PR_NUMBER_ANNOTATION.
  *
- * It records the release, finds the live play of the task by its labels, and writes to WORKFLOW_FILE the
- * name of the play to resume, or nothing when no play waits at this gate now (a miss is logged and ends
- * successfully: the record lets the play pass when it arrives).
+ * An event that names no task ends here, successfully, before anything is written. Otherwise it records
+ * the release (with the time, which binds it to the runs that started before it), finds the live play of
+ * the task, and writes to WORKFLOW_FILE the name of the play to resume when it waits at this gate now: its
+ * stage label says so and its suspend node for the gate is active. Otherwise nothing is resumed, and that
+ * is safe: a play that has not suspended yet reads the record after its suspend node exists (the gate runs
+ * the two side by side), and a gate already passed (a duplicate delivery) needs nothing.
  */
 export const FIND_PLAY_SCRIPT = String.raw`set -euo pipefail
 : > ${WORKFLOW_FILE}
@@ -79,8 +112,20 @@ done
 echo "recorded the release of $GATE for task $TASK_ID of $REPOSITORY ($PR_URL)"
 
 selector="$TASK_LABEL=$TASK_ID,$REPOSITORY_LABEL_KEY=$REPOSITORY_LABEL,$TYPE_LABEL=$PLAY_TYPE"
-plays="$(kubectl get workflows -n "$NAMESPACE" -l "$selector" -o json \
-  | jq -c '[.items[] | select((.metadata.labels["workflows.argoproj.io/completed"] // "false") != "true")]')"
+if [ -n "$PLAY" ]; then
+  errors="$(mktemp)"
+  if found="$(kubectl get workflow "$PLAY" -n "$NAMESPACE" -o json 2>"$errors")"; then
+    plays="$(jq -c '[.]' <<<"$found")"
+  elif grep -q NotFound "$errors"; then
+    plays='[]'
+  else
+    echo "cannot read play $PLAY: $(cat "$errors")" >&2
+    exit 1
+  fi
+else
+  plays="$(kubectl get workflows -n "$NAMESPACE" -l "$selector" -o json | jq -c '.items')"
+fi
+plays="$(jq -c '[.[] | select((.metadata.labels["workflows.argoproj.io/completed"] // "false") != "true")]' <<<"$plays")"
 count="$(jq 'length' <<<"$plays")"
 if [ "$count" -eq 0 ]; then
   echo "no live play for task $TASK_ID of $REPOSITORY: the release waits in $RELEASE_CONFIGMAP"
@@ -96,9 +141,29 @@ if [ "$stage" != "$GATE" ]; then
   echo "play $name is at stage \"$stage\", not at $GATE: it will pass $GATE on arrival if it gets there"
   exit 0
 fi
+waiting="$(jq -r --arg gate "$GATE" --arg input "$GATE_INPUT" '.[0] | ${WAITING_AT_GATE_JQ}' <<<"$plays")"
+if [ "$waiting" = "0" ]; then
+  echo "play $name has no active suspend node at $GATE: it has passed the gate already, or its gate check will find the record"
+  exit 0
+fi
 patch="$(jq -n -c --arg uk "$PR_URL_ANNOTATION" --arg url "$PR_URL" --arg nk "$PR_NUMBER_ANNOTATION" --arg number "$PR_NUMBER" \
   '{ metadata: { annotations: { ($uk): $url, ($nk): $number } } }')"
 kubectl patch workflow "$name" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
 echo "play $name waits at $GATE: resuming it"
 printf '%s' "$name" > ${WORKFLOW_FILE}
+`;
+
+/**
+ * Runs after a failed `argo resume` of the play PLAY at GATE (NAMESPACE, GATE_INPUT). The resume fails
+ * with "no suspend nodes matching" when another resumer released the gate first (a duplicate delivery);
+ * that is success, and the resumer must not be left Failed. It fails only while the gate still waits.
+ */
+export const CONFIRM_RELEASED_SCRIPT = String.raw`set -euo pipefail
+waiting="$(kubectl get workflow "$PLAY" -n "$NAMESPACE" -o json | jq -r --arg gate "$GATE" --arg input "$GATE_INPUT" '${WAITING_AT_GATE_JQ}')"
+if [ "$waiting" = "0" ]; then
+  echo "gate $GATE of $PLAY no longer waits: released by another delivery of the event"
+  exit 0
+fi
+echo "gate $GATE of $PLAY still waits (active suspend nodes: $waiting): the resume failed" >&2
+exit 1
 `;

@@ -50,7 +50,7 @@ export interface SensorRun {
 }
 
 const SUPPORTED_DEPENDENCY_KEYS = new Set(['name', 'eventSourceName', 'eventName', 'filters']);
-const SUPPORTED_FILTER_KEYS = new Set(['data', 'exprs']);
+const SUPPORTED_FILTER_KEYS = new Set(['data', 'exprs', 'exprLogicalOperator']);
 const SUPPORTED_TEMPLATE_KEYS = new Set(['name', 'conditions', 'k8s', 'argoWorkflow']);
 const SUPPORTED_SOURCE_KEYS = new Set(['dependencyName', 'dataKey', 'dataTemplate', 'value']);
 
@@ -86,30 +86,44 @@ export function runSensor(sensor: Record<string, any>, data: GithubEventData, so
   return { sensor: name, matched, misses, fired };
 }
 
-/** Argo Events evaluates expressions first, then data filters; all must pass (we emit no `or`). */
+/**
+ * Argo Events evaluates expressions first, then data filters; both groups must pass (we emit no
+ * `filtersLogicalOperator`). Expressions must all hold, or with `exprLogicalOperator: or` one of them: an
+ * alternative whose field is missing or whose evaluation fails is skipped (argo-events
+ * `pkg/sensors/dependencies/filter.go`, `filterExpr`).
+ */
 function filterMiss(where: string, filters: Record<string, any>, data: GithubEventData): string | undefined {
   refuseUnknown(`${where}.filters`, filters, SUPPORTED_FILTER_KEYS);
-  for (const expr of filters.exprs ?? []) {
-    const variables: Record<string, unknown> = {};
-    for (const field of expr.fields) {
-      const result = gjsonGet(data, field.path);
-      if (!result.exists) return `${field.path} is missing`;
-      variables[field.name] = result.value;
-    }
-    let holds: boolean;
-    try {
-      holds = evaluateExpr(expr.expr, variables);
-    } catch (error) {
-      // Argo Events counts an expression that fails to evaluate as a filter that does not pass.
-      if (error instanceof UnsupportedFeatureError) throw error;
-      return `${expr.expr} failed: ${(error as Error).message}`;
-    }
-    if (!holds) return `${expr.expr} is false (${expr.fields.map((field: any) => `${field.name}=${JSON.stringify(variables[field.name])}`).join(', ')})`;
-  }
+  const operator = filters.exprLogicalOperator ?? 'and';
+  if (operator !== 'and' && operator !== 'or') throw new UnsupportedFeatureError(`${where}: exprLogicalOperator "${operator}" is not implemented`);
+  const exprs: Record<string, any>[] = filters.exprs ?? [];
+  const exprMisses = exprs.map((expr) => exprMiss(expr, data));
+  const exprMissed = operator === 'or' ? exprs.length > 0 && exprMisses.every((miss) => miss !== undefined) : exprMisses.some((miss) => miss !== undefined);
+  if (exprMissed) return exprMisses.filter((miss) => miss !== undefined).join('; ');
   for (const filter of filters.data ?? []) {
     const miss = dataFilterMiss(where, filter, data);
     if (miss !== undefined) return miss;
   }
+  return undefined;
+}
+
+/** Why one expression filter does not hold, or undefined when it holds. */
+function exprMiss(expr: Record<string, any>, data: GithubEventData): string | undefined {
+  const variables: Record<string, unknown> = {};
+  for (const field of expr.fields) {
+    const result = gjsonGet(data, field.path);
+    if (!result.exists) return `${field.path} is missing`;
+    variables[field.name] = result.value;
+  }
+  let holds: boolean;
+  try {
+    holds = evaluateExpr(expr.expr, variables);
+  } catch (error) {
+    // Argo Events counts an expression that fails to evaluate as a filter that does not pass.
+    if (error instanceof UnsupportedFeatureError) throw error;
+    return `${expr.expr} failed: ${(error as Error).message}`;
+  }
+  if (!holds) return `${expr.expr} is false (${expr.fields.map((field: any) => `${field.name}=${JSON.stringify(variables[field.name])}`).join(', ')})`;
   return undefined;
 }
 

@@ -9,7 +9,7 @@
 import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/config-schema';
 import { PlayAnnotations, PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
 import { progressConfigMapOf, progressTaskKey, repositoryLabelValue } from '../../constructs/model/naming';
-import { PlayParameters, playTemplateName, playWorkflowName, ProgressStatuses } from '../../constructs/model/play-contract';
+import { PlayParameters, playTemplateName, playWorkflowName, ProgressStatuses, RESUMED_FROM_ANNOTATION } from '../../constructs/model/play-contract';
 import { StageMachine } from '../../constructs/model/stage-machine';
 import type { ProgressConfigMap, TaskEntry } from './progress-state';
 
@@ -21,8 +21,8 @@ export class ResumeError extends Error {
   }
 }
 
-/** Annotation on the recreated Workflow: which record it was made from. */
-export const RESUMED_FROM_ANNOTATION = 'agents.platform/resumed-from';
+/** Annotation on the recreated Workflow: which record it was made from (the play's gates read it too). */
+export { RESUMED_FROM_ANNOTATION } from '../../constructs/model/play-contract';
 
 export interface ResumeRequest {
   readonly repository: string;

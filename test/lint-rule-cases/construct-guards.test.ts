@@ -17,7 +17,7 @@ import { StageMachineBuilder } from '../../constructs/model/stage-machine-builde
 import { AgentPlatform } from '../../constructs/platform/agent-platform';
 import { ScopedServiceAccount } from '../../constructs/rbac/scoped-service-account';
 import { WorkspacePvc } from '../../constructs/storage/workspace-pvc';
-import { ArgoReference } from '../../constructs/workflows/coderun-manifest';
+import { ArgoValue } from '../../constructs/workflows/coderun-manifest';
 import { hardenedScript } from '../../constructs/workflows/hardened-script';
 import { PlayWorkflowTemplate } from '../../constructs/workflows/play-workflow-template';
 import { WorkflowTemplate } from '../../constructs/workflows/workflow-template';
@@ -42,7 +42,7 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
   ['a wildcard API group in RBAC', () => new ScopedServiceAccount(chart(), 'sa', { name: 'x', grants: [{ apiGroup: '*', resource: 'pods', verbs: ['get'] }] }), 'uses a wildcard'],
   ['{{ in a script', () => hardenedScript({ name: 'progress', image: 'alpine', source: 'echo {{inputs.parameters.x}}', env: [] }), 'script "progress" contains "{{": pass values through env, never inside the script text'],
   ['a workspace size that is not a size', () => new WorkspacePvc(chart(), 'pvc', { service: 'svc', agent: 'rex', shared: true, size: '10GB' }), 'workspace size "10GB" is not a size such as 10Gi'],
-  ['an Argo reference that is not one', () => new ArgoReference('workflow.parameters.x'), '"workflow.parameters.x" is not an Argo reference such as {{inputs.parameters.task-id}}'],
+  ['an Argo reference that is not one', () => ArgoValue.int('workflow.parameters.x'), '"workflow.parameters.x" is not one Argo reference such as {{inputs.parameters.task-id}}'],
   ['a duration without a unit', () => durationSeconds('90'), '"90" is not a duration: expected a whole number and a unit, e.g. 90s, 30m, 4h, 7d'],
   ['a zero duration', () => durationSeconds('0s'), 'is not a duration'],
   ['a name with no letter or digit', () => dnsName('--/__'), 'cannot build a Kubernetes name from "--/__": it has no letter or digit'],

@@ -21,6 +21,9 @@ import { argoNamesRule } from './template-names';
 import { templateReferenceRule } from './template-references';
 import { templateTypeRule } from './template-type';
 import { variableReferenceRule } from './variables';
+import { sensorDuplicateDependencySourceRule } from './sensor-event-bus';
+import { sensorTriggerAtLeastOnceRule } from './sensor-at-least-once';
+import { eventsPodSecurityRule } from './events-pod-security';
 
 export const LINT_RULES: readonly LintRule[] = [
   argoNamesRule,
@@ -44,4 +47,7 @@ export const LINT_RULES: readonly LintRule[] = [
   retryMaxDurationRule,
   podSecurityRestrictedRule,
   integerRangeRule,
+  sensorDuplicateDependencySourceRule,
+  sensorTriggerAtLeastOnceRule,
+  eventsPodSecurityRule,
 ];
