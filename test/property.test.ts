@@ -6,8 +6,8 @@
  *
  * The seed is fixed so CI is reproducible and the suite stays fast. To search longer locally:
  *   FC_RUNS=500 FC_SEED=$RANDOM npx vitest run test/property.test.ts
- * (FC_RUNS multiplies nothing: it is the number of runs of every property; FC_SEED any integer.) A failure
- * prints its seed and path; rerun with that FC_SEED to reproduce it.
+ * (FC_RUNS is the number of runs of the cheap properties, those that synthesize run an eighth as often;
+ * FC_SEED is any integer.) A failure prints its seed and path; rerun with that FC_SEED to reproduce it.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ import { validateManifestTexts } from '../src/validate/validate-texts';
 import { runCapturing, type CliRun } from './support/run-cli';
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);
-/** Runs of the cheap properties (pure parsing and checking); the ones that synthesize run a quarter as often. */
+/** Runs of the cheap properties (parsing and checking); the ones that synthesize run an eighth as often. */
 const RUNS = Number(process.env.FC_RUNS ?? 40);
 const SYNTH_RUNS = Math.max(2, Math.round(RUNS / 8));
 const settings = (numRuns: number) => ({ seed: SEED, numRuns, endOnFailure: true });
