@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load-config';
 import { synthesizePlatform } from '../synth/synthesize';
+import { validateSynthesized } from '../synth/validate-synthesized';
 import { writeManifests } from '../synth/write-manifests';
 import { formatFinding } from '../validate/finding';
-import { validateManifestTexts } from '../validate/validate-texts';
 import { type Command, ExitCode, HELP_OPTION, type Io, printUsage } from './command';
 
 const USAGE = `Usage: agent-play synth [--config FILE] [--out DIR]
@@ -31,7 +31,7 @@ function run(args: string[], io: Io): number {
   if (values.help) return printUsage(io, USAGE);
   const config = loadConfig({ file: values.config, env: io.env });
   const files = synthesizePlatform(config);
-  const report = validateManifestTexts(files, values.out);
+  const report = validateSynthesized(files, values.out);
   for (const finding of report.findings) io.err(`${finding.severity}: ${formatFinding(finding)}\n`);
   if (report.errors > 0) {
     io.err(`nothing written to ${values.out}: the platform has ${report.errors} error(s); fix the configuration or the constructs\n`);

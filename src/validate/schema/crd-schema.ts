@@ -5,7 +5,7 @@
  * does) and compiled once (see validator-cache.ts), plus the CRD's CEL rules.
  */
 import type { ValidateFunction } from 'ajv';
-import { celProblems, unevaluatedCelRules } from './cel-rules';
+import { celProblems, type CelRuleLocation, unevaluatedCelRules } from './cel-rules';
 import { inlineReferences, pruneSchema, shareRepeatedSchemas } from './compact-schema';
 import { isRecord, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
@@ -47,6 +47,39 @@ export const compactOpenApi = (openApi: JsonSchema): CompactOpenApi => {
 
 const ROOT = 'root';
 
+const LOCAL_REF = /^#\/definitions\/(.+)$/;
+
+/**
+ * The CEL rules of a compact schema that cel-rules.ts does not evaluate, with where they are: each shared
+ * definition is looked at once, not at every place it is used.
+ */
+function unevaluatedRules(root: JsonSchema, definitions: Readonly<Record<string, JsonSchema>>): CelRuleLocation[] {
+  const byDefinition = new Map<string, CelRuleLocation[]>();
+  const under = (at: string, found: CelRuleLocation): CelRuleLocation => {
+    if (found.at === '/') return { ...found, at: at || '/' };
+    if (found.at.startsWith('/ (')) return { ...found, at: `${at || '/'}${found.at.slice(1)}` };
+    return { ...found, at: `${at}${found.at}` };
+  };
+  const walk = (node: unknown, at: string): CelRuleLocation[] => {
+    if (!isRecord(node)) return [];
+    const ref = typeof node.$ref === 'string' ? LOCAL_REF.exec(node.$ref) : null;
+    if (ref) {
+      let relative = byDefinition.get(ref[1]);
+      if (!relative) {
+        relative = walk(definitions[ref[1]], '');
+        byDefinition.set(ref[1], relative);
+      }
+      return relative.map((found) => under(at, found));
+    }
+    const { properties, items, additionalProperties, ...own } = node;
+    const found = unevaluatedCelRules(own, at);
+    for (const [name, child] of Object.entries(isRecord(properties) ? properties : {})) found.push(...walk(child, `${at}/${name}`));
+    found.push(...walk(items, `${at}/*`), ...walk(additionalProperties, `${at}/{}`));
+    return found;
+  };
+  return walk(root, '');
+}
+
 /**
  * Where a CRD version kept in compact form holds its shared definitions, beside `openAPIV3Schema` (a key
  * no Kubernetes CRD has).
@@ -76,7 +109,7 @@ export function compileVersions(id: string, versions: Readonly<Record<string, Co
         if (!version) {
           const validate = cachedValidators({ document, refs })[rootName(name).replace('.', '_')];
           const schema = inlineReferences(prepared[name], definitions);
-          const unevaluated = unevaluatedCelRules(schema).map((found): SchemaProblem => ({ pointer: '', message: `CEL rule at ${found.at} not evaluated (agent-play only evaluates the Argo Workflows CRDs' rules): ${found.rule}`, kind: 'cel-not-evaluated' }));
+          const unevaluated = unevaluatedRules(prepared[name], definitions).map((found): SchemaProblem => ({ pointer: '', message: `CEL rule at ${found.at} not evaluated (agent-play only evaluates the Argo Workflows CRDs' rules): ${found.rule}`, kind: 'cel-not-evaluated' }));
           version = { schema, validate, unevaluated };
           compiled.set(name, version);
         }

@@ -6,14 +6,16 @@
  * `~/.cache/agent-play`), never in the working folder. Any failure to read or write the cache costs time,
  * never an error.
  */
-import Ajv, { type ValidateFunction } from 'ajv';
-import standaloneCode from 'ajv/dist/standalone';
+import type { default as AjvClass, ValidateFunction } from 'ajv';
+import type { default as standaloneCodeFunction } from 'ajv/dist/standalone';
 import equal from 'ajv/dist/runtime/equal';
 import ucs2length from 'ajv/dist/runtime/ucs2length';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
+import { Script } from 'node:vm';
 import { version as AJV_VERSION } from 'ajv/package.json';
 import { AJV_OPTIONS, type JsonSchema } from './json-schema-passes';
 
@@ -59,7 +61,7 @@ export function cachedValidators(request: ValidatorRequest): Record<string, Vali
   const key = validatorKey(request);
   let validators = loaded.get(key);
   if (!validators) {
-    validators = readCompiled(path.join(packagedDir(), `${key}.cjs`)) ?? readCompiled(path.join(userCacheDir(), 'validators', `${key}.cjs`)) ?? compileAndStore(request, key);
+    validators = readCompiled(path.join(packagedDir(), `${key}.cjs`), key) ?? readCompiled(path.join(userCacheDir(), 'validators', `${key}.cjs`), key) ?? compileAndStore(request, key);
     loaded.set(key, validators);
   }
   return validators;
@@ -74,42 +76,61 @@ export function writeCompiledValidators(request: ValidatorRequest, directory: st
 }
 
 function compiledCode(request: ValidatorRequest): string {
+  // ajv itself is loaded only here: a process that finds its validators compiled never loads it.
+  const load = createRequire(__filename);
+  const Ajv = (load('ajv') as { default: typeof AjvClass }).default;
+  const standaloneCode = (load('ajv/dist/standalone') as { default: typeof standaloneCodeFunction }).default;
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code, source: true } });
   ajv.addSchema(request.document);
   return standaloneCode(ajv, { ...request.refs });
 }
 
-function evaluate(code: string): Record<string, ValidateFunction> {
+/**
+ * Runs compiled validator code. V8's compiled form of it is kept beside it in the user cache (`<key>.v8`):
+ * parsing a megabyte of generated code costs more than validating.
+ */
+function evaluate(code: string, key: string): Record<string, ValidateFunction> {
   const module = { exports: {} as Record<string, ValidateFunction> };
   const requireRuntime = (id: string): unknown => {
     if (!(id in RUNTIME)) throw new Error(`compiled validator needs ${id}`);
     return RUNTIME[id];
   };
-  new Function('module', 'exports', 'require', code)(module, module.exports, requireRuntime);
+  const v8File = path.join(userCacheDir(), 'validators', `${key}.v8`);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(v8File);
+  } catch {
+    // Not there yet: made below.
+  }
+  const script = new Script(`(function (module, exports, require) {\n${code}\n})`, { filename: `agent-play-validators-${key}.cjs`, cachedData });
+  (script.runInThisContext() as (...args: unknown[]) => void)(module, module.exports, requireRuntime);
+  if (!cachedData || script.cachedDataRejected) writeQuietly(v8File, script.createCachedData());
   return module.exports;
 }
 
-function readCompiled(file: string): Record<string, ValidateFunction> | undefined {
+function readCompiled(file: string, key: string): Record<string, ValidateFunction> | undefined {
   if (!existsSync(file)) return undefined;
   try {
-    return evaluate(readFileSync(file, 'utf8'));
+    return evaluate(readFileSync(file, 'utf8'), key);
   } catch {
     return undefined;
   }
 }
 
-function compileAndStore(request: ValidatorRequest, key: string): Record<string, ValidateFunction> {
-  const code = compiledCode(request);
-  const validators = evaluate(code);
+/** Writes a cache file whole (a temporary file renamed), or not at all. */
+function writeQuietly(file: string, data: string | Buffer): void {
   try {
-    const directory = path.join(userCacheDir(), 'validators');
-    mkdirSync(directory, { recursive: true });
-    const file = path.join(directory, `${key}.cjs`);
+    mkdirSync(path.dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, code);
+    writeFileSync(temporary, data);
     renameSync(temporary, file);
   } catch {
     // A cache that cannot be written only costs time.
   }
-  return validators;
+}
+
+function compileAndStore(request: ValidatorRequest, key: string): Record<string, ValidateFunction> {
+  const code = compiledCode(request);
+  writeQuietly(path.join(userCacheDir(), 'validators', `${key}.cjs`), code);
+  return evaluate(code, key);
 }
