@@ -34,22 +34,31 @@ export class SchemaSourceError extends Error {
   }
 }
 
-/** One per process: its schemas compile on first use and are kept. */
-let builtInCatalog: SchemaCatalog | undefined;
+/** One of each per process: their schemas compile on first use and are kept. */
+const builtInCatalogs = new Map<boolean, SchemaCatalog>();
 
 const keyOf = (apiVersion: unknown, kind: unknown): string => `${String(apiVersion)}|${String(kind)}`;
 
 /** Schemas by apiVersion and kind. */
 export class SchemaCatalog {
-  /** The schemas agent-play carries: the Argo kinds, the CodeRun CRD and the core kinds it emits. */
-  public static builtIn(): SchemaCatalog {
-    builtInCatalog ??= SchemaCatalog.createBuiltIn();
-    return builtInCatalog;
+  /**
+   * The schemas agent-play carries: the Argo kinds, the CodeRun CRD and the core kinds it emits.
+   * @param options.argo whether the Argo schemas are among them (without them, Argo objects are checked by
+   * the lint rules alone, as against a cluster whose CRDs lack a kind) @default true
+   */
+  public static builtIn(options: { readonly argo?: boolean } = {}): SchemaCatalog {
+    const argo = options.argo ?? true;
+    let catalog = builtInCatalogs.get(argo);
+    if (!catalog) {
+      catalog = SchemaCatalog.createBuiltIn(argo);
+      builtInCatalogs.set(argo, catalog);
+    }
+    return catalog;
   }
 
-  private static createBuiltIn(): SchemaCatalog {
+  private static createBuiltIn(withArgo: boolean): SchemaCatalog {
     const catalog = new SchemaCatalog();
-    for (const argo of builtInArgoSchemas()) {
+    for (const argo of withArgo ? builtInArgoSchemas() : []) {
       for (const apiVersion of argo.apiVersions) catalog.add(apiVersion, argo.kind, { source: argo.source, validate: argo.validate });
     }
     const codeRun = CrdSchema.fromCrd(codeRunCrd());
