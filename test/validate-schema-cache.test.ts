@@ -70,7 +70,7 @@ describe('the compiled validator cache', () => {
   };
 
   it('compiles once into the user cache; the validators check what the schema says', async () => {
-    const { cachedValidators, validatorKey } = await import('../src/validate/schema/validator-cache');
+    const { cachedValidators, validatorKey } = await import('../src/validate/schema/validator-cache.js');
     const { thing } = cachedValidators(withRef);
     expect(thing({ size: 2 })).toBe(true);
     expect(thing({ size: 4 })).toBe(false);
@@ -80,11 +80,11 @@ describe('the compiled validator cache', () => {
   });
 
   it('is read by a later process instead of compiling (the cached code is what runs)', async () => {
-    const { validatorKey } = await import('../src/validate/schema/validator-cache');
+    const { validatorKey } = await import('../src/validate/schema/validator-cache.js');
     // Stand-in code that accepts everything: if it is what runs, the cache was read and nothing compiled.
     writeFileSync(path.join(cache, 'validators', `${validatorKey(withRef)}.cjs`), 'module.exports = { thing: function () { return true; } };');
     vi.resetModules();
-    const fresh = await import('../src/validate/schema/validator-cache');
+    const fresh = await import('../src/validate/schema/validator-cache.js');
     expect(fresh.cachedValidators(withRef).thing({ size: 99 })).toBe(true);
   });
 });
