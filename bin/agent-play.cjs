@@ -1,4 +1,21 @@
 #!/usr/bin/env node
-// The installed command: runs the compiled command line (built by `npm run build`, or on install by `prepare`).
-const { runCli } = require('../build/cli.cjs');
-process.exitCode = runCli(process.argv.slice(2));
+// The installed command: runs the compiled command line (built by `npm run build`, or by `prepack` for the
+// package). `agent-play --help` prints the usage text the build wrote from that same command line
+// (build/usage.txt), so that asking for help does not load every command's modules.
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const args = process.argv.slice(2);
+const HELP = ['--help', '-h', 'help'];
+
+function cachedUsage() {
+  try {
+    return readFileSync(join(__dirname, '..', 'build', 'usage.txt'), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+const usage = args.length === 1 && HELP.includes(args[0]) ? cachedUsage() : undefined;
+if (usage !== undefined) process.stdout.write(usage);
+else process.exitCode = require('../build/cli.cjs').runCli(args);

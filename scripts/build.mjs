@@ -68,6 +68,9 @@ esbuild.buildSync({
   logLevel: 'warning',
 });
 
+// The usage text `agent-play --help` prints, written by the command line itself (see bin/agent-play.cjs).
+writeFileSync('build/usage.txt', execFileSync(process.execPath, ['build/cli.cjs', '--help'], { encoding: 'utf8' }));
+
 if (release) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
   // Validating the committed manifests compiles the built-in schemas' validators (every kind of each

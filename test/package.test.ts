@@ -102,6 +102,11 @@ describe('the packed package', () => {
     const out = execFileSync(process.execPath, [path.join(app, 'node_modules/cdk8s-agent-play/bin/agent-play.cjs'), 'validate', path.join(ROOT, 'dist-manifests'), '--verbose'], { encoding: 'utf8', env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(scratch, 'empty-cache') } });
     expect(out).toContain('built-in: Argo Workflows v4.1.2 CRD workflowtemplates.argoproj.io');
     expect(out).toMatch(/0 errors, 0 warnings\n$/);
+    // --help answers from the usage text the build wrote, the same text the command line prints.
+    const installed = path.join(app, 'node_modules/cdk8s-agent-play');
+    const help = execFileSync(process.execPath, [path.join(installed, 'bin/agent-play.cjs'), '--help'], { encoding: 'utf8' });
+    expect(readFileSync(path.join(installed, 'build/usage.txt'), 'utf8')).toBe(help);
+    expect(help).toBe(execFileSync(process.execPath, ['-e', "require('./build/cli.cjs').runCli(['--help'])"], { cwd: installed, encoding: 'utf8' }));
     // The validators came compiled in the package: nothing was compiled into the user's cache.
     const cached = path.join(scratch, 'empty-cache', 'validators');
     expect(existsSync(cached) ? readdirSync(cached).filter((file) => file.endsWith('.cjs')) : []).toEqual([]);
