@@ -1,35 +1,111 @@
-/** The library: typed constructs, and the pure model under them. */
-export * from './model/naming';
-export * from './model/labels';
-export * from './model/duration';
-export * from './model/config-schema';
-export * from './model/default-config';
-export * from './model/resolve-config';
-export * from './model/stage-machine';
-export * from './model/stage-machine-builder';
-export * from './model/releases';
-export * from './model/play-contract';
-export { chunkTasks, MAX_DAG_TASKS, orderTasks, ProjectError, type OrderedTask } from './model/project';
-export * from './model/coderun-schema';
-export * from './workflows/argo-types';
-export * from './workflows/workflow-template';
-export * from './workflows/play-workflow-template';
-export * from './workflows/coderun-workflow-template';
-export * from './workflows/project-workflow-template';
-export { ProjectTemplates, TaskActions } from './workflows/project-task-templates';
-export * from './workflows/coderun-manifest';
-export * from './workflows/hardened-script';
-export * from './crds/coderun-crd';
-export * from './storage/workspace-pvc';
-export * from './config/agents-config-map';
-export * from './rbac/play-rbac';
-export * from './platform/agent-platform';
-export * from './model/task-id-template';
-export * from './events/argo-events-types';
-export * from './events/event-bus';
-export * from './events/github-event-source';
-export * from './events/gate-sensor';
-export * from './events/play-resumer-template';
-export * from './rbac/scoped-service-account';
-export * from './rbac/events-rbac';
-export * from './rbac/project-rbac';
+/**
+ * The library: typed constructs, and the pure model under them. Every type of these modules is exported;
+ * the values are the public API listed here (helpers the constructs share among themselves stay inside),
+ * guarded by test/public-api.test.ts.
+ */
+export type * from './model/naming';
+export type * from './model/labels';
+export type * from './model/duration';
+export type * from './model/config-schema';
+export type * from './model/default-config';
+export type * from './model/resolve-config';
+export type * from './model/stage-machine';
+export type * from './model/stage-machine-builder';
+export type * from './model/releases';
+export type * from './model/play-contract';
+export type * from './model/project';
+export type * from './model/coderun-schema';
+export type * from './model/task-id-template';
+export type * from './workflows/argo-types';
+export type * from './workflows/workflow-template';
+export type * from './workflows/play-workflow-template';
+export type * from './workflows/coderun-workflow-template';
+export type * from './workflows/project-workflow-template';
+export type * from './workflows/coderun-manifest';
+export type * from './crds/coderun-crd';
+export type * from './storage/workspace-pvc';
+export type * from './config/agents-config-map';
+export type * from './rbac/play-rbac';
+export type * from './rbac/scoped-service-account';
+export type * from './platform/agent-platform';
+export type * from './events/argo-events-types';
+export type * from './events/event-bus';
+export type * from './events/github-event-source';
+export type * from './events/gate-sensor';
+export type * from './events/play-resumer-template';
+
+// The whole platform
+export { AgentPlatform, PlatformCharts } from './platform/agent-platform';
+
+// Configuration
+export { AGENT_ROLES, DEFAULT_STAGE_RETRIES, DEFAULT_STAGE_TIMEOUT, PlatformConfigSchema, RESUME_STRATEGIES } from './model/config-schema';
+export { DEFAULT_AGENTS, DEFAULT_CLIS, DEFAULT_CONFIG, DEFAULT_REPOSITORIES, DEFAULT_STAGES } from './model/default-config';
+export { CLI_OVERRIDE_PREFIX, ConfigError, cliOverrideVariable, resolveConfig } from './model/resolve-config';
+
+// Stages and their releases
+export { StageMachine } from './model/stage-machine';
+export { StageMachineBuilder } from './model/stage-machine-builder';
+export { Releases } from './model/releases';
+
+// Constructs
+export { MAX_TEMPLATES, WorkflowTemplate } from './workflows/workflow-template';
+export { PlayWorkflowTemplate } from './workflows/play-workflow-template';
+export { CodeRunParameters, CodeRunWorkflowTemplate } from './workflows/coderun-workflow-template';
+export { ProjectWorkflowTemplate } from './workflows/project-workflow-template';
+export { codeRunManifest } from './workflows/coderun-manifest';
+export { CodeRunCrd } from './crds/coderun-crd';
+export { WorkspacePvc } from './storage/workspace-pvc';
+export { AgentsConfigMap } from './config/agents-config-map';
+export { PlayRbac } from './rbac/play-rbac';
+export { ScopedServiceAccount } from './rbac/scoped-service-account';
+export { EventBus } from './events/event-bus';
+export { GithubEventSource } from './events/github-event-source';
+export { GateSensor } from './events/gate-sensor';
+export { PlayResumerTemplate } from './events/play-resumer-template';
+
+// Names, labels and limits: what other tools need to find and read what the platform creates
+export {
+  githubAppBotLogin,
+  githubAppSecretName,
+  isDnsLabel,
+  isDnsSubdomain,
+  isLabelKey,
+  isLabelValue,
+  labelValue,
+  MAX_LABEL_VALUE_LENGTH,
+  MAX_NAME_LENGTH,
+  parseRepository,
+  progressConfigMapName,
+  repositoryLabelValue,
+  workspacePvcName,
+} from './model/naming';
+export {
+  ARGOCD_KEEP_ANNOTATIONS,
+  ARGOCD_SYNC_OPTIONS_ANNOTATION,
+  CodeRunLabels,
+  COMMON_LABELS,
+  PlayAnnotations,
+  PlayLabels,
+  PROGRESS_TRACKING_LABEL,
+  ProjectLabels,
+  WorkflowTypes,
+  WorkspaceLabels,
+} from './model/labels';
+export { DURATION_PATTERN, durationSeconds, goDuration } from './model/duration';
+export {
+  BUILT_IN_PARAMETERS,
+  CODERUN_TEMPLATE_NAME,
+  gateNodeSelector,
+  gateSensorName,
+  PlayParameters,
+  PlayTemplates,
+  playTemplateName,
+  playWorkflowName,
+  ProgressStatuses,
+  RESUMER_TEMPLATE_NAME,
+} from './model/play-contract';
+export { MAX_DAG_TASKS, ProjectError } from './model/project';
+export { TASK_BRANCH_PATTERN, TASK_LABEL_PATTERN } from './model/task-id-template';
+
+// The CodeRun custom resource
+export { CODERUN_API_VERSION, CODERUN_GROUP, CODERUN_KIND, CODERUN_PLURAL, CODERUN_VERSION, CodeRunPhases, CodeRunSpecSchema, CodeRunStatusSchema, codeRunOpenApiSchema } from './model/coderun-schema';

@@ -1,9 +1,62 @@
 // Compiles the command line and the library to CommonJS with esbuild (about 0.1 s), so that `npm run synth`
 // runs plain JavaScript: ts-node and tsx would cost more than the synthesis itself.
-import { buildSync } from 'esbuild';
+//
+//   node scripts/build.mjs              build when a source changed since the last build (build/.stamp)
+//   node scripts/build.mjs --force      build anyway
+//   node scripts/build.mjs --release    what the package ships (npm pack runs it as `prepack`): no source
+//                                       maps, no bench bundles, `.d.ts` of the public API (tsc), and the
+//                                       built-in Argo schemas' validators compiled into build/validators/
+//   node scripts/build.mjs --if-possible  `prepare`: skip quietly when esbuild is not installed
+//                                       (`npm ci --omit=dev`); the published package carries build/
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-buildSync({
-  entryPoints: { cli: 'src/cli.ts', main: 'src/main.ts', index: 'constructs/index.ts', validate: 'src/validate/index.ts', 'minimal-app': 'bench/minimal-app.ts', 'project-app': 'bench/project-app.ts' },
+const args = new Set(process.argv.slice(2));
+const release = args.has('--release');
+const STAMP = 'build/.stamp';
+/** What a build reads: a change to any of these makes the next `npm run synth` rebuild. */
+const SOURCES = ['constructs', 'src', 'bench', 'schemas', 'scripts/build.mjs', 'package.json', 'package-lock.json'];
+
+function files(path) {
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(path, name))
+    .filter((file) => statSync(file).isFile())
+    .sort();
+}
+
+/** Paths, sizes and modification times of every source: cheap to compute, and changes with any edit. */
+function sourceStamp() {
+  const hash = createHash('sha256').update(release ? 'release' : 'dev');
+  for (const file of SOURCES.flatMap(files)) {
+    const stat = statSync(file);
+    hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\n`);
+  }
+  return hash.digest('hex');
+}
+
+const stamp = sourceStamp();
+if (!args.has('--force') && !release && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp) process.exit(0);
+
+let esbuild;
+try {
+  esbuild = await import('esbuild');
+} catch {
+  if (args.has('--if-possible')) {
+    console.error('agent-play: esbuild is not installed (a production install); using the compiled build/ as it is');
+    process.exit(0);
+  }
+  throw new Error('esbuild is not installed: run `npm ci` (with the dev dependencies) to build');
+}
+
+const entryPoints = { cli: 'src/cli.ts', main: 'src/main.ts', index: 'constructs/index.ts', validate: 'src/validate/index.ts' };
+if (!release) Object.assign(entryPoints, { 'minimal-app': 'bench/minimal-app.ts', 'project-app': 'bench/project-app.ts' });
+if (release) rmSync('build', { recursive: true, force: true });
+esbuild.buildSync({
+  entryPoints,
   outdir: 'build',
   outExtension: { '.js': '.cjs' },
   bundle: true,
@@ -11,6 +64,21 @@ buildSync({
   format: 'cjs',
   target: 'node20',
   packages: 'external',
-  sourcemap: 'linked',
+  sourcemap: release ? false : 'linked',
   logLevel: 'warning',
 });
+
+// The usage text `agent-play --help` prints, written by the command line itself (see bin/agent-play.cjs).
+writeFileSync('build/usage.txt', execFileSync(process.execPath, ['build/cli.cjs', '--help'], { encoding: 'utf8' }));
+
+if (release) {
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  // Validating the committed manifests compiles the built-in schemas' validators (every kind of each
+  // schema document at once) into a scratch cache; the package ships them so that no user compiles them.
+  const cache = 'build/.validators-cache';
+  execFileSync(process.execPath, ['build/cli.cjs', 'validate', 'dist-manifests'], { stdio: 'ignore', env: { ...process.env, AGENT_PLAY_CACHE_DIR: cache } });
+  mkdirSync('build/validators', { recursive: true });
+  for (const name of readdirSync(join(cache, 'validators')).filter((file) => file.endsWith('.cjs'))) cpSync(join(cache, 'validators', name), join('build/validators', name));
+  rmSync(cache, { recursive: true, force: true });
+}
+writeFileSync(STAMP, stamp);

@@ -19,7 +19,10 @@ import { validateManifestTexts } from '../src/validate/validate-texts';
 import { synth } from './support/synth';
 
 const FIXTURES = resolve(__dirname, 'fixtures/lint');
-const catalog = SchemaCatalog.builtIn();
+// Without the built-in Argo schemas: several rules also say what a schema says (a name pattern, an enum, a
+// required field), with a message that says what to change; each must find its fixture on its own, as it
+// does against a cluster's CRDs that lack the kind. The schemas are tested in argo-schemas.test.ts.
+const catalog = SchemaCatalog.builtIn({ argo: false });
 const ids = new Set(LINT_RULES.map((rule) => rule.id));
 
 function lint(text: string, file = 'case.yaml'): Finding[] {

@@ -1,7 +1,8 @@
 /**
  * The real-world corpus: every upstream example manifest of Argo Workflows (`../shared/argo/examples-workflows/`)
  * and Argo Events (`../shared/argo/examples-events/`), each file run through the whole engine as
- * `agent-play validate FILE --crds ../shared/argo` runs it (schemas, metadata checks, every lint rule). Zero
+ * `agent-play validate FILE` runs it with the built-in schemas and as `--crds ../shared/argo` runs it with the
+ * upstream files (schemas, metadata checks, every lint rule): both give the same findings. Zero
  * errors and zero warnings, except the real upstream defects and schema-strictness cases listed below file by
  * file with the exact findings expected: a fixed example, a new false positive or a lost finding all fail.
  *
@@ -15,7 +16,7 @@ import type { Finding } from '../src/validate/finding';
 import { readManifestText } from '../src/validate/manifest-reader';
 import { LINT_RULES } from '../src/validate/rules';
 import { SchemaCatalog } from '../src/validate/schema/schema-catalog';
-import { ARGO_SCHEMAS_DIR } from './support/argo-schemas';
+import { ARGO_SCHEMAS_DIR, describeWithUpstream, HAS_UPSTREAM_ARGO } from './support/argo-schemas';
 
 /** Why an upstream example has findings. */
 type Cause =
@@ -149,63 +150,70 @@ const ADVISORY_RULES: Readonly<Record<string, string>> = {
   'events-pod-security': 'no example sets a restricted security context on its Sensor or EventSource pods',
 };
 
-const catalog = SchemaCatalog.fromDirectories([ARGO_SCHEMAS_DIR]);
+/** The schemas each pass runs with: what a user gets with no option, and the upstream files themselves. */
+const CATALOGS: readonly [string, () => SchemaCatalog][] = [
+  ['the built-in schemas', () => SchemaCatalog.builtIn()],
+  ['--crds ../shared/argo', () => SchemaCatalog.fromDirectories([ARGO_SCHEMAS_DIR])],
+];
 const yamlFiles = (directory: string): string[] =>
   readdirSync(path.join(ARGO_SCHEMAS_DIR, directory), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.yaml'))
     .sort()
     .map((file) => `${directory}/${file}`);
 
-const CORPUS = [...yamlFiles('examples-workflows'), ...yamlFiles('examples-events')];
+const CORPUS = HAS_UPSTREAM_ARGO ? [...yamlFiles('examples-workflows'), ...yamlFiles('examples-events')] : [];
 
-function validateFile(file: string) {
+function validateFile(file: string, catalog: SchemaCatalog = SchemaCatalog.builtIn()) {
   const reading = readManifestText(readFileSync(path.join(ARGO_SCHEMAS_DIR, file), 'utf8'), file);
   return { reading, report: validateObjects({ objects: reading.objects, readingFindings: reading.findings, catalog, rules: LINT_RULES }) };
 }
 
 const short = (finding: Finding): string => `${finding.kind}/${finding.name}: ${finding.path ? `${finding.path}: ` : ''}${finding.message} [${finding.rule}]`;
 
-describe('the upstream example corpus through the whole engine, with --crds ../shared/argo', () => {
-  const checkedKinds = new Map<string, number>();
-  const advisories = new Map<string, Set<string>>();
+describeWithUpstream('the upstream example corpus through the whole engine', () => {
+  describe.each(CATALOGS)('with %s', (_name, catalogOf) => {
+    const catalog = HAS_UPSTREAM_ARGO ? catalogOf() : SchemaCatalog.builtIn();
+    const checkedKinds = new Map<string, number>();
+    const advisories = new Map<string, Set<string>>();
 
-  it('finds the corpus and every listed file in it', () => {
-    expect(CORPUS.length).toBeGreaterThan(250);
-    for (const listed of Object.keys(EXPECTED_FINDINGS)) expect(CORPUS).toContain(listed);
-  });
+    it('finds the corpus and every listed file in it', () => {
+      expect(CORPUS.length).toBeGreaterThan(250);
+      for (const listed of Object.keys(EXPECTED_FINDINGS)) expect(CORPUS).toContain(listed);
+    });
 
-  it.each(CORPUS)('%s', (file) => {
-    const { reading, report } = validateFile(file);
-    expect(reading.objects.length, 'objects').toBeGreaterThan(0);
-    for (const object of report.objects) {
-      if (object.schema) checkedKinds.set(object.kind, (checkedKinds.get(object.kind) ?? 0) + 1);
-    }
-    const advisory = report.findings.filter((finding) => finding.severity === 'warning' && ADVISORY_RULES[finding.rule] !== undefined);
-    for (const finding of advisory) advisories.set(finding.rule, (advisories.get(finding.rule) ?? new Set()).add(file));
-    const rest = report.findings.filter((finding) => !advisory.includes(finding));
-    expect(rest.map(short).sort()).toEqual([...(EXPECTED_FINDINGS[file]?.findings ?? [])].sort());
-  });
+    it.each(CORPUS)('%s', (file) => {
+      const { reading, report } = validateFile(file, catalog);
+      expect(reading.objects.length, 'objects').toBeGreaterThan(0);
+      for (const object of report.objects) {
+        if (object.schema) checkedKinds.set(object.kind, (checkedKinds.get(object.kind) ?? 0) + 1);
+      }
+      const advisory = report.findings.filter((finding) => finding.severity === 'warning' && ADVISORY_RULES[finding.rule] !== undefined);
+      for (const finding of advisory) advisories.set(finding.rule, (advisories.get(finding.rule) ?? new Set()).add(file));
+      const rest = report.findings.filter((finding) => !advisory.includes(finding));
+      expect(rest.map(short).sort()).toEqual([...(EXPECTED_FINDINGS[file]?.findings ?? [])].sort());
+    });
 
-  it('warns where the advisory rules should: unanchored GitHub filters, a claim ArgoCD could prune', () => {
-    expect([...(advisories.get('sensor-data-filter-regex') ?? [])]).toContain('examples-events/sensors/github.yaml');
-    expect([...(advisories.get('pvc-prune-protection') ?? [])]).toEqual(['examples-workflows/testvolume.yaml']);
-  });
+    it('warns where the advisory rules should: unanchored GitHub filters, a claim ArgoCD could prune', () => {
+      expect([...(advisories.get('sensor-data-filter-regex') ?? [])]).toContain('examples-events/sensors/github.yaml');
+      expect([...(advisories.get('pvc-prune-protection') ?? [])]).toEqual(['examples-workflows/testvolume.yaml']);
+    });
 
-  it('warns where Argo Events examples take the runtime risks: retries that never run, pods a restricted namespace refuses', () => {
-    expect([...(advisories.get('sensor-trigger-at-least-once') ?? [])]).toContain('examples-events/sensors/github.yaml');
-    expect([...(advisories.get('events-pod-security') ?? [])]).toContain('examples-events/sensors/github.yaml');
-    expect([...(advisories.get('events-pod-security') ?? [])]).toContain('examples-events/event-sources/github.yaml');
-  });
+    it('warns where Argo Events examples take the runtime risks: retries that never run, pods a restricted namespace refuses', () => {
+      expect([...(advisories.get('sensor-trigger-at-least-once') ?? [])]).toContain('examples-events/sensors/github.yaml');
+      expect([...(advisories.get('events-pod-security') ?? [])]).toContain('examples-events/sensors/github.yaml');
+      expect([...(advisories.get('events-pod-security') ?? [])]).toContain('examples-events/event-sources/github.yaml');
+    });
 
-  it('checked every Argo kind of the corpus against an upstream schema', () => {
-    for (const kind of ['Workflow', 'WorkflowTemplate', 'ClusterWorkflowTemplate', 'CronWorkflow', 'Sensor', 'EventSource']) {
-      expect(checkedKinds.get(kind) ?? 0, kind).toBeGreaterThan(0);
-    }
-    expect([...checkedKinds.values()].reduce((sum, count) => sum + count, 0)).toBeGreaterThan(280);
+    it('checked every Argo kind of the corpus against an upstream schema', () => {
+      for (const kind of ['Workflow', 'WorkflowTemplate', 'ClusterWorkflowTemplate', 'CronWorkflow', 'Sensor', 'EventSource']) {
+        expect(checkedKinds.get(kind) ?? 0, kind).toBeGreaterThan(0);
+      }
+      expect([...checkedKinds.values()].reduce((sum, count) => sum + count, 0)).toBeGreaterThan(280);
+    });
   });
 });
 
-describe('reading the corpus as Kubernetes reads YAML', () => {
+describeWithUpstream('reading the corpus as Kubernetes reads YAML', () => {
   const only = (file: string) => validateFile(file).reading.objects[0].object;
 
   it('reads `mode: 0755` as the octal 493 (YAML 1.1), as Go does', () => {

@@ -1,19 +1,50 @@
-/** The cache of large parsed YAML files: read once, then served from node_modules/.cache; a bad entry is re-parsed. */
+/**
+ * The caches of `agent-play validate`, all in the user's cache folder and never in the working folder: large
+ * YAML files read once (a bad entry is read again), and compiled validators written once as ajv standalone
+ * code that later processes load instead of compiling.
+ */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cacheFileFor, cachedDocuments } from '../src/validate/schema/parsed-yaml-cache';
+import { userCacheDir, type ValidatorRequest } from '../src/validate/schema/validator-cache';
 
 /** A text large enough to be cached, unique to this run. */
 const bigText = (): string => `# ${randomUUID()}\n${'x: 1\n'.repeat(60_000)}`;
 
+let cache: string;
+const previous = process.env.AGENT_PLAY_CACHE_DIR;
+
+beforeAll(() => {
+  cache = mkdtempSync(path.join(tmpdir(), 'agent-play-cache-'));
+  process.env.AGENT_PLAY_CACHE_DIR = cache;
+});
+
+afterAll(() => {
+  if (previous === undefined) delete process.env.AGENT_PLAY_CACHE_DIR;
+  else process.env.AGENT_PLAY_CACHE_DIR = previous;
+  rmSync(cache, { recursive: true, force: true });
+});
+
+describe('the user cache folder', () => {
+  it('is $AGENT_PLAY_CACHE_DIR, else $XDG_CACHE_HOME/agent-play, else ~/.cache/agent-play', () => {
+    expect(userCacheDir({ AGENT_PLAY_CACHE_DIR: '/x/y', XDG_CACHE_HOME: '/z' })).toBe(path.resolve('/x/y'));
+    expect(userCacheDir({ XDG_CACHE_HOME: '/z' })).toBe(path.resolve('/z/agent-play'));
+    expect(userCacheDir({})).toBe(path.join(homedir(), '.cache', 'agent-play'));
+  });
+});
+
 describe('the parsed YAML cache', () => {
-  it('parses a large text once, then serves the same documents from the cache', () => {
+  it('parses a large text once, then serves the same documents from the user cache, not the working folder', () => {
     const text = bigText();
     const parse = vi.fn(() => [{ kind: 'CustomResourceDefinition', n: 1 }]);
     expect(cachedDocuments(text, parse)).toEqual([{ kind: 'CustomResourceDefinition', n: 1 }]);
     expect(cachedDocuments(text, parse)).toEqual([{ kind: 'CustomResourceDefinition', n: 1 }]);
     expect(parse).toHaveBeenCalledTimes(1);
+    expect(cacheFileFor(text)?.startsWith(cache + path.sep)).toBe(true);
+    expect(existsSync(path.resolve('node_modules', '.cache', 'agent-play', 'yaml', path.basename(cacheFileFor(text) ?? '')))).toBe(false);
   });
 
   it('parses again when the entry is unreadable, and never caches small texts', () => {
@@ -28,5 +59,32 @@ describe('the parsed YAML cache', () => {
     cachedDocuments('a: 1\n', small);
     cachedDocuments('a: 1\n', small);
     expect(small).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('the compiled validator cache', () => {
+  const id = `agent-play:test-${randomUUID()}`;
+  const withRef: ValidatorRequest = {
+    document: { $id: id, definitions: { thing: { type: 'object', properties: { size: { type: 'integer', maximum: 3 } }, additionalProperties: false } } },
+    refs: { thing: `${id}#/definitions/thing` },
+  };
+
+  it('compiles once into the user cache; the validators check what the schema says', async () => {
+    const { cachedValidators, validatorKey } = await import('../src/validate/schema/validator-cache.js');
+    const { thing } = cachedValidators(withRef);
+    expect(thing({ size: 2 })).toBe(true);
+    expect(thing({ size: 4 })).toBe(false);
+    expect(thing({ colour: 'red' })).toBe(false);
+    expect(existsSync(path.join(cache, 'validators', `${validatorKey(withRef)}.cjs`))).toBe(true);
+    expect(existsSync(path.join(cache, 'validators', `${validatorKey(withRef)}.v8`))).toBe(true);
+  });
+
+  it('is read by a later process instead of compiling (the cached code is what runs)', async () => {
+    const { validatorKey } = await import('../src/validate/schema/validator-cache.js');
+    // Stand-in code that accepts everything: if it is what runs, the cache was read and nothing compiled.
+    writeFileSync(path.join(cache, 'validators', `${validatorKey(withRef)}.cjs`), 'module.exports = { thing: function () { return true; } };');
+    vi.resetModules();
+    const fresh = await import('../src/validate/schema/validator-cache.js');
+    expect(fresh.cachedValidators(withRef).thing({ size: 99 })).toBe(true);
   });
 });

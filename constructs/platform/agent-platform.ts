@@ -2,9 +2,10 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { AgentsConfigMap } from '../config/agents-config-map';
 import { CodeRunCrd } from '../crds/coderun-crd';
-import type { PlatformConfig } from '../model/config-schema';
+import type { PlatformConfig, PlatformConfigInput } from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
 import { PlayParameters } from '../model/play-contract';
+import { resolveConfig } from '../model/resolve-config';
 import { StageMachine } from '../model/stage-machine';
 import { EventBus } from '../events/event-bus';
 import { GateSensor } from '../events/gate-sensor';
@@ -19,9 +20,16 @@ import { CodeRunWorkflowTemplate } from '../workflows/coderun-workflow-template'
 import { PlayWorkflowTemplate } from '../workflows/play-workflow-template';
 import { ProjectWorkflowTemplate } from '../workflows/project-workflow-template';
 
+/** What `new AgentPlatform(scope, id, props)` takes. */
 export interface AgentPlatformProps {
-  /** The validated platform configuration (see `resolveConfig`). */
-  readonly config: PlatformConfig;
+  /**
+   * The platform configuration as a user writes it (the shape of `agent-play.yaml`): every field has a
+   * default, agents and CLIs are merged over the built-in ones entry by entry, and `{ name, service }` is a
+   * whole repository. A config from `resolveConfig` (with environment overrides applied) is taken as it is.
+   * @default the embedded default platform (`DEFAULT_CONFIG`)
+   * @throws ConfigError listing every problem, one line each naming its path
+   */
+  readonly config?: PlatformConfigInput;
   /**
    * The stage machine every play runs, e.g. one built with `StageMachineBuilder`; it is checked against the
    * config's agent registry and play parameters. @default - the config's `stages`
@@ -61,9 +69,10 @@ export class AgentPlatform extends Construct {
   public readonly rbac: PlayRbac;
   private readonly config: PlatformConfig;
 
-  public constructor(scope: Construct, id: string, props: AgentPlatformProps) {
+  public constructor(scope: Construct, id: string, props: AgentPlatformProps = {}) {
     super(scope, id);
-    this.config = structuredClone(props.config);
+    // Parsed here, so that every default is the schema's: a config already resolved parses to itself.
+    this.config = resolveConfig({ file: structuredClone(props.config ?? {}), fileName: 'AgentPlatform config' });
     const config = this.config;
     this.stages = StageMachine.fromConfig(props.stages ? { ...config, stages: props.stages.stages } : config);
     const chart = (name: string, namespaced = true): Chart => new Chart(this, name, namespaced ? { namespace: config.namespace } : {});

@@ -20,8 +20,9 @@ Arguments:
 
 Options:
   --crds DIR       schemas: CRDs as exported from a cluster (kubectl get crd NAME -o yaml), and JSON Schema
-                   files such as Argo Events' argo-events.schema.json; repeatable. Without it, only the
-                   schemas agent-play carries are used (CodeRun, the core objects it emits)
+                   files such as Argo Events' argo-events.schema.json; repeatable; they override the
+                   built-in schemas per kind. Built in: Argo Workflows v4.1.2 CRDs, Argo Events v1.9.11
+                   JSON Schema, CodeRun, and the core objects agent-play emits
   --format FORMAT  text (default) or json
   --verbose        list what each object was checked against
   -h, --help       show this help

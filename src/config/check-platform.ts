@@ -5,8 +5,8 @@
  */
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 import { synthesizePlatform, type ManifestFiles } from '../synth/synthesize';
+import { validateSynthesized } from '../synth/validate-synthesized';
 import type { ValidationReport } from '../validate/engine';
-import { validateManifestTexts } from '../validate/validate-texts';
 import { loadConfig, type LoadConfigOptions } from './load-config';
 
 export interface CheckedPlatform {
@@ -24,5 +24,5 @@ export interface CheckedPlatform {
 export function checkPlatform(options: LoadConfigOptions, outDir: string): CheckedPlatform {
   const config = loadConfig(options);
   const files = synthesizePlatform(config);
-  return { config, files, report: validateManifestTexts(files, outDir) };
+  return { config, files, report: validateSynthesized(files, outDir) };
 }

@@ -1,6 +1,8 @@
 /**
- * `agent-play validate` as a library: read manifests as Kubernetes reads them, check them against schemas
- * and the lint rules, and format the report. The command (`src/commands/validate.ts`) is a thin layer on this.
+ * `agent-play validate` as a library (`cdk8s-agent-play/validate`): read manifests as Kubernetes reads them,
+ * check them against schemas (the built-in Argo ones with no option) and the lint rules, and format the
+ * report; `validatePlatform(app)` runs the same checks at a user's own `app.synth()`. The command
+ * (`src/commands/validate.ts`) is a thin layer on this.
  */
 export { ENGINE_CHECKS, validateObjects, type CheckedObject, type ValidationInput, type ValidationReport } from './engine';
 export { fieldPath, formatFinding, type Finding, type LintContext, type LintRule, type ManifestObject, type Severity, type Violation } from './finding';
@@ -9,5 +11,7 @@ export { readManifestPaths, type ManifestSet } from './manifest-files';
 export { readManifestText } from './manifest-reader';
 export { formatJsonReport, formatTextReport } from './report-format';
 export { LINT_RULES } from './rules';
+export { validateCharts, validatePlatform, type ValidatePlatformOptions } from './platform-validation';
+export { BUILT_IN_ARGO_VERSIONS } from './schema/argo-built-in';
 export { SchemaCatalog, SchemaSourceError, type ObjectSchema } from './schema/schema-catalog';
 export { validateManifestTexts } from './validate-texts';

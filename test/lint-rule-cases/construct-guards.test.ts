@@ -74,13 +74,13 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
     /^Sensor [a-z0-9-]+ needs at least one repository$/,
   ],
   [
-    'a project whose repository is not configured (config built without resolveConfig)',
+    'a project whose repository is not configured (AgentPlatform checks even a resolved config)',
     () => {
       const withProject = structuredClone(resolveConfig({ env: {}, file: { projects: [{ name: 'launch', repository: config.repositories[0].name, tasks: [{ id: 1 }] }] } })) as any;
       withProject.projects[0].repository = 'octo-org/nowhere';
       return new AgentPlatform(new App(), 'platform', { config: withProject });
     },
-    'project launch: repository octo-org/nowhere is not configured',
+    'projects[0].repository: repository "octo-org/nowhere" is not configured',
   ],
 ];
 

@@ -1,13 +1,15 @@
 /**
  * The schema of a CustomResourceDefinition (apiextensions.k8s.io/v1), as a user exports it from a cluster
- * (`kubectl get crd workflowtemplates.argoproj.io -o yaml`): each version's `openAPIV3Schema`, converted,
- * closed (unknown fields rejected, as `kubectl --validate=strict` does) and compiled once per process, plus the
- * CRD's CEL rules.
+ * (`kubectl get crd workflowtemplates.argoproj.io -o yaml`) or as agent-play carries it (`schemas/`): each
+ * version's `openAPIV3Schema`, converted, closed (unknown fields rejected, as `kubectl --validate=strict`
+ * does) and compiled once (see validator-cache.ts), plus the CRD's CEL rules.
  */
-import Ajv, { type ValidateFunction } from 'ajv';
-import { celProblems, unevaluatedCelRules } from './cel-rules';
-import { AJV_OPTIONS, isRecord, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
+import type { ValidateFunction } from 'ajv';
+import { celProblems, type CelRuleLocation, unevaluatedCelRules } from './cel-rules';
+import { inlineReferences, pruneSchema, shareRepeatedSchemas } from './compact-schema';
+import { isRecord, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
+import { cachedValidators } from './validator-cache';
 
 /** A CRD that cannot be used as a schema: not a v1 CRD, or a version without a schema. */
 export class CrdShapeError extends Error {
@@ -17,32 +19,127 @@ export class CrdShapeError extends Error {
   }
 }
 
-interface CompiledVersion {
+/** A version's schema ready to check objects. */
+export interface CompiledVersion {
+  /** The converted, closed schema as one tree, for the CEL rules. */
   readonly schema: JsonSchema;
   readonly validate: ValidateFunction;
   readonly unevaluated: SchemaProblem[];
 }
 
-/** Compiled schemas by their text: the same CRD read twice (or by two callers) compiles once. */
-const compiled = new Map<string, CompiledVersion>();
+/**
+ * A version's `openAPIV3Schema` in compact form: `root` may `$ref` sub-schemas stored once in `definitions`
+ * (see compact-schema.ts).
+ */
+export interface CompactOpenApi {
+  readonly root: JsonSchema;
+  readonly definitions: Readonly<Record<string, JsonSchema>>;
+}
 
-function compileVersion(openApi: JsonSchema): CompiledVersion {
-  const key = JSON.stringify(openApi);
-  let version = compiled.get(key);
-  if (!version) {
-    const schema = prepareOpenApiSchema(openApi);
-    const unevaluated = unevaluatedCelRules(openApi).map((found): SchemaProblem => ({ pointer: '', message: `CEL rule at ${found.at} not evaluated (agent-play only evaluates the Argo Workflows CRDs' rules): ${found.rule}`, kind: 'cel-not-evaluated' }));
-    version = { schema, validate: new Ajv(AJV_OPTIONS).compile(schema), unevaluated };
-    compiled.set(key, version);
+/**
+ * A CRD's `openAPIV3Schema` in compact form: pruned to what validation reads, repeated sub-schemas shared.
+ * A user's CRD may carry keywords agent-play does not know; they are kept.
+ */
+export const compactOpenApi = (openApi: JsonSchema): CompactOpenApi => {
+  const shared = shareRepeatedSchemas({ root: pruneSchema(openApi, '', true) });
+  return { root: shared.roots.root, definitions: shared.definitions };
+};
+
+const ROOT = 'root';
+
+const LOCAL_REF = /^#\/definitions\/(.+)$/;
+
+/**
+ * The CEL rules of a compact schema that cel-rules.ts does not evaluate, with where they are: each shared
+ * definition is looked at once, not at every place it is used.
+ */
+function unevaluatedRules(root: JsonSchema, definitions: Readonly<Record<string, JsonSchema>>): CelRuleLocation[] {
+  const byDefinition = new Map<string, CelRuleLocation[]>();
+  const under = (at: string, found: CelRuleLocation): CelRuleLocation => {
+    if (found.at === '/') return { ...found, at: at || '/' };
+    if (found.at.startsWith('/ (')) return { ...found, at: `${at || '/'}${found.at.slice(1)}` };
+    return { ...found, at: `${at}${found.at}` };
+  };
+  const walk = (node: unknown, at: string): CelRuleLocation[] => {
+    if (!isRecord(node)) return [];
+    const ref = typeof node.$ref === 'string' ? LOCAL_REF.exec(node.$ref) : null;
+    if (ref) {
+      let relative = byDefinition.get(ref[1]);
+      if (!relative) {
+        relative = walk(definitions[ref[1]], '');
+        byDefinition.set(ref[1], relative);
+      }
+      return relative.map((found) => under(at, found));
+    }
+    const { properties, items, additionalProperties, ...own } = node;
+    const found = unevaluatedCelRules(own, at);
+    for (const [name, child] of Object.entries(isRecord(properties) ? properties : {})) found.push(...walk(child, `${at}/${name}`));
+    found.push(...walk(items, `${at}/*`), ...walk(additionalProperties, `${at}/{}`));
+    return found;
+  };
+  return walk(root, '');
+}
+
+/**
+ * Where a CRD version kept in compact form holds its shared definitions, beside `openAPIV3Schema` (a key
+ * no Kubernetes CRD has).
+ */
+export const COMPACT_DEFINITIONS = 'x-agent-play-definitions';
+
+/** Compiles each schema of `versions` (by name) from one document, through the validator cache. */
+export function compileVersions(id: string, versions: Readonly<Record<string, CompactOpenApi>>): Record<string, () => CompiledVersion> {
+  const prepared: Record<string, JsonSchema> = {};
+  const definitions: Record<string, JsonSchema> = {};
+  const seen = new Set<unknown>();
+  for (const [name, version] of Object.entries(versions)) {
+    // Versions (and the built-in kinds) share one definitions map: prepare it once.
+    if (!seen.has(version.definitions)) Object.assign(definitions, prepareOpenApiSchema({ definitions: version.definitions }).definitions);
+    seen.add(version.definitions);
+    prepared[name] = prepareOpenApiSchema(version.root);
   }
-  return version;
+  const rootName = (name: string): string => `${ROOT}.${name.replace(/[^A-Za-z0-9]/g, '_')}`;
+  const document = { $id: id, definitions: { ...definitions, ...Object.fromEntries(Object.entries(prepared).map(([name, root]) => [rootName(name), root])) } };
+  const refs = Object.fromEntries(Object.keys(prepared).map((name) => [rootName(name).replace('.', '_'), `${id}#/definitions/${rootName(name)}`]));
+  const compiled = new Map<string, CompiledVersion>();
+  return Object.fromEntries(
+    Object.keys(prepared).map((name) => [
+      name,
+      (): CompiledVersion => {
+        let version = compiled.get(name);
+        if (!version) {
+          const validate = cachedValidators({ document, refs })[rootName(name).replace('.', '_')];
+          const schema = inlineReferences(prepared[name], definitions);
+          const unevaluated = unevaluatedRules(prepared[name], definitions).map((found): SchemaProblem => ({ pointer: '', message: `CEL rule at ${found.at} not evaluated (agent-play only evaluates the Argo Workflows CRDs' rules): ${found.rule}`, kind: 'cel-not-evaluated' }));
+          version = { schema, validate, unevaluated };
+          compiled.set(name, version);
+        }
+        return version;
+      },
+    ]),
+  );
 }
 
 interface CrdVersion {
   readonly name: string;
   readonly storage: boolean;
-  readonly openApi: JsonSchema;
+  /** Whether the version's schema lists any field of `spec`. */
+  readonly describesFields: boolean;
+  readonly compiled: () => CompiledVersion;
 }
+
+/** A version as `CrdSchema.fromCompact` takes it. */
+export interface CompactCrdVersion {
+  readonly name: string;
+  readonly storage: boolean;
+  readonly openApi: CompactOpenApi;
+}
+
+const describesFields = (openApi: CompactOpenApi): boolean => {
+  let spec = openApi.root.properties?.spec;
+  const ref = isRecord(spec) && typeof spec.$ref === 'string' ? /^#\/definitions\/(.+)$/.exec(spec.$ref) : null;
+  if (ref) spec = openApi.definitions[ref[1]];
+  return isRecord(spec) && isRecord(spec.properties) && Object.keys(spec.properties).length > 0;
+};
 
 /** One CRD's schemas, by version. */
 export class CrdSchema {
@@ -57,12 +154,29 @@ export class CrdSchema {
     const group = crd.spec.group;
     const kind = crd.spec.names?.kind;
     if (typeof group !== 'string' || typeof kind !== 'string') throw new CrdShapeError(`CRD ${name}: spec.group and spec.names.kind must be set`);
-    const versions = (crd.spec.versions as unknown[]).map((version, index): CrdVersion => {
-      const openApi = isRecord(version) ? version.schema?.openAPIV3Schema : undefined;
+    const versions = (crd.spec.versions as unknown[]).map((version, index): CompactCrdVersion => {
+      const schema = isRecord(version) ? version.schema : undefined;
+      const openApi = isRecord(schema) ? schema.openAPIV3Schema : undefined;
       if (!isRecord(version) || typeof version.name !== 'string' || !isRecord(openApi)) throw new CrdShapeError(`CRD ${name}: spec.versions[${index}] has no name or no schema.openAPIV3Schema`);
-      return { name: version.name, storage: version.storage === true, openApi };
+      // A CRD read through the schema file cache is already compact (see parsed-yaml-cache.ts).
+      const compact = isRecord(schema?.[COMPACT_DEFINITIONS]) ? { root: openApi, definitions: schema[COMPACT_DEFINITIONS] } : compactOpenApi(openApi);
+      return { name: version.name, storage: version.storage === true, openApi: compact };
     });
-    return new CrdSchema(name, group, kind, versions);
+    return CrdSchema.fromCompact(name, group, kind, versions);
+  }
+
+  /**
+   * A CRD from schemas already in compact form (the built-in Argo Workflows CRDs).
+   * @param compilers each version's compiler, by version name, when several CRDs share one compiled document
+   * @default compiled on their own
+   */
+  public static fromCompact(name: string, group: string, kind: string, versions: readonly CompactCrdVersion[], compilers = compileVersions(`agent-play:crd:${name}`, Object.fromEntries(versions.map((version) => [version.name, version.openApi])))): CrdSchema {
+    return new CrdSchema(
+      name,
+      group,
+      kind,
+      versions.map((version) => ({ name: version.name, storage: version.storage, describesFields: describesFields(version.openApi), compiled: compilers[version.name] })),
+    );
   }
 
   private constructor(
@@ -83,10 +197,7 @@ export class CrdSchema {
    * fields, and another source (their JSON Schema) should then be preferred.
    */
   public get describesFields(): boolean {
-    return this.versions.some((version) => {
-      const spec = version.openApi.properties?.spec;
-      return isRecord(spec) && isRecord(spec.properties) && Object.keys(spec.properties).length > 0;
-    });
+    return this.versions.some((version) => version.describesFields);
   }
 
   /** Problems of `object` against the version its apiVersion names (or the storage version). */
@@ -98,7 +209,7 @@ export class CrdSchema {
     if (!named) problems.push({ pointer: '/apiVersion', message: `${JSON.stringify(object.apiVersion)} is not served by ${this.name} (${this.apiVersions.join(', ')})`, kind: 'schema' });
     if (object.kind !== this.kind) problems.push({ pointer: '/kind', message: `${JSON.stringify(object.kind)} is not ${JSON.stringify(this.kind)}`, kind: 'schema' });
     const chosen = named ?? this.versions.find((version) => version.storage) ?? this.versions[0];
-    const version = compileVersion(chosen.openApi);
+    const version = chosen.compiled();
     if (!version.validate(object)) problems.push(...ajvProblems(version.validate.errors));
     problems.push(...celProblems(version.schema, object), ...version.unevaluated);
     return problems;

@@ -4,9 +4,10 @@
  * schema a Sensor, EventSource or EventBus is checked against. Every definition of the kinds' own group is
  * closed; the Kubernetes core definitions (`io.k8s.*`) are left as published.
  */
-import Ajv, { type ValidateFunction } from 'ajv';
-import { AJV_OPTIONS, closeObjectSchema, isRecord, type JsonSchema } from './json-schema-passes';
+import type { ValidateFunction } from 'ajv';
+import { closeObjectSchema, isRecord, type JsonSchema } from './json-schema-passes';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
+import { cachedValidators } from './validator-cache';
 
 /** A definition name that describes a top-level kind: `<reverse group>.<version>.<Kind>`. */
 const KIND_DEFINITION = /^io\.argoproj\.[a-z]+\.(v[0-9a-z]+)\.([A-Z][A-Za-z0-9]*)$/;
@@ -36,8 +37,7 @@ export class DefinitionsSchema {
     return kinds.length === 0 ? undefined : new DefinitionsSchema(document, kinds);
   }
 
-  private ajv: Ajv | undefined;
-  private readonly validators = new Map<string, ValidateFunction>();
+  private validators: Record<string, ValidateFunction> | undefined;
 
   private constructor(
     private readonly document: JsonSchema,
@@ -46,35 +46,26 @@ export class DefinitionsSchema {
 
   /** Problems of `object` against the definition of `kind`. */
   public validate(kind: DefinitionsKind, object: unknown): SchemaProblem[] {
-    const validator = this.validatorOf(kind);
+    const validator = this.compiled()[exportName(kind)];
     return validator(object) ? [] : ajvProblems(validator.errors);
   }
 
-  private validatorOf(kind: DefinitionsKind): ValidateFunction {
-    let validator = this.validators.get(kind.definition);
-    if (!validator) {
-      const ajv = this.compiler();
-      validator = ajv.compile({ $ref: `${this.id}#/definitions/${kind.definition}` });
-      this.validators.set(kind.definition, validator);
-    }
-    return validator;
-  }
-
-  private get id(): string {
-    return typeof this.document.$id === 'string' ? this.document.$id : 'agent-play:definitions';
-  }
-
-  private compiler(): Ajv {
-    if (!this.ajv) {
-      const schema: JsonSchema = { ...this.document, $id: this.id, definitions: { ...this.document.definitions } };
+  /** Every kind's validator, compiled together (through the validator cache) on first use. */
+  private compiled(): Record<string, ValidateFunction> {
+    if (!this.validators) {
+      const id = typeof this.document.$id === 'string' ? this.document.$id : 'agent-play:definitions';
+      const schema: JsonSchema = { ...this.document, $id: id, definitions: { ...this.document.definitions } };
       // The meta-schema it names (`http://json-schema.org/schema#`) is not one ajv carries; draft-07 reads it.
       delete schema.$schema;
       for (const [name, definition] of Object.entries(schema.definitions as Record<string, JsonSchema>)) {
         if (name.startsWith('io.argoproj.')) schema.definitions[name] = closeObjectSchema(definition);
       }
-      this.ajv = new Ajv(AJV_OPTIONS);
-      this.ajv.addSchema(schema);
+      const refs = Object.fromEntries(this.kinds.map((kind) => [exportName(kind), `${id}#/definitions/${kind.definition}`]));
+      this.validators = cachedValidators({ document: schema, refs });
     }
-    return this.ajv;
+    return this.validators;
   }
 }
+
+/** The name of a kind's validator in the compiled code (an identifier). */
+const exportName = (kind: DefinitionsKind): string => kind.definition.replace(/[^A-Za-z0-9]/g, '_');

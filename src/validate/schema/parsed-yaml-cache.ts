@@ -1,24 +1,24 @@
 /**
- * A cache of large YAML files parsed to JSON, under `node_modules/.cache/agent-play/yaml/` of the working
- * folder, keyed by a hash of the text: a Workflows CRD is megabytes of YAML that takes the `yaml` package
- * about 0.6 s to read, and JSON.parse about 20 ms. Only used when that folder can exist (there is a
- * `node_modules`); any failure to read or write the cache falls back to parsing, never to an error.
+ * A cache of large YAML files read into JSON (a CRD is kept in compact form), in the user's cache folder
+ * (`yaml/` under the folder of validator-cache.ts, never the working folder), keyed by a hash of the text:
+ * a Workflows CRD is megabytes of YAML that takes the `yaml` package about 0.6 s to read, and its compact
+ * JSON a few milliseconds. Any failure to read or write the cache falls back to parsing, never to an error.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { userCacheDir } from './validator-cache';
 
 /** Files smaller than this parse fast enough. */
 const WORTH_CACHING_BYTES = 256 * 1024;
 /** Bump when the reading rules change, so older entries are not used. */
-const FORMAT = 'v1';
+const FORMAT = 'v2-compact-crd';
 
-/** Where the documents of `text` are cached, or `undefined` when it is not worth it or there is no node_modules. */
+/** Where the documents of `text` are cached, or `undefined` when it is not worth it. */
 export function cacheFileFor(text: string): string | undefined {
-  const modules = path.resolve('node_modules');
-  if (text.length < WORTH_CACHING_BYTES || !existsSync(modules)) return undefined;
+  if (text.length < WORTH_CACHING_BYTES) return undefined;
   const hash = createHash('sha256').update(FORMAT).update(text).digest('hex');
-  return path.join(modules, '.cache', 'agent-play', 'yaml', `${hash}.json`);
+  return path.join(userCacheDir(), 'yaml', `${hash}.json`);
 }
 
 /** The documents of `text`, from the cache when it has them, else from `parse` (and then stored). */

@@ -1,8 +1,9 @@
 /**
  * Which schema an object is checked against. Schemas come from `--crds` directories (CRDs as a user exports
  * them from a cluster, a `List` of them, or JSON Schema files with Kubernetes-style definitions such as
- * `argo-events.schema.json`) and from what agent-play carries itself (the CodeRun CRD, generated from the same
- * zod schema as the CodeRuns the play creates, and its schemas of the core objects it emits). The first
+ * `argo-events.schema.json`) and from what agent-play carries itself (the Argo Workflows and Argo Events
+ * schemas of `schemas/`, the CodeRun CRD, generated from the same zod schema as the CodeRuns the play
+ * creates, and its schemas of the core objects it emits). The first
  * source that knows an object's apiVersion and kind wins: a directory's before the built-in ones, and a CRD
  * that describes fields before a JSON Schema (the Argo Events CRDs describe none).
  */
@@ -11,7 +12,8 @@ import * as path from 'node:path';
 import { CODERUN_GROUP, CODERUN_KIND, CODERUN_PLURAL, CODERUN_VERSION, codeRunOpenApiSchema } from '../../../constructs/model/coderun-schema';
 import { readKubernetesYaml, YamlSyntaxError } from '../kubernetes-yaml';
 import { CORE_SCHEMAS, zodProblems } from './core-schemas';
-import { CrdSchema, CrdShapeError } from './crd-schema';
+import { builtInArgoSchemas } from './argo-built-in';
+import { COMPACT_DEFINITIONS, compactOpenApi, CrdSchema, CrdShapeError } from './crd-schema';
 import { DefinitionsSchema } from './events-json-schema';
 import { isRecord } from './json-schema-passes';
 import { cachedDocuments } from './parsed-yaml-cache';
@@ -32,13 +34,33 @@ export class SchemaSourceError extends Error {
   }
 }
 
+/** One of each per process: their schemas compile on first use and are kept. */
+const builtInCatalogs = new Map<boolean, SchemaCatalog>();
+
 const keyOf = (apiVersion: unknown, kind: unknown): string => `${String(apiVersion)}|${String(kind)}`;
 
 /** Schemas by apiVersion and kind. */
 export class SchemaCatalog {
-  /** The schemas agent-play carries: the CodeRun CRD and the core kinds it emits. */
-  public static builtIn(): SchemaCatalog {
+  /**
+   * The schemas agent-play carries: the Argo kinds, the CodeRun CRD and the core kinds it emits.
+   * @param options.argo whether the Argo schemas are among them (without them, Argo objects are checked by
+   * the lint rules alone, as against a cluster whose CRDs lack a kind) @default true
+   */
+  public static builtIn(options: { readonly argo?: boolean } = {}): SchemaCatalog {
+    const argo = options.argo ?? true;
+    let catalog = builtInCatalogs.get(argo);
+    if (!catalog) {
+      catalog = SchemaCatalog.createBuiltIn(argo);
+      builtInCatalogs.set(argo, catalog);
+    }
+    return catalog;
+  }
+
+  private static createBuiltIn(withArgo: boolean): SchemaCatalog {
     const catalog = new SchemaCatalog();
+    for (const argo of withArgo ? builtInArgoSchemas() : []) {
+      for (const apiVersion of argo.apiVersions) catalog.add(apiVersion, argo.kind, { source: argo.source, validate: argo.validate });
+    }
     const codeRun = CrdSchema.fromCrd(codeRunCrd());
     catalog.add(`${CODERUN_GROUP}/${CODERUN_VERSION}`, CODERUN_KIND, { source: `built-in: CRD ${codeRun.name} (agent-play's CodeRun schema)`, validate: (object) => codeRun.validate(object) });
     for (const [key, schema] of CORE_SCHEMAS) {
@@ -156,7 +178,7 @@ function parseSchemaFile(file: string, text: string): (CrdSchema | DefinitionsSc
     return crdsIn([document], file);
   }
   try {
-    return crdsIn(cachedDocuments(text, (yaml) => readKubernetesYaml(yaml).map((document) => document.value)), file);
+    return crdsIn(cachedDocuments(text, (yaml) => readKubernetesYaml(yaml).map((document) => compactCrd(document.value))), file);
   } catch (error) {
     if (error instanceof YamlSyntaxError) throw new SchemaSourceError(`${file}: ${error.message}`);
     throw error;
@@ -175,4 +197,18 @@ function crdsIn(documents: readonly unknown[], file: string): CrdSchema[] {
         throw error;
       }
     });
+}
+
+/**
+ * A CRD with each version's schema in compact form (what the schema file cache keeps: a tenth of the size,
+ * and no second pass when read back); any other document unchanged.
+ */
+function compactCrd(document: unknown): unknown {
+  if (!isRecord(document) || document.kind !== 'CustomResourceDefinition' || !isRecord(document.spec) || !Array.isArray(document.spec.versions)) return document;
+  const versions = document.spec.versions.map((version: unknown) => {
+    if (!isRecord(version) || !isRecord(version.schema) || !isRecord(version.schema.openAPIV3Schema)) return version;
+    const compact = compactOpenApi(version.schema.openAPIV3Schema);
+    return { ...version, schema: { openAPIV3Schema: compact.root, [COMPACT_DEFINITIONS]: compact.definitions } };
+  });
+  return { ...document, spec: { ...document.spec, versions } };
 }

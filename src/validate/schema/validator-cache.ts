@@ -1,0 +1,136 @@
+/**
+ * Compiled schema validators, kept as ajv standalone code so that a process does not compile the same schema
+ * again: compiling the Argo Workflows CRDs takes ajv about half a second, loading the compiled code a few
+ * milliseconds. Looked up in the package's own `build/validators/` (compiled by `npm run build`), then in
+ * the user's cache folder (`$AGENT_PLAY_CACHE_DIR`, else `$XDG_CACHE_HOME/agent-play`, else
+ * `~/.cache/agent-play`), never in the working folder. Any failure to read or write the cache costs time,
+ * never an error.
+ */
+import type { default as AjvClass, ValidateFunction } from 'ajv';
+import type { default as standaloneCodeFunction } from 'ajv/dist/standalone';
+import equal from 'ajv/dist/runtime/equal';
+import ucs2length from 'ajv/dist/runtime/ucs2length';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+import { Script } from 'node:vm';
+import { version as AJV_VERSION } from 'ajv/package.json';
+import { AJV_OPTIONS, type JsonSchema } from './json-schema-passes';
+
+/** Bump when what is compiled changes in a way the key does not capture. */
+const FORMAT = 'validators-v1';
+
+/** The modules ajv's standalone code requires, handed to it directly: the cache folder has no node_modules. */
+const RUNTIME: Readonly<Record<string, unknown>> = {
+  'ajv/dist/runtime/equal': { default: equal },
+  'ajv/dist/runtime/ucs2length': { default: ucs2length },
+};
+
+/** The user's cache folder for agent-play. */
+export function userCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  if (env.AGENT_PLAY_CACHE_DIR) return path.resolve(env.AGENT_PLAY_CACHE_DIR);
+  const base = env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(homedir(), '.cache');
+  return path.join(base, 'agent-play');
+}
+
+/** The package's own folder of validators compiled at build time, beside the compiled code. */
+const packagedDir = (): string => path.join(__dirname, 'validators');
+
+/** One schema document and the validators wanted from it, by name. */
+export interface ValidatorRequest {
+  /** The document, with an `$id`; every wanted schema is a `$ref` into it. */
+  readonly document: JsonSchema;
+  /** Validator name to `$ref`, e.g. `{ Workflow: 'argo-workflows#/definitions/...' }`. */
+  readonly refs: Readonly<Record<string, string>>;
+}
+
+/** The cache key of a request: what it compiles and with which ajv. */
+export function validatorKey(request: ValidatorRequest): string {
+  return createHash('sha256').update(FORMAT).update(AJV_VERSION).update(JSON.stringify(AJV_OPTIONS)).update(JSON.stringify(request.refs)).update(JSON.stringify(request.document)).digest('hex').slice(0, 32);
+}
+
+const loaded = new Map<string, Record<string, ValidateFunction>>();
+
+/**
+ * The validators of `request`: from memory, the packaged folder, the user cache, or compiled (and then
+ * stored in the user cache).
+ */
+export function cachedValidators(request: ValidatorRequest): Record<string, ValidateFunction> {
+  const key = validatorKey(request);
+  let validators = loaded.get(key);
+  if (!validators) {
+    validators = readCompiled(path.join(packagedDir(), `${key}.cjs`), key) ?? readCompiled(path.join(userCacheDir(), 'validators', `${key}.cjs`), key) ?? compileAndStore(request, key);
+    loaded.set(key, validators);
+  }
+  return validators;
+}
+
+/** Compiles `request` into `directory` (the build does this for the built-in schemas). */
+export function writeCompiledValidators(request: ValidatorRequest, directory: string): string {
+  const file = path.join(directory, `${validatorKey(request)}.cjs`);
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(file, compiledCode(request));
+  return file;
+}
+
+function compiledCode(request: ValidatorRequest): string {
+  // ajv itself is loaded only here: a process that finds its validators compiled never loads it.
+  const load = createRequire(__filename);
+  const Ajv = (load('ajv') as { default: typeof AjvClass }).default;
+  const standaloneCode = (load('ajv/dist/standalone') as { default: typeof standaloneCodeFunction }).default;
+  const ajv = new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code, source: true } });
+  ajv.addSchema(request.document);
+  return standaloneCode(ajv, { ...request.refs });
+}
+
+/**
+ * Runs compiled validator code. V8's compiled form of it is kept beside it in the user cache (`<key>.v8`):
+ * parsing a megabyte of generated code costs more than validating.
+ */
+function evaluate(code: string, key: string): Record<string, ValidateFunction> {
+  const module = { exports: {} as Record<string, ValidateFunction> };
+  const requireRuntime = (id: string): unknown => {
+    if (!(id in RUNTIME)) throw new Error(`compiled validator needs ${id}`);
+    return RUNTIME[id];
+  };
+  const v8File = path.join(userCacheDir(), 'validators', `${key}.v8`);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(v8File);
+  } catch {
+    // Not there yet: made below.
+  }
+  const script = new Script(`(function (module, exports, require) {\n${code}\n})`, { filename: `agent-play-validators-${key}.cjs`, cachedData });
+  (script.runInThisContext() as (...args: unknown[]) => void)(module, module.exports, requireRuntime);
+  if (!cachedData || script.cachedDataRejected) writeQuietly(v8File, script.createCachedData());
+  return module.exports;
+}
+
+function readCompiled(file: string, key: string): Record<string, ValidateFunction> | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return evaluate(readFileSync(file, 'utf8'), key);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a cache file whole (a temporary file renamed), or not at all. */
+function writeQuietly(file: string, data: string | Buffer): void {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, data);
+    renameSync(temporary, file);
+  } catch {
+    // A cache that cannot be written only costs time.
+  }
+}
+
+function compileAndStore(request: ValidatorRequest, key: string): Record<string, ValidateFunction> {
+  const code = compiledCode(request);
+  writeQuietly(path.join(userCacheDir(), 'validators', `${key}.cjs`), code);
+  return evaluate(code, key);
+}

@@ -1,0 +1,58 @@
+/**
+ * `cdk8s synth` (the cdk8s CLI, run as users run it) is as safe as `agent-play synth`: the CLI deletes its
+ * `output` folder before it runs the app, so cdk8s.yaml points that at a scratch folder under build/ and the
+ * app writes dist-manifests/ itself (src/main.ts). Run in a scratch copy of the project, since it writes.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GENERATED_HEADER } from '../src/synth/synthesize';
+
+const ROOT = path.resolve(__dirname, '..');
+const PROJECT_FILES = ['package.json', 'cdk8s.yaml', 'tsconfig.json', 'scripts', 'constructs', 'src', 'bench', 'schemas', 'dist-manifests'];
+
+let project: string;
+
+const contents = (folder: string): Record<string, string> => Object.fromEntries(readdirSync(folder).sort().map((file) => [file, readFileSync(path.join(folder, file), 'utf8')]));
+
+function cdk8sSynth(): { code: number | null; err: string } {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/cdk8s-cli/bin/cdk8s'), 'synth'], { cwd: project, encoding: 'utf8', env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(project, '.cache') } });
+  return { code: run.status, err: run.stderr };
+}
+
+beforeAll(() => {
+  project = path.join(mkdtempSync(path.join(tmpdir(), 'agent-play-cdk8s-')), 'project');
+  for (const file of PROJECT_FILES) cpSync(path.join(ROOT, file), path.join(project, file), { recursive: true });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+  writeFileSync(path.join(project, 'notes.txt'), 'a file nobody generated\n');
+});
+
+afterAll(() => {
+  if (project) rmSync(path.dirname(project), { recursive: true, force: true });
+});
+
+describe('cdk8s synth', () => {
+  it('with a broken config: exits non-zero with the one-line errors of agent-play synth and leaves dist-manifests/ as it was', () => {
+    const before = contents(path.join(project, 'dist-manifests'));
+    writeFileSync(path.join(project, 'agent-play.yaml'), 'agents: { rex: { cli: nope } }\n');
+    try {
+      const run = cdk8sSynth();
+      expect(run.code).not.toBe(0);
+      expect(run.err).toContain('agents.rex.cli: unknown CLI "nope"; known: ');
+      expect(contents(path.join(project, 'dist-manifests'))).toEqual(before);
+    } finally {
+      rmSync(path.join(project, 'agent-play.yaml'));
+    }
+  });
+
+  it('with a good config: writes dist-manifests/ as agent-play synth does, and deletes nothing it did not write', () => {
+    writeFileSync(path.join(project, 'dist-manifests', 'play-rbac.yaml'), `${GENERATED_HEADER}stale: true\n`);
+    const run = cdk8sSynth();
+    expect(run.code, run.err).toBe(0);
+    expect(contents(path.join(project, 'dist-manifests'))).toEqual(contents(path.join(ROOT, 'dist-manifests')));
+    expect(contents(path.join(project, 'build', 'cdk8s-synth'))).toEqual(contents(path.join(ROOT, 'dist-manifests')));
+    expect(readFileSync(path.join(project, 'notes.txt'), 'utf8')).toBe('a file nobody generated\n');
+  });
+});
