@@ -392,6 +392,35 @@ describe.concurrent('check-release script', () => {
     expect(h.released()).toBe('false\n');
   });
 
+  cluster('removes the releases of earlier runs on a fresh run\'s check, and keeps those of this run', async ({ h }) => {
+    const current = JSON.stringify({ prUrl: prUrl(10), prNumber: '10', releasedAt: '2026-02-02T00:00:00Z' });
+    h.cluster.put(releaseRecord(5, {
+      [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }),
+      [LATER_GATE]: current,
+    }));
+    const run = await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z' });
+    expect(h.released()).toBe('false\n');
+    expect(h.releaseConfigMap(5)!.data).toEqual({ [LATER_GATE]: current });
+    expect(run.stdout).toContain(`removed the releases of earlier runs: ${GATE}`);
+  });
+
+  cluster('skips the clean-up, losing no release, when the record changes between its read and its patch', async ({ h }) => {
+    h.cluster.put(releaseRecord(5, { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) }));
+    const fresh = JSON.stringify({ prUrl: prUrl(11), prNumber: '11', releasedAt: '2026-02-03T00:00:00Z' });
+    h.cluster.interleave('configmap', NAMESPACE, releaseConfigMapName(REPOSITORY.service, 5), { data: { [LATER_GATE]: fresh } });
+    const run = await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z' });
+    expect(run.stdout).toContain('left the releases of earlier runs');
+    expect(h.releaseConfigMap(5)!.data[LATER_GATE]).toBe(fresh);
+  });
+
+  cluster('removes nothing for a play recreated from its progress record', async ({ h }) => {
+    const old = JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' });
+    h.cluster.put(releaseRecord(5, { [LATER_GATE]: old }));
+    await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z', resumed: true });
+    expect(h.releaseConfigMap(5)!.data).toEqual({ [LATER_GATE]: old });
+    expect(h.callsOf('patch')).toEqual([]);
+  });
+
   cluster('keeps every release of its run when the play was recreated from its progress record', async ({ h }) => {
     h.cluster.put(releaseRecord(5, { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) }));
     // Recreated after the event: the release came while no Workflow of the run existed.

@@ -15,6 +15,7 @@ const REPO = '5dlabs/cto-play-test';
 const task5: PullRequestShape = { repository: REPO, labels: ['task-5'], headRef: 'feature/task-5-implementation' };
 const opened = (delivery: string, triggerFailures?: number): Step => ({ github: 'pull_request', payload: pullRequestEvent('opened', task5), delivery, ...(triggerFailures === undefined ? {} : { triggerFailures }) });
 const task = { repository: REPO, task: 5 };
+const github = (event: string, payload: Record<string, unknown>): Step => ({ github: event, payload, delivery: `${event}-${Object.keys(payload).length}` });
 
 function run(scenario: Scenario, objects = synth().objects): SimulationReport {
   return simulate({ config: resolveConfig({ env: {} }), objects }, scenario);
@@ -107,6 +108,21 @@ describe('runs of a task', () => {
     expect(report.steps[1].recorded).toEqual([{ ...task, gate: 'waiting-pr-created' }]);
     expect(report.steps[1].resumed).toEqual([]);
     expect(report.plays).toEqual([{ ...task, stage: 'code-quality' }]);
+  });
+
+  it('a play recreated from a fresh run\'s state does not take the releases of the run before', () => {
+    const merged: Step = { github: 'pull_request', payload: pullRequestEvent('closed', task5, { merged: true }), delivery: 'merge' };
+    // The first run is merged; the task runs again; its gate check clears the old records; it is deleted and recreated.
+    const report = run({
+      plays: [{ ...task, stage: 'waiting-pr-merged' }],
+      steps: [merged, { restart: task }, { agentDone: task }, opened('b'), { agentDone: task }, { deletePlay: task }, { resumeFromState: task }, { agentDone: task }],
+    });
+    expect(report.plays).toEqual([{ ...task, stage: 'waiting-ready-for-qa' }]);
+    const last = run({
+      plays: [{ ...task, stage: 'waiting-pr-merged' }],
+      steps: [merged, { restart: task }, { agentDone: task }, opened('b'), { agentDone: task }, github('pull_request_review', reviewEvent('approved', '5DLabs-Cleo[bot]', task5)), { agentDone: task }, { deletePlay: task }, { resumeFromState: task }],
+    });
+    expect(last.plays).toEqual([{ ...task, stage: 'waiting-pr-merged' }]);
   });
 
   it('refuses to recreate a play that still exists, in the step report', () => {

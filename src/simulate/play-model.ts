@@ -5,7 +5,8 @@
  * - a play enters a stage; at a gate it passes at once when a release of its run is recorded, else it
  *   waits; a resume releases only the active suspend node whose `stage` input names the gate;
  * - a release belongs to the runs that started before it was recorded; a play recreated from its progress
- *   record continues its run and keeps every release (`CHECK_RELEASE_SCRIPT`);
+ *   record continues its run and keeps every release; a fresh run's gate check removes older releases
+ *   (`CHECK_RELEASE_SCRIPT`);
  * - each attempt of an agent stage first cancels the stage's stale CodeRuns, then creates its own, with
  *   `contextVersion` the attempt number: at most one live CodeRun per stage and agent at any time; a play
  *   that fails cancels its running CodeRuns; a deleted play's CodeRuns go with it (owner references).
@@ -255,10 +256,16 @@ export class PlayModel {
     if (next) this.enter(play, next.name);
   }
 
-  /** A release counts for a play when it was recorded during its run (see the module comment). */
+  /**
+   * A release counts for a play when it was recorded during its run (see the module comment). A fresh
+   * run's check also removes the older releases, so a play recreated later from its state cannot take them.
+   */
   private released(play: Play, gate: string): boolean {
-    const at = this.releases.get(releaseConfigMapName(play.service, play.task))?.get(gate);
-    return at !== undefined && (play.resumed || at >= play.createdAt);
+    const gates = this.releases.get(releaseConfigMapName(play.service, play.task));
+    if (gates && !play.resumed) {
+      for (const [name, at] of gates) if (at < play.createdAt) gates.delete(name);
+    }
+    return gates?.has(gate) ?? false;
   }
 
   /** Entering a stage: an agent stage starts its first attempt; a gate passes at once when released, else waits. */
