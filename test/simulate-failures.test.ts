@@ -167,3 +167,16 @@ describe('a quality gate under the failures', () => {
     expect(report.plays).toEqual([{ ...task, stage: 'waiting-ready-for-qa' }]);
   });
 });
+
+describe('the workflow-name strategy', () => {
+  it('records nothing for a pull request that names no task (no task-none record)', () => {
+    const inputs = { file: { events: { resume: 'workflow-name' } }, env: {} };
+    const report = simulate({ config: resolveConfig(inputs), objects: synth(inputs).objects }, {
+      plays: [{ ...task, stage: 'waiting-pr-created' }],
+      steps: [{ github: 'pull_request', payload: pullRequestEvent('opened', { repository: REPO, headRef: 'fix-typo' }), delivery: 'x' }],
+    });
+    expect(report.steps[0].sensors).toEqual(['gate-waiting-pr-created']);
+    expect(report.steps[0].recorded).toEqual([]);
+    expect(report.plays).toEqual([{ ...task, stage: 'waiting-pr-created' }]);
+  });
+});
