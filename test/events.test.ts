@@ -4,11 +4,13 @@ import { EventBus } from '../constructs/events/event-bus';
 import { GithubEventSource } from '../constructs/events/github-event-source';
 import { RELEASE_DEPENDENCY } from '../constructs/events/gate-sensor';
 import { RESUMER_PARAMETERS } from '../constructs/events/play-resumer-template';
-import { githubAppBotLogin } from '../constructs/model/naming';
+import { githubAppBotLogin, repositoryLabelValue } from '../constructs/model/naming';
 import { gateNodeSelector, playWorkflowName, releaseConfigMapName, RESUMER_TEMPLATE_NAME, gateSensorName } from '../constructs/model/play-contract';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { RESUMER_GRANTS, sensorGrants } from '../constructs/rbac/events-rbac';
+import { githubEventData, runSensor } from '../src/simulate/sensor-runner';
+import { pullRequestEvent } from './support/github-payloads';
 import { synth, type K8sObject } from './support/synth';
 
 const config = resolveConfig({ env: {} });
@@ -276,5 +278,51 @@ describe.each([100, 1000])('a platform of %i repositories', (count) => {
       const conditions = sensor.spec.dependencies[0].filters.exprs.length;
       expect(text.split('octo-org/service-0042').length - 1).toBeLessThanOrEqual(1 + conditions);
     }
+  });
+});
+
+describe('the per-repository names a gate Sensor renders', () => {
+  // Names the generic rule gets right and wrong: another service, dots and underscores, upper case, a
+  // leading dot, a trailing dash, and a name too long for a label value.
+  const repositories = [
+    { name: 'octo-org/payments', service: 'payments' },
+    { name: 'octo-org/web', service: 'frontend' },
+    { name: 'Octo-Org/Payments.API', service: 'payments-api' },
+    { name: 'octo-org/my_tool', service: 'my-tool' },
+    { name: 'octo-org/.github', service: 'github-config' },
+    { name: 'octo-org/trailing-', service: 'trailing' },
+    { name: `octo-org/${'very-long-repository-name-'.repeat(3)}x`, service: 'long' },
+  ];
+
+  it.each(['label-selector', 'workflow-name'] as const)('are the names the naming functions give, for every repository (%s)', (strategy) => {
+    const platform = synth({ file: { repositories, events: { resume: strategy } }, env: {} });
+    const sensor = platform.one('Sensor', 'gate-waiting-pr-created');
+    for (const repository of repositories) {
+      // GitHub may spell the name in another case than the configuration.
+      const data = githubEventData('pull_request', pullRequestEvent('opened', { repository: repository.name.toUpperCase(), labels: ['task-12'] }), 'd');
+      const run = runSensor(sensor, data, { name: 'github', eventName: 'play' });
+      expect(run.fired, repository.name).toHaveLength(1);
+      const args = Object.fromEntries(run.fired[0].resource.spec.arguments.parameters.map((parameter: any) => [parameter.name, parameter.value]));
+      expect(args['repository-label'], repository.name).toBe(repositoryLabelValue(repository.name));
+      expect(args['release-configmap'], repository.name).toBe(releaseConfigMapName(repository.service, 12));
+      expect(args['task-id']).toBe('12');
+      expect(args.play).toBe(strategy === 'workflow-name' ? playWorkflowName(repository.service, 12) : '');
+    }
+  });
+
+  it('pass the pull request number as GitHub wrote it, also from 1,000,000 up', () => {
+    const sensor = platform.one('Sensor', 'gate-waiting-pr-created');
+    const data = githubEventData('pull_request', pullRequestEvent('opened', { ...{ repository: '5dlabs/cto-play-test', labels: ['task-5'] }, number: 1234567 }), 'd');
+    const [fired] = runSensor(sensor, data, { name: 'github', eventName: 'play' }).fired;
+    expect(fired.resource.spec.arguments.parameters[RESUMER_PARAMETERS.indexOf('pr-number')].value).toBe('1234567');
+  });
+
+  it('list only the repositories the generic rule gets wrong', () => {
+    const platform = synth({ file: { repositories: repositories.slice(0, 2) }, env: {} });
+    const parameters = everyParameter(platform.one('Sensor', 'gate-waiting-pr-created'));
+    const template = (name: string) => parameters.find((parameter) => parameter.dest === `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf(name as never)}.value`).src.dataTemplate as string;
+    expect(template('release-configmap')).toContain('"octo-org/web"');
+    expect(template('release-configmap')).not.toContain('"octo-org/payments"');
+    expect(template('repository-label')).not.toContain(' eq ');
   });
 });

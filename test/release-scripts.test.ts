@@ -166,6 +166,11 @@ function playWorkflow(options: PlayOptions): KubeObject {
   };
 }
 
+/** The release ConfigMap of a task, holding `data` (gate to record). */
+function releaseRecord(task: number, data: Record<string, string>): KubeObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: releaseConfigMapName(REPOSITORY.service, task), namespace: NAMESPACE }, data };
+}
+
 /** A Workflow like the play but labelled as a CodeRun. */
 function codeRun(play: KubeObject): KubeObject {
   return { ...play, metadata: { ...play.metadata, labels: { ...play.metadata.labels, [PlayLabels.workflowType]: WorkflowTypes.coderun } } };
@@ -341,23 +346,13 @@ describe.concurrent('check-release script', () => {
   });
 
   cluster('answers false when the ConfigMap records other gates only', async ({ h }) => {
-    h.cluster.put({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: releaseConfigMapName(REPOSITORY.service, 5), namespace: NAMESPACE },
-      data: { [LATER_GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) },
-    });
+    h.cluster.put(releaseRecord(5, { [LATER_GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) }));
     await h.checkRelease(GATE, 5);
     expect(h.released()).toBe('false\n');
   });
 
   cluster('answers true when the gate has a release recorded', async ({ h }) => {
-    h.cluster.put({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: releaseConfigMapName(REPOSITORY.service, 5), namespace: NAMESPACE },
-      data: { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) },
-    });
+    h.cluster.put(releaseRecord(5, { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) }));
     const run = await h.checkRelease(GATE, 5);
     expect(h.released()).toBe('true\n');
     expect(run.stdout).toContain(prUrl(9));
@@ -367,12 +362,7 @@ describe.concurrent('check-release script', () => {
   });
 
   cluster('fails, answering nothing, when the ConfigMap cannot be read for another reason than NotFound', async ({ h }) => {
-    h.cluster.put({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: releaseConfigMapName(REPOSITORY.service, 5), namespace: NAMESPACE },
-      data: { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) },
-    });
+    h.cluster.put(releaseRecord(5, { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) }));
     h.cluster.forbid('get', 'configmap');
 
     const run = await h.runCheckRelease(GATE, 5);
@@ -385,40 +375,54 @@ describe.concurrent('check-release script', () => {
   });
 
   cluster('ignores a release of an earlier run of the task when the play starts afresh', async ({ h }) => {
-    h.cluster.put({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: releaseConfigMapName(REPOSITORY.service, 5), namespace: NAMESPACE },
-      data: { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) },
-    });
+    h.cluster.put(releaseRecord(5, { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) }));
     const run = await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z' });
     expect(h.released()).toBe('false\n');
     expect(run.stdout).toContain('earlier run');
   });
 
   cluster('counts a release made in the second the play was created, and one without a time as old', async ({ h }) => {
-    h.cluster.put({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: releaseConfigMapName(REPOSITORY.service, 5), namespace: NAMESPACE },
-      data: {
+    h.cluster.put(releaseRecord(5, {
         [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-02-01T00:00:00Z' }),
         [LATER_GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9' }),
-      },
-    });
+      }));
     await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z' });
     expect(h.released()).toBe('true\n');
     await h.checkRelease(LATER_GATE, 5);
     expect(h.released()).toBe('false\n');
   });
 
+  cluster('removes the releases of earlier runs on a fresh run\'s check, and keeps those of this run', async ({ h }) => {
+    const current = JSON.stringify({ prUrl: prUrl(10), prNumber: '10', releasedAt: '2026-02-02T00:00:00Z' });
+    h.cluster.put(releaseRecord(5, {
+      [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }),
+      [LATER_GATE]: current,
+    }));
+    const run = await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z' });
+    expect(h.released()).toBe('false\n');
+    expect(h.releaseConfigMap(5)!.data).toEqual({ [LATER_GATE]: current });
+    expect(run.stdout).toContain(`removed the releases of earlier runs: ${GATE}`);
+  });
+
+  cluster('skips the clean-up, losing no release, when the record changes between its read and its patch', async ({ h }) => {
+    h.cluster.put(releaseRecord(5, { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) }));
+    const fresh = JSON.stringify({ prUrl: prUrl(11), prNumber: '11', releasedAt: '2026-02-03T00:00:00Z' });
+    h.cluster.interleave('configmap', NAMESPACE, releaseConfigMapName(REPOSITORY.service, 5), { data: { [LATER_GATE]: fresh } });
+    const run = await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z' });
+    expect(run.stdout).toContain('left the releases of earlier runs');
+    expect(h.releaseConfigMap(5)!.data[LATER_GATE]).toBe(fresh);
+  });
+
+  cluster('removes nothing for a play recreated from its progress record', async ({ h }) => {
+    const old = JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' });
+    h.cluster.put(releaseRecord(5, { [LATER_GATE]: old }));
+    await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z', resumed: true });
+    expect(h.releaseConfigMap(5)!.data).toEqual({ [LATER_GATE]: old });
+    expect(h.callsOf('patch')).toEqual([]);
+  });
+
   cluster('keeps every release of its run when the play was recreated from its progress record', async ({ h }) => {
-    h.cluster.put({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: releaseConfigMapName(REPOSITORY.service, 5), namespace: NAMESPACE },
-      data: { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) },
-    });
+    h.cluster.put(releaseRecord(5, { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) }));
     // Recreated after the event: the release came while no Workflow of the run existed.
     await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z', resumed: true });
     expect(h.released()).toBe('true\n');

@@ -189,7 +189,7 @@ steps:
   it.each([
     ['a missing payload', scenario, {}, /steps\[0\]\.payload: cannot read payloads\/pr-opened\.json \(ENOENT\)$/],
     ['a payload that is not JSON', scenario, { 'pr-opened.json': '{' }, /steps\[0\]\.payload: payloads\/pr-opened\.json (is not JSON|must hold a JSON object)/],
-    ['a step of no known kind', 'steps:\n  - deploy: now\n', {}, /steps\[0\]: expected a step \{ github, payload \} or \{ agentDone/],
+    ['a step of no known kind', 'steps:\n  - deploy: now\n', {}, /steps\[0\]: expected a step \{ github, payload \}, \{ agentDone \}/],
     ['a play at an unknown stage', `plays: [{ repository: ${REPO}, task: 5, stage: review }]\nsteps: [{ agentDone: { repository: ${REPO}, task: 5 } }]\n`, {}, /unknown stage "review"/],
   ])('rejects %s in one line with exit 2', (_case, text, payloads: Record<string, unknown>, message) => {
     const folder = scenarioFolder(text, payloads);

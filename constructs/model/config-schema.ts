@@ -211,7 +211,7 @@ export const PlaySchema = z.strictObject({
 export const ImagesSchema = z.strictObject({
   /** The helper image with bash, kubectl and jq that records progress and finds plays. */
   kubectl: PinnedImageSchema.default('alpine/k8s:1.31.4'),
-  /** The Argo CLI image that resumes a gate the way `argo resume` does. */
+  /** The Argo CLI image that resumes a gate the way `argo resume` does: the controller's version (model/argo-images.ts). */
   argo: PinnedImageSchema.default(argoCliImage()),
 });
 

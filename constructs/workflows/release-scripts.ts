@@ -34,7 +34,10 @@ const WAITING_AT_GATE_JQ = `if ((.status.offloadNodeStatusVersion // "") != "" o
  * (WORKFLOW_NAME) was created; a play recreated from its progress record (it carries RESUMED_ANNOTATION)
  * keeps every record, since the events of its run may have come while no Workflow existed. A task run
  * again from its first stage is a new Workflow without that annotation: the previous run's releases are
- * older than it and never pass its gates.
+ * older than it and never pass its gates; every check of a fresh run also removes each such older
+ * record (a merge patch that carries the resourceVersion it read, so a record written meanwhile is never
+ * lost: on a conflict the clean-up is skipped), so a play later recreated from this run's state cannot
+ * take them for its own.
  */
 export const CHECK_RELEASE_SCRIPT = String.raw`set -euo pipefail
 # stderr apart from the JSON: a warning from kubectl must not end up in what jq reads.
@@ -46,10 +49,24 @@ created="$(jq -r '(.metadata.creationTimestamp // "")[0:19]' <<<"$play")"
 if output="$(kubectl get configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" -o json 2>"$errors")"; then
   release="$(jq -r --arg gate "$STAGE" '.data[$gate] // empty' <<<"$output")"
 elif grep -q NotFound "$errors"; then
+  output=""
   release=""
 else
   echo "cannot read $RELEASE_CONFIGMAP: $(cat "$errors")" >&2
   exit 1
+fi
+if [ -n "$output" ] && [ -z "$resumed" ]; then
+  stale="$(jq -c --arg created "$created" '[.data // {} | to_entries[]
+    | select(((.value | fromjson? | .releasedAt?) // "" | tostring | .[0:19]) < $created) | { (.key): null }] | add // {}' <<<"$output" 2>/dev/null || echo '{}')"
+  if [ "$stale" != "{}" ]; then
+    version="$(jq -r '.metadata.resourceVersion' <<<"$output")"
+    cleanup="$(jq -n -c --arg rv "$version" --argjson data "$stale" '{ metadata: { resourceVersion: $rv }, data: $data }')"
+    if kubectl patch configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" --type merge -p "$cleanup" >/dev/null 2>&1; then
+      echo "removed the releases of earlier runs: $(jq -r 'keys | join(", ")' <<<"$stale")"
+    else
+      echo "left the releases of earlier runs for a later check: the record changed meanwhile"
+    fi
+  fi
 fi
 if [ -n "$release" ] && [ -z "$resumed" ]; then
   # A record that is not JSON, or has no time, counts as old.

@@ -1,7 +1,17 @@
 /**
- * A model of the plays of a platform and of their release records, moved the way the play templates and
- * the resumer move them: a play enters a stage; at a gate it passes at once when a release is recorded,
- * else it waits; a resume releases only the suspend node whose `stage` input names the gate.
+ * A model of the plays of a platform, their CodeRuns and their release records, moved the way the play
+ * templates and the resumer move them:
+ *
+ * - a play enters a stage; at a gate it passes at once when a release of its run is recorded, else it
+ *   waits; a resume releases only the active suspend node whose `stage` input names the gate;
+ * - a release belongs to the runs that started before it was recorded; a play recreated from its progress
+ *   record continues its run and keeps every release; a fresh run's gate check removes older releases
+ *   (`CHECK_RELEASE_SCRIPT`);
+ * - each attempt of an agent stage first cancels the stage's stale CodeRuns, then creates its own, with
+ *   `contextVersion` the attempt number: at most one live CodeRun per stage and agent at any time; a play
+ *   that fails cancels its running CodeRuns; a deleted play's CodeRuns go with it (owner references).
+ *
+ * Time is the index of the scenario step; the plays a scenario starts with were created before step 0.
  */
 import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/config-schema';
 import { PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
@@ -17,9 +27,17 @@ export interface Play {
   stage: string;
   /** Whether its gate's suspend node is active. */
   waiting: boolean;
+  /** The agent stage failed past its retries; the play ended. */
+  failed: boolean;
+  /** The attempt of the current agent stage, from 1. */
+  attempt: number;
   readonly name: string;
-  /** The play's parameters, which decide its conditional stages. */
+  /** The play parameters, which decide its conditional stages. */
   readonly parameters: Readonly<Record<string, string>>;
+  /** When the Workflow was created (a step index). */
+  readonly createdAt: number;
+  /** Recreated from its progress record: it continues a run, and keeps that run's releases. */
+  readonly resumed: boolean;
 }
 
 /** A play as the report shows it. */
@@ -27,31 +45,97 @@ export interface PlayView {
   readonly repository: string;
   readonly task: number;
   readonly stage: string;
+  /** Present when the play failed. */
+  readonly status?: 'failed';
 }
+
+export type CodeRunPhase = 'Running' | 'Succeeded' | 'Failed' | 'Cancelled';
+
+/** A CodeRun as the report shows it. */
+export interface CodeRunView {
+  readonly repository: string;
+  readonly task: number;
+  readonly stage: string;
+  readonly agent: string;
+  readonly contextVersion: number;
+  phase: CodeRunPhase;
+}
+
+interface CodeRun extends CodeRunView {
+  readonly play: Play;
+}
+
+/** How an attempt of an agent stage ended without success. */
+export type AgentFailure = 'failed' | 'evicted';
 
 export class PlayModel {
   public readonly stages: StageMachine;
   private readonly plays: Play[] = [];
-  /** Release ConfigMap name to the gates it records. */
-  private readonly releases = new Map<string, Set<string>>();
+  /** Release ConfigMap name, then gate, to when the release was recorded. */
+  private readonly releases = new Map<string, Map<string, number>>();
+  /** Task (`repository#task`) to its last progress record: the stage and the parameters. */
+  private readonly progress = new Map<string, { stage: string; parameters: Readonly<Record<string, string>> }>();
+  private readonly codeRuns: CodeRun[] = [];
+  /** The current step index; -1 before the first step. */
+  private now = -1;
 
   public constructor(private readonly config: PlatformConfig) {
     this.stages = StageMachine.fromConfig(config);
   }
 
+  /** Moves the clock to step `index`. */
+  public at(index: number): void {
+    this.now = index;
+  }
+
   /**
-   * Creates a play at `stage`, as `agent-play resume` or a submission would.
+   * Creates a play at `stage`, as a submission or `agent-play resume` (`resumed`) would.
    *
    * @throws when the repository is not configured, the stage does not exist, or the task already has a play
    */
-  public addPlay(repository: string, task: number, stage: string, parameters: Readonly<Record<string, string>> = {}): void {
+  public addPlay(repository: string, task: number, stage: string, parameters: Readonly<Record<string, string>> = {}, resumed = false): Play {
     const config = this.repositoryConfig(repository);
     this.stages.indexOf(stage);
     if (this.find(repository, task)) throw new Error(`task ${task} of ${repository} already has a play`);
     const name = playWorkflowName(config.service, task);
-    const play: Play = { repository: config.name, service: config.service, task, stage, waiting: false, name, parameters: { ...this.config.play.parameters, ...parameters } };
+    const play: Play = {
+      repository: config.name,
+      service: config.service,
+      task,
+      stage,
+      waiting: false,
+      failed: false,
+      attempt: 0,
+      name,
+      parameters: { ...this.config.play.parameters, ...parameters },
+      createdAt: this.now,
+      resumed,
+    };
     this.plays.push(play);
     this.enter(play, stage);
+    return play;
+  }
+
+  /** Deletes the play's Workflow; its CodeRuns go with it, its progress record stays. @throws when there is none */
+  public deletePlay(repository: string, task: number): void {
+    const play = this.required(repository, task);
+    this.plays.splice(this.plays.indexOf(play), 1);
+    for (let index = this.codeRuns.length - 1; index >= 0; index -= 1) {
+      if (this.codeRuns[index].play === play) this.codeRuns.splice(index, 1);
+    }
+  }
+
+  /** `agent-play resume`: a new Workflow at the stage of the task's progress record. @throws when nothing is recorded or a play lives */
+  public resumeFromState(repository: string, task: number): Play {
+    const record = this.progress.get(this.taskKey(repository, task));
+    if (!record) throw new Error(`task ${task} of ${repository} has no progress record to resume from`);
+    return this.addPlay(repository, task, record.stage, record.parameters, true);
+  }
+
+  /** The task run again from its first stage: the old play (if any) is deleted, a new run starts. */
+  public restart(repository: string, task: number): Play {
+    if (this.find(repository, task)) this.deletePlay(repository, task);
+    return this.addPlay(repository, task, this.stages.first.name);
   }
 
   /** The play of a task, if any. */
@@ -60,12 +144,12 @@ export class PlayModel {
   }
 
   public byName(name: string): Play | undefined {
-    return this.plays.find((play) => play.name === name && !this.isCompleted(play));
+    return this.plays.find((play) => play.name === name && !this.isFinished(play));
   }
 
   /** Live plays whose labels match, as `kubectl get workflows -l ...` would list them. */
   public selectByLabels(labels: Readonly<Record<string, string>>): Play[] {
-    return this.plays.filter((play) => !this.isCompleted(play) && Object.entries(labels).every(([key, value]) => this.labelsOf(play)[key] === value));
+    return this.plays.filter((play) => !this.isFinished(play) && Object.entries(labels).every(([key, value]) => this.labelsOf(play)[key] === value));
   }
 
   public labelsOf(play: Play): Record<string, string> {
@@ -77,32 +161,45 @@ export class PlayModel {
     };
   }
 
-  public isCompleted(play: Play): boolean {
-    return play.stage === this.stages.end.name;
+  /** Argo has finished the Workflow: it reached its end stage or failed. */
+  public isFinished(play: Play): boolean {
+    return play.failed || play.stage === this.stages.end.name;
   }
 
   /** The running agent stage succeeds: the play moves on. @throws when the play is not in an agent stage */
   public agentDone(play: Play): void {
-    const stage = this.stages.get(play.stage);
-    if (stage.type !== 'agent') throw new Error(`the play of task ${play.task} of ${play.repository} is at ${stage.type} stage "${play.stage}", where no agent runs`);
+    this.assertAgentStage(play);
+    for (const run of this.liveCodeRuns(play, play.stage)) run.phase = 'Succeeded';
     this.advance(play);
   }
 
-  /** Records a release of `gate` in a release ConfigMap. */
-  public record(configMap: string, gate: string): void {
-    const gates = this.releases.get(configMap) ?? new Set<string>();
-    gates.add(gate);
-    this.releases.set(configMap, gates);
+  /**
+   * The current attempt of the agent stage fails (its pod errs, or is evicted while the CodeRun keeps
+   * working). Argo retries the attempt while the stage has retries left; each new attempt cancels the
+   * stale CodeRun first. Past the retries the play fails and cancels its running CodeRuns.
+   *
+   * @returns what happened, in words
+   * @throws when the play is not in an agent stage
+   */
+  public agentFailed(play: Play, failure: AgentFailure): string {
+    const stage = this.assertAgentStage(play);
+    // A failed CodeRun ended by itself; an evicted pod leaves its CodeRun running.
+    if (failure === 'failed') for (const run of this.liveCodeRuns(play, play.stage)) run.phase = 'Failed';
+    if (play.attempt > stage.retries) {
+      play.failed = true;
+      for (const run of this.codeRuns.filter((candidate) => candidate.play === play && candidate.phase === 'Running')) run.phase = 'Cancelled';
+      this.saveProgress(play);
+      return `attempt ${play.attempt} of ${play.stage} ${failure}; no retries left: the play failed and cancelled its running CodeRuns`;
+    }
+    this.startAttempt(play, play.attempt + 1);
+    return `attempt ${play.attempt - 1} of ${play.stage} ${failure}; attempt ${play.attempt} cancelled the stale CodeRun and created its own`;
   }
 
-  /** The repository and task a release ConfigMap belongs to, from its name. */
-  public releaseOwner(configMap: string): { repository: string; task: number } | undefined {
-    for (const repository of this.config.repositories) {
-      const prefix = releaseConfigMapName(repository.service, '');
-      const task = configMap.startsWith(prefix) ? configMap.slice(prefix.length) : '';
-      if (/^[0-9]+$/.test(task)) return { repository: repository.name, task: Number(task) };
-    }
-    return undefined;
+  /** Records a release of `gate` in a release ConfigMap, now. */
+  public record(configMap: string, gate: string): void {
+    const gates = this.releases.get(configMap) ?? new Map<string, number>();
+    gates.set(gate, this.now);
+    this.releases.set(configMap, gates);
   }
 
   /**
@@ -116,7 +213,42 @@ export class PlayModel {
   }
 
   public views(): PlayView[] {
-    return this.plays.map((play) => ({ repository: play.repository, task: play.task, stage: play.stage }));
+    return this.plays.map((play) => ({ repository: play.repository, task: play.task, stage: play.stage, ...(play.failed ? { status: 'failed' as const } : {}) }));
+  }
+
+  public codeRunViews(): CodeRunView[] {
+    return this.codeRuns.map(({ play: _play, ...view }) => ({ ...view }));
+  }
+
+  /** The most CodeRuns of one play, stage and agent that were live at once, so far. */
+  public get mostLiveCodeRuns(): number {
+    return this.peakLive;
+  }
+
+  private peakLive = 0;
+
+  private liveCodeRuns(play: Play, stage: string): CodeRun[] {
+    return this.codeRuns.filter((run) => run.play === play && run.stage === stage && run.phase === 'Running');
+  }
+
+  /** One attempt: cancel the stage's stale CodeRuns, then create this attempt's, one per agent. */
+  private startAttempt(play: Play, attempt: number): void {
+    const stage = this.stages.get(play.stage);
+    if (stage.type !== 'agent') return;
+    play.attempt = attempt;
+    for (const run of this.liveCodeRuns(play, stage.name)) run.phase = 'Cancelled';
+    for (const agent of stage.agents) {
+      this.codeRuns.push({ play, repository: play.repository, task: play.task, stage: stage.name, agent, contextVersion: attempt, phase: 'Running' });
+      const live = this.codeRuns.filter((run) => run.play === play && run.stage === stage.name && run.agent === agent && run.phase === 'Running').length;
+      this.peakLive = Math.max(this.peakLive, live);
+    }
+  }
+
+  private assertAgentStage(play: Play) {
+    const stage = this.stages.get(play.stage);
+    if (play.failed) throw new Error(`the play of task ${play.task} of ${play.repository} has failed; resume it from its state`);
+    if (stage.type !== 'agent') throw new Error(`the play of task ${play.task} of ${play.repository} is at ${stage.type} stage "${play.stage}", where no agent runs`);
+    return stage;
   }
 
   private advance(play: Play): void {
@@ -124,14 +256,43 @@ export class PlayModel {
     if (next) this.enter(play, next.name);
   }
 
-  /** Entering a gate: pass at once when its release is already recorded, else wait. */
+  /**
+   * A release counts for a play when it was recorded during its run (see the module comment). A fresh
+   * run's check also removes the older releases, so a play recreated later from its state cannot take them.
+   */
+  private released(play: Play, gate: string): boolean {
+    const gates = this.releases.get(releaseConfigMapName(play.service, play.task));
+    if (gates && !play.resumed) {
+      for (const [name, at] of gates) if (at < play.createdAt) gates.delete(name);
+    }
+    return gates?.has(gate) ?? false;
+  }
+
+  /** Entering a stage: an agent stage starts its first attempt; a gate passes at once when released, else waits. */
   private enter(play: Play, stage: string): void {
     play.stage = stage;
     play.waiting = false;
-    if (this.stages.get(stage).type !== 'gate') return;
-    const recorded = this.releases.get(releaseConfigMapName(play.service, play.task))?.has(stage) ?? false;
-    if (recorded) this.advance(play);
+    play.attempt = 0;
+    this.saveProgress(play);
+    const type = this.stages.get(stage).type;
+    if (type === 'agent') this.startAttempt(play, 1);
+    if (type !== 'gate') return;
+    if (this.released(play, stage)) this.advance(play);
     else play.waiting = true;
+  }
+
+  private saveProgress(play: Play): void {
+    this.progress.set(this.taskKey(play.repository, play.task), { stage: play.stage, parameters: play.parameters });
+  }
+
+  private taskKey(repository: string, task: number): string {
+    return `${repository.toLowerCase()}#${task}`;
+  }
+
+  private required(repository: string, task: number): Play {
+    const play = this.find(repository, task);
+    if (!play) throw new Error(`no play for task ${task} of ${repository}`);
+    return play;
   }
 
   private repositoryConfig(repository: string): RepositoryConfig {

@@ -17,6 +17,9 @@ const TaskRef = z.strictObject({
   task: z.number().int().min(0),
 });
 
+/** The step kinds, as the one-line error for an unknown step names them (docs/simulate.md documents each). */
+const STEP_KINDS = '{ github, payload }, { agentDone }, { agentFailed }, { deletePlay }, { resumeFromState } or { restart }';
+
 const ScenarioSchema = z.strictObject({
   /** The plays that exist when the scenario starts. */
   plays: z.array(TaskRef.extend({ stage: z.string().min(1), parameters: z.record(z.string(), z.string()).default({}) })).default([]),
@@ -30,16 +33,31 @@ const ScenarioSchema = z.strictObject({
           payload: z.string().min(1),
           /** The X-GitHub-Delivery header. @default step-{index} */
           delivery: z.string().optional(),
+          /** How many attempts of each trigger this delivery fires fail (the API server refuses them). @default 0 */
+          triggerFailures: z.number().int().min(0).max(100).optional(),
         }),
         z.strictObject({ agentDone: TaskRef }),
-      ], { error: () => 'expected a step { github, payload } or { agentDone: { repository, task } }' }),
+        z.strictObject({ agentFailed: TaskRef.extend({ reason: z.enum(['failed', 'evicted']).default('failed') }) }),
+        z.strictObject({ deletePlay: TaskRef }),
+        z.strictObject({ resumeFromState: TaskRef }),
+        z.strictObject({ restart: TaskRef }),
+      ], { error: () => `expected a step ${STEP_KINDS}` }),
     )
     .min(1),
 });
 
-export type GithubStep = { readonly github: string; readonly payload: Record<string, unknown>; readonly delivery: string };
-export type AgentDoneStep = { readonly agentDone: { readonly repository: string; readonly task: number } };
-export type Step = GithubStep | AgentDoneStep;
+interface TaskStep {
+  readonly repository: string;
+  readonly task: number;
+}
+
+export type GithubStep = { readonly github: string; readonly payload: Record<string, unknown>; readonly delivery: string; readonly triggerFailures?: number };
+export type AgentDoneStep = { readonly agentDone: TaskStep };
+export type AgentFailedStep = { readonly agentFailed: TaskStep & { readonly reason: 'failed' | 'evicted' } };
+export type DeletePlayStep = { readonly deletePlay: TaskStep };
+export type ResumeFromStateStep = { readonly resumeFromState: TaskStep };
+export type RestartStep = { readonly restart: TaskStep };
+export type Step = GithubStep | AgentDoneStep | AgentFailedStep | DeletePlayStep | ResumeFromStateStep | RestartStep;
 
 export interface Scenario {
   readonly plays: readonly { readonly repository: string; readonly task: number; readonly stage: string; readonly parameters?: Readonly<Record<string, string>> }[];
@@ -57,8 +75,9 @@ export function loadScenario(file: string): Scenario {
   if (!result.success) throw new ScenarioError(result.error.issues.map((issue) => `${file}: ${formatPath(issue.path)}: ${issue.message}`));
   const base = dirname(file);
   const steps = result.data.steps.map((step, index): Step => {
-    if ('agentDone' in step) return step;
-    return { github: step.github, payload: readPayload(file, index, resolve(base, step.payload), step.payload), delivery: step.delivery ?? `step-${index}` };
+    if (!('github' in step)) return step;
+    const payload = readPayload(file, index, resolve(base, step.payload), step.payload);
+    return { github: step.github, payload, delivery: step.delivery ?? `step-${index}`, ...(step.triggerFailures === undefined ? {} : { triggerFailures: step.triggerFailures }) };
   });
   return { plays: result.data.plays, steps };
 }

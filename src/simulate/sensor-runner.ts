@@ -40,6 +40,12 @@ export interface FiredTrigger {
   readonly operation: string;
   readonly resource: Record<string, any>;
   readonly args: readonly string[];
+  /**
+   * How many attempts a failing trigger gets: `retryStrategy.steps` (at least 1) with `atLeastOnce`, else
+   * one, since without it the trigger runs in a goroutine and its failure never reaches the retry loop
+   * (argo-events `pkg/sensors/listener.go`; `pkg/shared/util/retry.go`, `DoWithRetry`).
+   */
+  readonly attempts: number;
 }
 
 export interface SensorRun {
@@ -81,7 +87,7 @@ export function runSensor(sensor: Record<string, any>, data: GithubEventData, so
     refuseUnknown(`Sensor ${name} trigger ${template.name}`, template, SUPPORTED_TEMPLATE_KEYS);
     if (trigger.parameters?.length) throw new UnsupportedFeatureError(`Sensor ${name} trigger ${template.name}: trigger-level parameters are not implemented`);
     if (!conditionsHold(template.conditions, sensor.spec.dependencies.map((dependency: any) => dependency.name), matched)) continue;
-    fired.push(fireTrigger(`Sensor ${name} trigger ${template.name}`, template, matched, data));
+    fired.push({ ...fireTrigger(`Sensor ${name} trigger ${template.name}`, template, matched, data), attempts: attemptsOf(trigger) });
   }
   return { sensor: name, matched, misses, fired };
 }
@@ -166,7 +172,13 @@ function conditionsHold(conditions: string | undefined, all: readonly string[], 
   return names.some((name) => matched.includes(name));
 }
 
-function fireTrigger(where: string, template: Record<string, any>, matched: readonly string[], data: GithubEventData): FiredTrigger {
+function attemptsOf(trigger: Record<string, any>): number {
+  if (trigger.atLeastOnce !== true) return 1;
+  const steps = Number(trigger.retryStrategy?.steps ?? 1);
+  return Number.isInteger(steps) && steps > 1 ? steps : 1;
+}
+
+function fireTrigger(where: string, template: Record<string, any>, matched: readonly string[], data: GithubEventData): Omit<FiredTrigger, 'attempts'> {
   const kind = template.k8s ? 'k8s' : 'argoWorkflow';
   const body = template.k8s ?? template.argoWorkflow;
   if (!body?.operation) throw new UnsupportedFeatureError(`${where}: a trigger without an explicit operation is not simulated (Argo rejects it)`);

@@ -4,11 +4,11 @@
  */
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 import { PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
-import { GATE_STAGE_INPUT, RESUMER_TEMPLATE_NAME } from '../../constructs/model/play-contract';
+import { RESUMER_TEMPLATE_NAME } from '../../constructs/model/play-contract';
 import { RESUMER_PARAMETERS, type ResumerParameter } from '../../constructs/events/play-resumer-template';
 import { UnsupportedFeatureError } from './engine/unsupported';
-import { PlayModel, type PlayView } from './play-model';
-import type { Scenario, Step } from './scenario';
+import { PlayModel, type CodeRunView, type Play, type PlayView } from './play-model';
+import type { GithubStep, Scenario, Step } from './scenario';
 import { githubEventData, runSensor, type FiredTrigger, type SensorRun } from './sensor-runner';
 
 export interface GateRef {
@@ -25,13 +25,28 @@ export interface StepReport {
   readonly recorded: GateRef[];
   /** Why the step resumed nothing, when it did not. */
   ignored?: string;
+  /** Triggers that failed (`triggerFailures`): how often, and whether the event was lost. Absent when none failed. */
+  failedTriggers?: FailedTrigger[];
   /** What each trigger did, in words, for the readable trace. */
   readonly notes: string[];
+}
+
+export interface FailedTrigger {
+  readonly sensor: string;
+  readonly trigger: string;
+  /** Attempts that failed. */
+  readonly failures: number;
+  /** All its attempts failed: Argo Events logs the error and the event is gone. */
+  readonly lost: boolean;
 }
 
 export interface SimulationReport {
   readonly plays: PlayView[];
   readonly steps: StepReport[];
+  /** Every CodeRun the plays created, in order. */
+  readonly coderuns: CodeRunView[];
+  /** The most CodeRuns of one play, stage and agent that were live at once (the design keeps it at 1). */
+  readonly mostLiveCodeRuns: number;
 }
 
 /** What the simulator runs: the Sensors and the EventSource of a synthesized platform. */
@@ -53,30 +68,72 @@ export function simulate(platform: SimulatedPlatform, scenario: Scenario): Simul
   if (!eventSource) throw new Error('the platform has no EventSource: nothing would deliver GitHub events');
   const source = { name: eventSource.metadata.name as string, eventName: Object.keys(eventSource.spec.github)[0] };
   for (const play of scenario.plays) model.addPlay(play.repository, play.task, play.stage, play.parameters);
-  const steps = scenario.steps.map((step, index) => runStep(model, sensors, source, step, index));
-  return { plays: model.views(), steps };
+  const steps = scenario.steps.map((step, index) => {
+    model.at(index);
+    return runStep(model, sensors, source, step, index);
+  });
+  return { plays: model.views(), steps, coderuns: model.codeRunViews(), mostLiveCodeRuns: model.mostLiveCodeRuns };
 }
+
+/** A step that acts on one task's play rather than on GitHub; returns what happened, in words. */
+function runTaskStep(model: PlayModel, step: Exclude<Step, GithubStep>): string {
+  if ('agentDone' in step) {
+    const play = requirePlay(model, step.agentDone.repository, step.agentDone.task);
+    model.agentDone(play);
+    return `the agent of task ${play.task} finished; the play is now at ${play.stage}`;
+  }
+  if ('agentFailed' in step) {
+    const { repository, task, reason } = step.agentFailed;
+    return model.agentFailed(requirePlay(model, repository, task), reason);
+  }
+  if ('deletePlay' in step) {
+    model.deletePlay(step.deletePlay.repository, step.deletePlay.task);
+    return `the play of task ${step.deletePlay.task} was deleted; its progress record stays`;
+  }
+  if ('resumeFromState' in step) {
+    const play = model.resumeFromState(step.resumeFromState.repository, step.resumeFromState.task);
+    return `task ${play.task} was recreated from its progress record; the play is now at ${play.stage}`;
+  }
+  const play = model.restart(step.restart.repository, step.restart.task);
+  return `task ${play.task} was started again from ${play.stage}, a new run`;
+}
+
+function requirePlay(model: PlayModel, repository: string, task: number): Play {
+  const play = model.find(repository, task);
+  if (!play) throw new StepRefused(`no play for task ${task} of ${repository}`);
+  return play;
+}
+
+/** A task step that cannot happen in the state the scenario is in: reported, not thrown. */
+class StepRefused extends Error {}
 
 function runStep(model: PlayModel, sensors: readonly Record<string, any>[], source: { name: string; eventName: string }, step: Step, index: number): StepReport {
   const report: StepReport = { index, sensors: [], resumed: [], recorded: [], notes: [] };
-  if ('agentDone' in step) {
-    const play = model.find(step.agentDone.repository, step.agentDone.task);
-    if (!play) report.ignored = `no play for task ${step.agentDone.task} of ${step.agentDone.repository}`;
-    else {
-      try {
-        model.agentDone(play);
-        report.notes.push(`the agent of task ${play.task} finished; the play is now at ${play.stage}`);
-      } catch (error) {
-        report.ignored = (error as Error).message;
-      }
+  if (!('github' in step)) {
+    try {
+      report.notes.push(runTaskStep(model, step));
+    } catch (error) {
+      if (error instanceof UnsupportedFeatureError) throw error;
+      report.ignored = (error as Error).message;
     }
     return report;
   }
   const data = githubEventData(step.github, step.payload, step.delivery);
   const runs: SensorRun[] = sensors.map((sensor) => runSensor(sensor, data, source));
+  const failures = step.triggerFailures ?? 0;
   for (const run of runs.filter((candidate) => candidate.fired.length > 0)) {
     report.sensors.push(run.sensor);
-    for (const trigger of run.fired) execute(model, trigger, report);
+    for (const trigger of run.fired) {
+      if (failures > 0) {
+        const lost = failures >= trigger.attempts;
+        (report.failedTriggers ??= []).push({ sensor: run.sensor, trigger: trigger.name, failures: Math.min(failures, trigger.attempts), lost });
+        report.notes.push(lost
+          ? `trigger ${trigger.name} failed ${Math.min(failures, trigger.attempts)} of ${trigger.attempts} attempts: the event is lost`
+          : `trigger ${trigger.name} failed ${failures} time(s) and succeeded on a retry (atLeastOnce)`);
+        if (lost) continue;
+      }
+      execute(model, trigger, report);
+    }
   }
   if (report.sensors.length === 0) report.ignored = `no sensor matched: ${runs.map(describeMiss).join('; ')}`;
   else if (report.resumed.length === 0) report.ignored = `nothing resumed: ${report.notes.join('; ')}`;
@@ -91,12 +148,8 @@ function execute(model: PlayModel, trigger: FiredTrigger, report: StepReport): v
   const resource = trigger.resource;
   if (trigger.kind === 'k8s' && trigger.operation === 'create' && resource.kind === 'Workflow' && resource.spec?.workflowTemplateRef?.name === RESUMER_TEMPLATE_NAME) {
     runResumer(model, argumentsOf(resource), report);
-  } else if (trigger.kind === 'k8s' && trigger.operation === 'patch' && resource.kind === 'ConfigMap') {
-    recordFromPatch(model, resource, report);
-  } else if (trigger.kind === 'argoWorkflow' && trigger.operation === 'resume') {
-    resumeByName(model, resource.metadata?.name, trigger.args, report);
   } else {
-    throw new UnsupportedFeatureError(`trigger ${trigger.name}: ${trigger.kind} ${trigger.operation} of ${resource.kind} is not simulated`);
+    throw new UnsupportedFeatureError(`trigger ${trigger.name}: ${trigger.kind} ${trigger.operation} of ${resource.kind} is not simulated (our Sensors only create the resumer)`);
   }
 }
 
@@ -105,7 +158,11 @@ function argumentsOf(workflow: Record<string, any>): Record<ResumerParameter, st
   return Object.fromEntries(RESUMER_PARAMETERS.map((name) => [name, given.get(name) ?? ''])) as Record<ResumerParameter, string>;
 }
 
-/** What the resumer Workflow does with its arguments (the find-play script, then argo resume). */
+/**
+ * What the resumer Workflow does with its arguments (`FIND_PLAY_SCRIPT`, then `argo resume`, then
+ * `confirm`): record, find the live play (by name under `workflow-name`, else by labels), resume it only
+ * when its suspend node at the gate is active.
+ */
 function runResumer(model: PlayModel, args: Record<ResumerParameter, string>, report: StepReport): void {
   const gate = args.gate;
   if (!/^[0-9]+$/.test(args['task-id'])) {
@@ -115,46 +172,22 @@ function runResumer(model: PlayModel, args: Record<ResumerParameter, string>, re
   const task = Number(args['task-id']);
   model.record(args['release-configmap'], gate);
   report.recorded.push({ repository: args.repository, task, gate });
-  const plays = model.selectByLabels({
-    [PlayLabels.taskId]: String(task),
-    [PlayLabels.repository]: args['repository-label'],
-    [PlayLabels.workflowType]: WorkflowTypes.play,
-  });
+  const plays = args.play !== ''
+    ? [model.byName(args.play)].filter((play): play is Play => play !== undefined)
+    : model.selectByLabels({
+      [PlayLabels.taskId]: String(task),
+      [PlayLabels.repository]: args['repository-label'],
+      [PlayLabels.workflowType]: WorkflowTypes.play,
+    });
   if (plays.length !== 1) {
     report.notes.push(plays.length === 0 ? `resumer for ${gate}: no live play for task ${task}; the release waits` : `resumer for ${gate}: ${plays.length} live plays match; resuming none`);
     return;
   }
   const [play] = plays;
   if (play.stage !== gate) {
-    report.notes.push(`resumer for ${gate}: the play of task ${task} is at ${play.stage}; it passes ${gate} on arrival`);
+    report.notes.push(`resumer for ${gate}: the play of task ${task} is at ${play.stage}; it passes ${gate} on arrival if it gets there`);
     return;
   }
   if (model.resume(play, gate)) report.resumed.push({ repository: play.repository, task, gate });
-}
-
-function recordFromPatch(model: PlayModel, configMap: Record<string, any>, report: StepReport): void {
-  const name: string = configMap.metadata.name;
-  const owner = model.releaseOwner(name);
-  for (const [gate, value] of Object.entries(configMap.data ?? {})) {
-    if (value === '') continue;
-    model.record(name, gate);
-    if (owner) report.recorded.push({ ...owner, gate });
-    else report.notes.push(`recorded ${gate} in ${name}, which belongs to no task`);
-  }
-}
-
-function resumeByName(model: PlayModel, name: string | undefined, args: readonly string[], report: StepReport): void {
-  const selector = nodeSelector(args);
-  const prefix = `inputs.parameters.${GATE_STAGE_INPUT}.value=`;
-  if (!selector.startsWith(prefix)) throw new UnsupportedFeatureError(`node field selector "${selector}" is not simulated`);
-  const gate = selector.slice(prefix.length);
-  const play = name ? model.byName(name) : undefined;
-  if (play && model.resume(play, gate)) report.resumed.push({ repository: play.repository, task: play.task, gate });
-  else report.notes.push(`argo resume ${name ?? '?'}: no suspended ${gate} node (the trigger fails and retries, then gives up)`);
-}
-
-function nodeSelector(args: readonly string[]): string {
-  const index = args.indexOf('--node-field-selector');
-  if (index < 0 || args.length !== 2) throw new UnsupportedFeatureError(`argo resume arguments ${JSON.stringify(args)} are not simulated`);
-  return args[index + 1];
+  else report.notes.push(`resumer for ${gate}: the play of task ${task} has no active suspend node at ${gate}; nothing to resume`);
 }
