@@ -142,7 +142,8 @@ describe('the play WorkflowTemplate', () => {
       expect(templateNamed(parts.create).resource).toMatchObject({ action: 'create', setOwnerReference: true });
       expect(templateNamed(parts.create).resource.successCondition).toBeUndefined();
       expect(templateNamed(parts.wait).resource).toMatchObject({ action: 'get', successCondition: 'status.phase == Succeeded', failureCondition: 'status.phase == Failed' });
-      expect(templateNamed(parts.wait).retryStrategy.retryPolicy).toBe('OnError');
+      // An evicted waiting pod is Failed, not Error: Always re-waits on the same CodeRun.
+      expect(templateNamed(parts.wait).retryStrategy.retryPolicy).toBe('Always');
       expect(run.steps[0][0].arguments.parameters).toEqual([
         { name: CANCEL_SELECTOR_INPUT, value: `workflow-uid={{workflow.uid}},workflow-stage=${stage.name},github-app=${config.agents[stage.agents[0]].githubApp}` },
       ]);

@@ -150,7 +150,12 @@ const RESOURCE_STEP_SECONDS = 60 + IMAGE_PULL_ALLOWANCE_SECONDS;
 const CANCEL_STEP_SECONDS = 3 * (300 + 60) + 10 + 20;
 /** The wait before the next attempt of an agent stage. */
 const AGENT_BACKOFF_SECONDS = 60;
-/** Re-waits on the same CodeRun after the waiting pod itself was lost (evicted, node gone). */
+/**
+ * Re-waits on the same CodeRun after the waiting pod itself was lost. Policy Always: an evicted pod is
+ * Failed, not Error (argo-workflows `workflow/controller/operator.go`, `inferFailedReason` takes the pod's
+ * message), so OnError would start a whole new attempt instead; a CodeRun that failed is read again twice,
+ * quickly, before the attempt fails.
+ */
 const WAIT_RETRIES = 2;
 const WAIT_BACKOFF_SECONDS = 10;
 
@@ -171,7 +176,7 @@ export function codeRunTemplates(props: CodeRunTemplateProps): Template[] {
   const names = agentAttemptTemplateNames(props.name);
   const labels = ownerLabels(props.stage, props.spec.githubApp);
   const waitSeconds = props.timeoutSeconds + IMAGE_PULL_ALLOWANCE_SECONDS;
-  const waitRetry = sharedDeadlineRetry({ limit: WAIT_RETRIES, attemptSeconds: waitSeconds, backoffSeconds: WAIT_BACKOFF_SECONDS, retryPolicy: 'OnError' });
+  const waitRetry = sharedDeadlineRetry({ limit: WAIT_RETRIES, attemptSeconds: waitSeconds, backoffSeconds: WAIT_BACKOFF_SECONDS, retryPolicy: 'Always' });
   const attemptSeconds = CANCEL_STEP_SECONDS + RESOURCE_STEP_SECONDS + Number.parseInt(waitRetry.backoff.maxDuration, 10);
   const attempt: Template = {
     name: props.name,

@@ -133,15 +133,15 @@ function childPlay(props: ProjectTaskTemplatesProps): Record<string, unknown> {
 /**
  * `apply` rather than `create`: a re-run finds the children of the last run and waits for them instead of
  * failing on AlreadyExists; an unchanged manifest changes nothing on an existing play. For the same reason a
- * lost waiting pod is simply retried (OnError: a play that failed is not started again), within the play's
- * own deadline.
+ * lost waiting pod (an evicted pod is Failed, not Error) is simply retried within the play's own deadline: a
+ * play that failed is applied unchanged and read as failed again, never started again.
  */
 function startPlay(props: ProjectTaskTemplatesProps): Template {
   const deadline = props.playDeadlineSeconds + IMAGE_PULL_ALLOWANCE_SECONDS;
   return {
     name: ProjectTemplates.startPlay,
     activeDeadlineSeconds: deadline,
-    retryStrategy: sharedDeadlineRetry({ limit: 2, attemptSeconds: deadline, backoffSeconds: 30, retryPolicy: 'OnError' }),
+    retryStrategy: sharedDeadlineRetry({ limit: 2, attemptSeconds: deadline, backoffSeconds: 30 }),
     inputs: { parameters: [{ name: PlayParameters.taskId }, { name: PlayParameters.startStage }, ...Object.keys(props.parameters).map((name) => ({ name }))] },
     resource: {
       action: 'apply',
