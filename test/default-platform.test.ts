@@ -236,6 +236,25 @@ describe('every WorkflowTemplate', () => {
     }
   });
 
+  it("hardens Argo's init and wait containers in every script and container pod, and only there", () => {
+    for (const workflowTemplate of workflowTemplates) {
+      for (const template of workflowTemplate.spec.templates) {
+        if (template.resource || template.steps || template.dag || template.suspend) {
+          // Resource pods have no wait container: a patch naming one would add a container without an image.
+          expect(template.podSpecPatch, template.name).toBeUndefined();
+          continue;
+        }
+        const patch = JSON.parse(template.podSpecPatch);
+        for (const container of [patch.initContainers[0], patch.containers[0]]) {
+          expect(['init', 'wait']).toContain(container.name);
+          expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+          // The controller leaves these two writable (workflowpod.go, newExecContainer).
+          expect(container.securityContext.readOnlyRootFilesystem).toBeUndefined();
+        }
+      }
+    }
+  });
+
   it('runs hardened helpers with pinned images, and passes values only through the environment', () => {
     const scripts = workflowTemplates.flatMap((template) => template.spec.templates.filter((entry: any) => entry.script));
     expect(scripts.length).toBeGreaterThan(0);

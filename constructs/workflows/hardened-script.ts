@@ -45,9 +45,19 @@ export const EXECUTOR_CONTAINERS = { init: 'init', wait: 'wait' } as const;
  * instead (docs/limits.md).
  */
 export const EXECUTOR_POD_SPEC_PATCH = `${JSON.stringify({
-  initContainers: [{ name: EXECUTOR_CONTAINERS.init, securityContext: HARDENED_CONTAINER }],
-  containers: [{ name: EXECUTOR_CONTAINERS.wait, securityContext: HARDENED_CONTAINER }],
+  initContainers: [{ name: EXECUTOR_CONTAINERS.init, securityContext: executorContainer() }],
+  containers: [{ name: EXECUTOR_CONTAINERS.wait, securityContext: executorContainer() }],
 })}\n`;
+
+/**
+ * The hardened context without a read-only root file system: the controller leaves `init` and `wait`
+ * writable even where it locks resource pods down (`newExecContainer`: "always set RO FS once #10787 is
+ * fixed"), and `restricted` does not ask for it.
+ */
+function executorContainer(): SecurityContext {
+  const { readOnlyRootFilesystem: _writable, ...context } = HARDENED_CONTAINER;
+  return context;
+}
 
 /** A writable scratch folder: the root file system is read-only, and kubectl needs a home for its cache. */
 export const SCRATCH_VOLUME: Volume = { name: 'scratch', emptyDir: { sizeLimit: '64Mi' } };
