@@ -39,9 +39,6 @@ export class ArgoValue {
   }
 }
 
-/** Kept for the library's users: the old name of a typed reference. */
-export const ArgoReference = { int: ArgoValue.int, float: ArgoValue.float, bool: ArgoValue.bool };
-
 const REFERENCE = /^\{\{([A-Za-z][\w.-]*)\}\}$/;
 const IDENTIFIER = /^[A-Za-z_]\w*$/;
 
