@@ -59,6 +59,9 @@ function executorContainer(): SecurityContext {
   return context;
 }
 
+/** A helper's deadline unless it says otherwise, in seconds: room for a slow pull and a few kubectl calls. */
+export const HELPER_DEADLINE_SECONDS = 300;
+
 /** A writable scratch folder: the root file system is read-only, and kubectl needs a home for its cache. */
 export const SCRATCH_VOLUME: Volume = { name: 'scratch', emptyDir: { sizeLimit: '64Mi' } };
 export const SCRATCH_MOUNT: VolumeMount = { name: SCRATCH_VOLUME.name, mountPath: '/tmp' };
@@ -76,7 +79,7 @@ export interface HardenedScriptProps {
    * every attempt gets its whole deadline (see `boundedRetry`). @default - no retry
    */
   readonly retryStrategy?: Template['retryStrategy'];
-  /** A deadline for the helper. @default 300 seconds */
+  /** A deadline for the helper. @default HELPER_DEADLINE_SECONDS (300) */
   readonly activeDeadlineSeconds?: number;
 }
 
@@ -100,7 +103,7 @@ export function hardenedScript(props: HardenedScriptProps): Template {
     resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
     volumeMounts: [SCRATCH_MOUNT],
   };
-  const deadline = props.activeDeadlineSeconds ?? 300;
+  const deadline = props.activeDeadlineSeconds ?? HELPER_DEADLINE_SECONDS;
   return {
     name: props.name,
     inputs: props.inputs,
