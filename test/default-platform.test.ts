@@ -151,7 +151,8 @@ describe('the play WorkflowTemplate', () => {
       expect(templateNamed(parts.create).resource).toMatchObject({ action: 'create', setOwnerReference: true });
       expect(templateNamed(parts.create).resource.successCondition).toBeUndefined();
       expect(templateNamed(parts.wait).resource).toMatchObject({ action: 'get', successCondition: 'status.phase == Succeeded', failureCondition: 'status.phase == Failed' });
-      expect(templateNamed(parts.wait).retryStrategy.retryPolicy).toBe('OnError');
+      // An evicted waiting pod is Failed, not Error: Always re-waits on the same CodeRun.
+      expect(templateNamed(parts.wait).retryStrategy.retryPolicy).toBe('Always');
       expect(run.steps[0][0].arguments.parameters).toEqual([
         { name: CANCEL_SELECTOR_INPUT, value: `workflow-uid={{workflow.uid}},workflow-stage=${stage.name},github-app=${config.agents[stage.agents[0]].githubApp}` },
       ]);
@@ -240,6 +241,25 @@ describe('every WorkflowTemplate', () => {
           }
         }
         for (const step of (entry.steps ?? []).flat()) expect(names.has(step.template), `${entry.name}/${step.name}`).toBe(true);
+      }
+    }
+  });
+
+  it("hardens Argo's init and wait containers in every script and container pod, and only there", () => {
+    for (const workflowTemplate of workflowTemplates) {
+      for (const template of workflowTemplate.spec.templates) {
+        if (template.resource || template.steps || template.dag || template.suspend) {
+          // Resource pods have no wait container: a patch naming one would add a container without an image.
+          expect(template.podSpecPatch, template.name).toBeUndefined();
+          continue;
+        }
+        const patch = JSON.parse(template.podSpecPatch);
+        for (const container of [patch.initContainers[0], patch.containers[0]]) {
+          expect(['init', 'wait']).toContain(container.name);
+          expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+          // The controller leaves these two writable (workflowpod.go, newExecContainer).
+          expect(container.securityContext.readOnlyRootFilesystem).toBeUndefined();
+        }
       }
     }
   });

@@ -22,7 +22,7 @@ import { validateManifestTexts } from '../src/validate/validate-texts';
 import { validateArgoWorkflowsObject } from './support/argo-schemas';
 import { FakeCluster } from './support/fake-kubectl';
 import { runBash } from './support/run-bash';
-import { progressConfigMapOf, progressTaskKey } from '../constructs/model/naming';
+import { progressConfigMapName, progressConfigMapOf, progressTaskKey } from '../constructs/model/naming';
 
 const REPOSITORY = '5dlabs/cto-play-test';
 const config = resolveConfig({});
@@ -243,10 +243,10 @@ describe('the project Workflow at run time', () => {
     }
   });
 
-  it('retries a lost start-play pod within the play deadline, never a play that failed', () => {
+  it('retries a lost start-play pod within the play deadline', () => {
     const start = template(ProjectTemplates.startPlay);
     expect(start.activeDeadlineSeconds).toBe(7 * 86400 + IMAGE_PULL_ALLOWANCE_SECONDS);
-    expect(start.retryStrategy).toMatchObject({ limit: '2', retryPolicy: 'OnError' });
+    expect(start.retryStrategy).toMatchObject({ limit: '2', retryPolicy: 'Always' });
     expect(Number.parseInt(start.retryStrategy.backoff.maxDuration, 10)).toBeGreaterThanOrEqual(start.activeDeadlineSeconds);
   });
 });
@@ -288,9 +288,32 @@ describe('find-start, run for real against a fake kubectl', () => {
       expect(await findStartOf(cluster, '6')).toMatchObject({ code: 0, action: 'start', stage: stages.first.name });
       // No shard ConfigMap yet: NotFound starts the task at its first stage.
       expect(await findStartOf(cluster, '5')).toMatchObject({ code: 0, action: 'start', stage: stages.first.name });
-      expect(cluster.calls().map((call) => call.args.slice(0, 3).join(' '))).toEqual(
-        [70, 134, 6, 5].map((task) => `get configmap ${progressConfigMapOf(REPOSITORY, task)}`),
-      );
+      // A task without a record in its shard is looked up in the single ConfigMap of the earlier layout too.
+      const legacy = `get configmap ${progressConfigMapName(REPOSITORY)}`;
+      const shard = (task: number) => `get configmap ${progressConfigMapOf(REPOSITORY, task)}`;
+      expect(cluster.calls().map((call) => call.args.slice(0, 3).join(' '))).toEqual([shard(70), shard(134), shard(6), legacy, shard(5), legacy]);
+    } finally {
+      cluster.dispose();
+    }
+  });
+
+  it('finds a record of the earlier single-ConfigMap layout when the shard has none, and prefers the shard\'s', async () => {
+    const cluster = FakeCluster.create();
+    try {
+      cluster.put({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: progressConfigMapName(REPOSITORY), namespace: 'agents', labels: { 'play-tracking': 'true' } },
+        data: { repository: REPOSITORY, [progressTaskKey(200)]: record(200, 'testing', 'failed'), [progressTaskKey(201)]: record(201, 'implementation', 'failed') },
+      });
+      cluster.put({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: progressConfigMapOf(REPOSITORY, 201), namespace: 'agents', labels: { 'play-tracking': 'true' } },
+        data: { repository: REPOSITORY, [progressTaskKey(201)]: record(201, 'completed', 'completed') },
+      });
+      expect(await findStartOf(cluster, '200')).toMatchObject({ code: 0, action: 'start', stage: 'testing' });
+      expect(await findStartOf(cluster, '201')).toMatchObject({ code: 0, action: 'skip', stage: 'completed' });
     } finally {
       cluster.dispose();
     }

@@ -116,6 +116,22 @@ describe('agent-play resume', () => {
     expect(resume('5').out).toBe(run.out);
   });
 
+  it("resumes from the task's shard ConfigMap when the single ConfigMap of the earlier layout also holds the task", () => {
+    const list = parse(STATE);
+    const legacy = list.items[0];
+    const record = JSON.parse(legacy.data[progressTaskKey('5')]);
+    const shard = {
+      ...legacy,
+      metadata: { ...legacy.metadata, name: progressConfigMapOf(REPOSITORY, 5) },
+      data: { repository: REPOSITORY, [progressTaskKey('5')]: JSON.stringify({ ...record, stage: 'code-quality', lastUpdated: '2026-11-23T07:00:00Z' }) },
+    };
+    for (const items of [[legacy, shard, ...list.items.slice(1)], [shard, legacy, ...list.items.slice(1)]]) {
+      const run = resume('5', [], stringify({ ...list, items }));
+      expect(run.code, run.err).toBe(0);
+      expect(parse(run.out).metadata.labels[PlayLabels.currentStage]).toBe('code-quality');
+    }
+  });
+
   it('resumes a play waiting at a gate at that gate, and a failed play at the stage that failed', () => {
     expect(parse(resume('6').out).spec.arguments.parameters[1]).toEqual({ name: PlayParameters.startStage, value: 'waiting-pr-created' });
     expect(parse(resume('8').out).metadata.labels[PlayLabels.currentStage]).toBe('testing');

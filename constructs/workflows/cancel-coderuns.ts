@@ -6,7 +6,14 @@
  */
 import { CODERUN_GROUP, CODERUN_PLURAL, CodeRunPhases } from '../model/coderun-schema';
 import type { Template } from './argo-types';
-import { hardenedScript } from './hardened-script';
+import { HELPER_DEADLINE_SECONDS, hardenedScript } from './hardened-script';
+import { retryBudgetSeconds } from './retry-policy';
+
+const CANCEL_RETRIES = 2;
+const CANCEL_BACKOFF_SECONDS = 10;
+
+/** The longest the cancel step takes, retries included: an agent attempt's budget counts it. */
+export const CANCEL_CODERUNS_SECONDS = retryBudgetSeconds({ limit: CANCEL_RETRIES, attemptSeconds: HELPER_DEADLINE_SECONDS, backoffSeconds: CANCEL_BACKOFF_SECONDS });
 
 /** The input of the cancel template: a label selector (`key=value,...`). */
 export const CANCEL_SELECTOR_INPUT = 'selector';
@@ -43,7 +50,7 @@ export function cancelCodeRunsTemplate(name: string, helperImage: string): Templ
       { name: 'SUCCEEDED', value: CodeRunPhases.succeeded },
       { name: 'FAILED', value: CodeRunPhases.failed },
     ],
-    // hardenedScript sizes maxDuration from the deadline.
-    retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '10s', factor: 2, maxDuration: '1m' } },
+    // hardenedScript sizes maxDuration from the deadline, to CANCEL_CODERUNS_SECONDS.
+    retryStrategy: { limit: String(CANCEL_RETRIES), retryPolicy: 'Always', backoff: { duration: `${CANCEL_BACKOFF_SECONDS}s`, factor: 2, maxDuration: `${CANCEL_CODERUNS_SECONDS}s` } },
   });
 }

@@ -2,7 +2,7 @@ import { CODERUN_API_VERSION, CODERUN_KIND, CodeRunPhases, type CodeRunSpec } fr
 import { CodeRunLabels, WorkflowTypes } from '../model/labels';
 import { agentAttemptTemplateNames, CODERUN_ATTEMPT_INPUT, CODERUN_NAME_OUTPUT, PlayParameters } from '../model/play-contract';
 import type { Template } from './argo-types';
-import { CANCEL_SELECTOR_INPUT } from './cancel-coderuns';
+import { CANCEL_CODERUNS_SECONDS, CANCEL_SELECTOR_INPUT } from './cancel-coderuns';
 import { boundedRetry, IMAGE_PULL_ALLOWANCE_SECONDS, sharedDeadlineRetry } from './retry-policy';
 
 /**
@@ -38,9 +38,6 @@ export class ArgoValue {
     return `{{=${this.expression}}}`;
   }
 }
-
-/** Kept for the library's users: the old name of a typed reference. */
-export const ArgoReference = { int: ArgoValue.int, float: ArgoValue.float, bool: ArgoValue.bool };
 
 const REFERENCE = /^\{\{([A-Za-z][\w.-]*)\}\}$/;
 const IDENTIFIER = /^[A-Za-z_]\w*$/;
@@ -144,13 +141,16 @@ export interface CodeRunTemplateProps extends CodeRunManifestProps {
   readonly cancelTemplate: string;
 }
 
-/** The deadline of the short steps (cancel, create): a kubectl call or two, after a possibly slow pull. */
+/** The deadline of the create step: a kubectl call after a possibly slow pull. */
 const RESOURCE_STEP_SECONDS = 60 + IMAGE_PULL_ALLOWANCE_SECONDS;
-/** The cancel script's deadline and its retries (hardenedScript's default deadline, 2 retries). */
-const CANCEL_STEP_SECONDS = 3 * (300 + 60) + 10 + 20;
 /** The wait before the next attempt of an agent stage. */
 const AGENT_BACKOFF_SECONDS = 60;
-/** Re-waits on the same CodeRun after the waiting pod itself was lost (evicted, node gone). */
+/**
+ * Re-waits on the same CodeRun after the waiting pod itself was lost. Policy Always: an evicted pod is
+ * Failed, not Error (argo-workflows `workflow/controller/operator.go`, `inferFailedReason` takes the pod's
+ * message), so OnError would start a whole new attempt instead; a CodeRun that failed is read again twice,
+ * quickly, before the attempt fails.
+ */
 const WAIT_RETRIES = 2;
 const WAIT_BACKOFF_SECONDS = 10;
 
@@ -171,8 +171,8 @@ export function codeRunTemplates(props: CodeRunTemplateProps): Template[] {
   const names = agentAttemptTemplateNames(props.name);
   const labels = ownerLabels(props.stage, props.spec.githubApp);
   const waitSeconds = props.timeoutSeconds + IMAGE_PULL_ALLOWANCE_SECONDS;
-  const waitRetry = sharedDeadlineRetry({ limit: WAIT_RETRIES, attemptSeconds: waitSeconds, backoffSeconds: WAIT_BACKOFF_SECONDS, retryPolicy: 'OnError' });
-  const attemptSeconds = CANCEL_STEP_SECONDS + RESOURCE_STEP_SECONDS + Number.parseInt(waitRetry.backoff.maxDuration, 10);
+  const waitRetry = sharedDeadlineRetry({ limit: WAIT_RETRIES, attemptSeconds: waitSeconds, backoffSeconds: WAIT_BACKOFF_SECONDS, retryPolicy: 'Always' });
+  const attemptSeconds = CANCEL_CODERUNS_SECONDS + RESOURCE_STEP_SECONDS + Number.parseInt(waitRetry.backoff.maxDuration, 10);
   const attempt: Template = {
     name: props.name,
     inputs: props.inputs,

@@ -45,9 +45,22 @@ export const EXECUTOR_CONTAINERS = { init: 'init', wait: 'wait' } as const;
  * instead (docs/limits.md).
  */
 export const EXECUTOR_POD_SPEC_PATCH = `${JSON.stringify({
-  initContainers: [{ name: EXECUTOR_CONTAINERS.init, securityContext: HARDENED_CONTAINER }],
-  containers: [{ name: EXECUTOR_CONTAINERS.wait, securityContext: HARDENED_CONTAINER }],
+  initContainers: [{ name: EXECUTOR_CONTAINERS.init, securityContext: executorContainer() }],
+  containers: [{ name: EXECUTOR_CONTAINERS.wait, securityContext: executorContainer() }],
 })}\n`;
+
+/**
+ * The hardened context without a read-only root file system: the controller leaves `init` and `wait`
+ * writable even where it locks resource pods down (`newExecContainer`: "always set RO FS once #10787 is
+ * fixed"), and `restricted` does not ask for it.
+ */
+function executorContainer(): SecurityContext {
+  const { readOnlyRootFilesystem: _writable, ...context } = HARDENED_CONTAINER;
+  return context;
+}
+
+/** A helper's deadline unless it says otherwise, in seconds: room for a slow pull and a few kubectl calls. */
+export const HELPER_DEADLINE_SECONDS = 300;
 
 /** A writable scratch folder: the root file system is read-only, and kubectl needs a home for its cache. */
 export const SCRATCH_VOLUME: Volume = { name: 'scratch', emptyDir: { sizeLimit: '64Mi' } };
@@ -66,7 +79,7 @@ export interface HardenedScriptProps {
    * every attempt gets its whole deadline (see `boundedRetry`). @default - no retry
    */
   readonly retryStrategy?: Template['retryStrategy'];
-  /** A deadline for the helper. @default 300 seconds */
+  /** A deadline for the helper. @default HELPER_DEADLINE_SECONDS (300) */
   readonly activeDeadlineSeconds?: number;
 }
 
@@ -90,7 +103,7 @@ export function hardenedScript(props: HardenedScriptProps): Template {
     resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
     volumeMounts: [SCRATCH_MOUNT],
   };
-  const deadline = props.activeDeadlineSeconds ?? 300;
+  const deadline = props.activeDeadlineSeconds ?? HELPER_DEADLINE_SECONDS;
   return {
     name: props.name,
     inputs: props.inputs,

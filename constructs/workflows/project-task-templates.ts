@@ -32,25 +32,36 @@ const ACTION_FILE = `${SCRATCH_MOUNT.mountPath}/action`;
 /**
  * Reads the task's progress record: no record starts the play at its first stage, a completed task is
  * skipped, any other record restarts it at its stored stage. A record that cannot be read, or an API error
- * other than NotFound, fails the task rather than restart it from the beginning.
+ * other than NotFound, fails the task rather than restart it from the beginning. A task without a record in
+ * its shard is looked up in the repository's single ConfigMap of the earlier layout (`$PROGRESS_CONFIGMAP`),
+ * so a project re-run after an upgrade does not restart tasks that had progressed.
  */
 const FIND_START_SCRIPT = String.raw`set -euo pipefail
 ${TASK_CONFIGMAP_BASH}
 name="$(task_configmap)"
 stage="$FIRST_STAGE"
 action="$START"
-if configmap="$(kubectl get configmap "$name" -n "$NAMESPACE" -o json 2>"$HOME/error")"; then
-  record="$(jq -r --arg key "$PROGRESS_KEY" '.data[$key] // empty' <<<"$configmap")"
-  if [ -n "$record" ]; then
-    if ! stage="$(jq -er '.stage | strings' <<<"$record")" || ! status="$(jq -er '.status | strings' <<<"$record")"; then
-      echo "the progress record $PROGRESS_KEY of $name is unreadable; not restarting task $TASK_ID from its first stage" >&2
-      exit 1
-    fi
-    [ "$status" = "$COMPLETED" ] && action="$SKIP"
+# The record of the task in ConfigMap $1, empty when absent; fails on an API error other than NotFound.
+record_in() {
+  local configmap
+  if configmap="$(kubectl get configmap "$1" -n "$NAMESPACE" -o json 2>"$HOME/error")"; then
+    jq -r --arg key "$PROGRESS_KEY" '.data[$key] // empty' <<<"$configmap"
+  elif ! grep -q NotFound "$HOME/error"; then
+    cat "$HOME/error" >&2
+    return 1
   fi
-elif ! grep -q NotFound "$HOME/error"; then
-  cat "$HOME/error" >&2
-  exit 1
+}
+record="$(record_in "$name")"
+if [ -z "$record" ]; then
+  record="$(record_in "$PROGRESS_CONFIGMAP")"
+  [ -z "$record" ] || name="$PROGRESS_CONFIGMAP"
+fi
+if [ -n "$record" ]; then
+  if ! stage="$(jq -er '.stage | strings' <<<"$record")" || ! status="$(jq -er '.status | strings' <<<"$record")"; then
+    echo "the progress record $PROGRESS_KEY of $name is unreadable; not restarting task $TASK_ID from its first stage" >&2
+    exit 1
+  fi
+  [ "$status" = "$COMPLETED" ] && action="$SKIP"
 fi
 printf '%s' "$stage" >"$START_STAGE_FILE"
 printf '%s' "$action" >"$ACTION_FILE"
@@ -133,15 +144,15 @@ function childPlay(props: ProjectTaskTemplatesProps): Record<string, unknown> {
 /**
  * `apply` rather than `create`: a re-run finds the children of the last run and waits for them instead of
  * failing on AlreadyExists; an unchanged manifest changes nothing on an existing play. For the same reason a
- * lost waiting pod is simply retried (OnError: a play that failed is not started again), within the play's
- * own deadline.
+ * lost waiting pod (an evicted pod is Failed, not Error) is simply retried within the play's own deadline: a
+ * play that failed is applied unchanged and read as failed again, never started again.
  */
 function startPlay(props: ProjectTaskTemplatesProps): Template {
   const deadline = props.playDeadlineSeconds + IMAGE_PULL_ALLOWANCE_SECONDS;
   return {
     name: ProjectTemplates.startPlay,
     activeDeadlineSeconds: deadline,
-    retryStrategy: sharedDeadlineRetry({ limit: 2, attemptSeconds: deadline, backoffSeconds: 30, retryPolicy: 'OnError' }),
+    retryStrategy: sharedDeadlineRetry({ limit: 2, attemptSeconds: deadline, backoffSeconds: 30 }),
     inputs: { parameters: [{ name: PlayParameters.taskId }, { name: PlayParameters.startStage }, ...Object.keys(props.parameters).map((name) => ({ name }))] },
     resource: {
       action: 'apply',

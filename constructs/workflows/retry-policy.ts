@@ -32,12 +32,17 @@ export interface BoundedRetryProps {
   readonly retryPolicy?: RetryStrategy['retryPolicy'];
 }
 
-/** The seconds all attempts need at most: each attempt's deadline, every backoff wait, and the controller's lag. */
-export function retryBudgetSeconds(props: BoundedRetryProps): number {
+/** The seconds of every backoff wait: `backoffSeconds`, then `factor` times more before each later retry. */
+function backoffWaitsSeconds(props: BoundedRetryProps): number {
   const factor = props.factor ?? 2;
   let waits = 0;
   for (let retry = 0; retry < props.limit; retry += 1) waits += props.backoffSeconds * factor ** retry;
-  return (props.limit + 1) * (props.attemptSeconds + CONTROLLER_LAG_SECONDS) + waits;
+  return waits;
+}
+
+/** The seconds all attempts need at most: each attempt's deadline, every backoff wait, and the controller's lag. */
+export function retryBudgetSeconds(props: BoundedRetryProps): number {
+  return (props.limit + 1) * (props.attemptSeconds + CONTROLLER_LAG_SECONDS) + backoffWaitsSeconds(props);
 }
 
 /**
@@ -62,9 +67,7 @@ export function boundedRetry(props: BoundedRetryProps): RetryStrategy {
  * time to the retry's pod as its deadline). For waiting steps, where a retry must not extend the wait.
  */
 export function sharedDeadlineRetry(props: BoundedRetryProps): RetryStrategy {
-  const once = retryBudgetSeconds({ ...props, limit: 0 });
-  const factor = props.factor ?? 2;
-  let waits = 0;
-  for (let retry = 0; retry < props.limit; retry += 1) waits += props.backoffSeconds * factor ** retry;
-  return { ...boundedRetry(props), backoff: { duration: `${props.backoffSeconds}s`, factor, maxDuration: `${once + waits}s` } };
+  const strategy = boundedRetry(props);
+  const maxDuration = retryBudgetSeconds({ ...props, limit: 0 }) + backoffWaitsSeconds(props);
+  return { ...strategy, backoff: { ...strategy.backoff, maxDuration: `${maxDuration}s` } };
 }

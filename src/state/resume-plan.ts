@@ -42,7 +42,9 @@ function entryOf(configMaps: readonly ProgressConfigMap[], request: ResumeReques
   const name = progressConfigMapOf(request.repository, request.task);
   const ofRepository = configMaps.filter((candidate) => candidate.repository === request.repository || candidate.name === name);
   if (ofRepository.length === 0) throw new ResumeError(`no progress ConfigMap for ${request.repository} (expected ${name}); found: ${configMaps.map((candidate) => candidate.name).join(', ')}`);
-  const entry = ofRepository.flatMap((configMap) => configMap.entries).find((candidate) => candidate.task === request.task);
+  // The task's own shard first: a record left in an older layout's ConfigMap is older than the shard's.
+  const ordered = [...ofRepository.filter((configMap) => configMap.name === name), ...ofRepository.filter((configMap) => configMap.name !== name)];
+  const entry = ordered.flatMap((configMap) => configMap.entries).find((candidate) => candidate.task === request.task);
   if (!entry) {
     const recorded = ofRepository.flatMap((configMap) => configMap.entries.map((candidate) => candidate.task)).sort((a, b) => Number(a) - Number(b));
     throw new ResumeError(`the progress ConfigMaps of ${request.repository} have no record of task ${request.task} (no key ${progressTaskKey(request.task)} in ${name}); recorded tasks: ${recorded.join(', ') || 'none'}`);
