@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { LINT_RULES } from '../../src/validate/rules';
 import { run, type RuleTable } from './cases';
 import { EVENTS_TABLES } from './tables/events';
+import { RUNTIME_TABLES } from './tables/runtime';
 import { WORKFLOW_TABLES } from './tables/workflow';
 
-const TABLES: RuleTable[] = [...WORKFLOW_TABLES, ...EVENTS_TABLES];
+const TABLES: RuleTable[] = [...WORKFLOW_TABLES, ...EVENTS_TABLES, ...RUNTIME_TABLES];
 
 describe.each(TABLES.map((table) => [table.rule.id, table] as const))('%s', (_id, { rule, cases }) => {
   it.each(cases.map((item) => [item.name, item] as const))('%s', (_name, item) => {

@@ -13,10 +13,12 @@ function problems(template: Record<string, any>): [string, string][] {
   const container = isRecord(template.container) && isRecord(template.container.securityContext) ? template.container.securityContext : {};
   const seccomp = (context: Record<string, any>) => isRecord(context.seccompProfile) && ['RuntimeDefault', 'Localhost'].includes(context.seccompProfile.type);
   const found: [string, string][] = [];
-  if (pod.runAsNonRoot !== true && container.runAsNonRoot !== true) found.push(['securityContext.runAsNonRoot', 'runAsNonRoot: true (pod or container)']);
-  if (!seccomp(pod) && !seccomp(container)) found.push(['securityContext.seccompProfile', 'seccompProfile.type: RuntimeDefault (pod or container)']);
+  // A container's own setting overrides the pod's, a false runAsNonRoot or an Unconfined profile included.
+  if ((container.runAsNonRoot ?? pod.runAsNonRoot) !== true) found.push(['securityContext.runAsNonRoot', 'runAsNonRoot: true (pod or container)']);
+  if (!seccomp(container.seccompProfile === undefined ? pod : container)) found.push(['securityContext.seccompProfile', 'seccompProfile.type: RuntimeDefault (pod or container)']);
   if (container.allowPrivilegeEscalation !== false) found.push(['container.securityContext.allowPrivilegeEscalation', 'container.securityContext.allowPrivilegeEscalation: false']);
   if (!listOf(isRecord(container.capabilities) ? container.capabilities.drop : undefined).includes('ALL')) found.push(['container.securityContext.capabilities.drop', 'container.securityContext.capabilities.drop: [ALL]']);
+  if (container.privileged === true) found.push(['container.securityContext.privileged', 'container.securityContext.privileged: false']);
   return found;
 }
 

@@ -8,12 +8,15 @@ import type { LintRule, Violation } from '../finding';
 import { fieldPath } from '../finding';
 import { ANY_KIND } from './object-size';
 
-/** 2^63: the first integer an int64 cannot hold. */
+/**
+ * 2^63: the first integer an int64 cannot hold; -2^63 is the smallest it holds. (A double cannot tell 2^63 - 1
+ * from 2^63, so the largest int64 written out in full is reported too.)
+ */
 const INT64_LIMIT = 2 ** 63;
 
 function outOfRange(value: unknown, at: (string | number)[], found: Violation[]): void {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value) || Math.abs(value) >= INT64_LIMIT) {
+    if (!Number.isFinite(value) || value >= INT64_LIMIT || value < -INT64_LIMIT) {
       found.push({ path: fieldPath(...at), message: `${value} is outside the range of a 64-bit integer, the widest number a Kubernetes field holds; use a smaller value` });
     }
     return;

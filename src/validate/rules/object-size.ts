@@ -1,9 +1,10 @@
 /**
  * Sizes the API server and ArgoCD refuse, which no schema checks:
  *
- * - a ConfigMap's or Secret's data over 1 MiB (keys and values summed, a Secret's `data` counted decoded):
- *   the API server refuses it (Kubernetes `pkg/apis/core/validation/validation.go`, ValidateConfigMap and
- *   ValidateSecret against MaxSecretSize);
+ * - a ConfigMap's or Secret's data over 1 MiB (the values summed, keys not counted; a Secret's `data` and a
+ *   ConfigMap's `binaryData` counted decoded): the API server refuses it (Kubernetes
+ *   `pkg/apis/core/validation/validation.go`, ValidateConfigMap and ValidateSecret sum `len(value)` against
+ *   MaxSecretSize);
  * - any object whose JSON is over 256 KiB: ArgoCD's default, client-side apply, stores the whole object in the
  *   `kubectl.kubernetes.io/last-applied-configuration` annotation, and annotations together may hold at most
  *   256 KiB (apimachinery `TotalAnnotationSizeLimitB`); the sync fails unless the object is applied server
@@ -21,10 +22,10 @@ export const ANY_KIND = '*';
 const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-/** Bytes of one data map; `decode` turns a value into the bytes it stands for (base64 for a Secret's data). */
+/** Bytes of the values of one data map; `decode` turns a value into the bytes it stands for (base64 for a Secret's data). */
 function mapBytes(map: unknown, decode: (value: string) => number): number {
   if (!isRecord(map)) return 0;
-  return Object.entries(map).reduce((sum, [key, value]) => sum + utf8Bytes(key) + (typeof value === 'string' ? decode(value) : 0), 0);
+  return Object.values(map).reduce<number>((sum, value) => sum + (typeof value === 'string' ? decode(value) : 0), 0);
 }
 
 function dataBytes(target: ManifestObject): number | undefined {

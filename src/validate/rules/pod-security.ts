@@ -6,7 +6,8 @@
  * default (argo-workflows `workflow/controller/workflowpod.go`, `newExecContainer`; resource templates get
  * `common.MinimalCtrSC()` instead). The pod's security context is the template's, else the workflow's
  * (`workflowpod.go`: `tmpl.SecurityContext` over `wfSpec.SecurityContext`); the workflow's and the template's
- * podSpecPatch are merged into the pod last (`processPodSpecPatch`, strategic merge by container name).
+ * podSpecPatch are merged into the pod last (`processPodSpecPatch`, strategic merge by container name), so a
+ * patch may harden the pod, the `main` container or the executor containers.
  * The rule looks at pods that set a security context (on the pod, the workflow or a container): those are
  * meant to run hardened, and the executor containers are what such a pod easily misses. A warning: a cluster
  * whose controller sets `executor.securityContext` hardens the executor containers itself.
@@ -22,6 +23,8 @@ const EXECUTOR_CONTAINERS: readonly { readonly list: 'initContainers' | 'contain
   { list: 'containers', name: 'wait' },
 ];
 const SECCOMP_TYPES = ['RuntimeDefault', 'Localhost'];
+/** The name Argo gives the user's container in a container or script pod (a containerSet keeps its names). */
+const MAIN_CONTAINER = 'main';
 
 const record = (value: unknown): Json => (isRecord(value) ? value : {});
 
@@ -52,14 +55,19 @@ function patchesOf(texts: readonly unknown[]): Json[] | undefined {
   return patches;
 }
 
-/** The executor container as the patches leave it: only its security context matters here. */
-function patchedExecutor(patches: readonly Json[], list: 'initContainers' | 'containers', name: string): Json {
-  let securityContext: Json | undefined;
+/** A container as the patches leave it (`base` is the template's): only its security context matters here. */
+function patchedContainer(patches: readonly Json[], list: 'initContainers' | 'containers', name: string, base: Json = {}): Json {
+  let securityContext: Json | undefined = isRecord(base.securityContext) ? base.securityContext : undefined;
   for (const patch of patches) {
     const entry = listOf(patch[list]).find((container) => isRecord(container) && container.name === name);
     if (isRecord(entry) && isRecord(entry.securityContext)) securityContext = { ...securityContext, ...entry.securityContext };
   }
   return securityContext ? { securityContext } : {};
+}
+
+/** The pod's security context as the patches leave it. */
+function patchedPod(patches: readonly Json[], pod: Json): Json {
+  return patches.reduce((context, patch) => (isRecord(patch.securityContext) ? { ...context, ...patch.securityContext } : context), pod);
 }
 
 export const podSecurityRestrictedRule: LintRule = {
@@ -74,18 +82,18 @@ export const podSecurityRestrictedRule: LintRule = {
       const type = EXECUTOR_POD_TYPES.find((candidate) => isRecord(template[candidate]));
       if (!type) return [];
       const podContext = template.securityContext ?? workflow.spec.securityContext;
-      const pod = record(podContext);
       const main = type === 'containerSet' ? listOf(template.containerSet.containers).filter(isRecord) : [template[type] as Json];
       if (podContext === undefined && !main.some((container) => container.securityContext !== undefined)) return [];
+      const patches = patchesOf([workflow.spec.podSpecPatch, template.podSpecPatch]);
+      const pod = patchedPod(patches ?? [], record(podContext));
       const problems: string[] = [];
       main.forEach((container, index) => {
-        const gaps = restrictedGaps(container, pod);
+        const gaps = restrictedGaps(patchedContainer(patches ?? [], 'containers', type === 'containerSet' ? container.name : MAIN_CONTAINER, container), pod);
         if (gaps.length > 0) problems.push(`${type === 'containerSet' ? `container ${container.name ?? index}` : `the ${type} container`} needs ${gaps.join(', ')}`);
       });
-      const patches = patchesOf([workflow.spec.podSpecPatch, template.podSpecPatch]);
       if (patches !== undefined) {
         for (const executor of EXECUTOR_CONTAINERS) {
-          const gaps = restrictedGaps(patchedExecutor(patches, executor.list, executor.name), pod);
+          const gaps = restrictedGaps(patchedContainer(patches, executor.list, executor.name), pod);
           if (gaps.length > 0) problems.push(`Argo's ${executor.name} container needs ${gaps.join(', ')} (a podSpecPatch naming it in ${executor.list}, or the controller's executor.securityContext)`);
         }
       }

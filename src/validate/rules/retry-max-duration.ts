@@ -4,6 +4,8 @@
  * (argo-workflows `workflow/controller/operator.go`, `processNodeRetries`, v3.7.9 and v4.1.2). So when
  * maxDuration is shorter than one attempt's `activeDeadlineSeconds` plus the first backoff, an attempt that
  * ran to its deadline is never retried, and a retry that does start is killed before its own deadline.
+ * Without a `limit` Argo retries until maxDuration runs out (`processNodeRetries` caps retries only when
+ * limit is set), so a missing limit is checked like any limit of one or more.
  */
 import type { LintRule, Violation } from '../finding';
 import { isArgoDuration } from './go-duration';
@@ -38,7 +40,8 @@ export const retryMaxDurationRule: LintRule = {
     if (!workflow) return [];
     return templatesOf(workflow).flatMap(({ template, name, at }): Violation[] => {
       const retry = template.retryStrategy;
-      if (!isRecord(retry) || !isRecord(retry.backoff) || hasPlaceholder(retry.limit) || Number(retry.limit ?? 0) < 1) return [];
+      const unlimited = isRecord(retry) && (retry.limit === undefined || retry.limit === null);
+      if (!isRecord(retry) || !isRecord(retry.backoff) || hasPlaceholder(retry.limit) || (!unlimited && Number(retry.limit) < 1)) return [];
       const maxDuration = argoDurationSeconds(retry.backoff.maxDuration);
       const deadline = deadlineSeconds(template.activeDeadlineSeconds);
       if (maxDuration === undefined || deadline === undefined) return [];
@@ -46,7 +49,9 @@ export const retryMaxDurationRule: LintRule = {
       if (maxDuration >= deadline + backoff) return [];
       const path = pathOf(at, 'retryStrategy', 'backoff', 'maxDuration');
       const counted = 'Argo counts maxDuration from the first attempt\'s start, image pull included';
-      const fix = `raise it to at least ${(Number(retry.limit) + 1) * deadline + backoff}s for ${Number(retry.limit)} retries at their full deadline, or drop it and let limit and activeDeadlineSeconds bound the retries`;
+      const fix = unlimited
+        ? `raise it to at least ${2 * deadline + backoff}s for one retry at its full deadline (without a limit Argo retries until maxDuration runs out)`
+        : `raise it to at least ${(Number(retry.limit) + 1) * deadline + backoff}s for ${Number(retry.limit)} retries at their full deadline, or drop it and let limit and activeDeadlineSeconds bound the retries`;
       const why = maxDuration < deadline
         ? `an attempt that runs longer than ${retry.backoff.maxDuration} is never retried, and a retry is killed at ${retry.backoff.maxDuration}`
         : `after an attempt that runs to its ${deadline}s deadline and a ${backoff}s backoff, no retry can start`;
