@@ -151,6 +151,15 @@ describe('the Argo Events runtime rules', () => {
     expect(severities(lint(fixture(id)), id)).toEqual(['warning']);
   });
 
+  it('finds nothing in our Sensors beside a NATS streaming bus, at several repositories', () => {
+    const repositories = Array.from({ length: 30 }, (_, index) => ({ name: `octo-org/service-${index}`, service: `service-${index}` }));
+    const platform = synth({ file: { repositories }, env: {} });
+    const files = new Map(platform.files);
+    files.set('eventbus.yaml', bus('{ nats: { native: {} } }').replace(/^\n---\n/, '').replace('name: default }', 'name: default, namespace: agents }'));
+    const findings = validateManifestTexts(files, 'dist-manifests').findings;
+    expect(findings).toEqual([]);
+  });
+
   it('accepts the fixed cases', () => {
     const one = fixture('sensor-duplicate-dependency-source').replace(/    - name: merged\n(      .*\n)+?(?=  triggers:)/, '').replace('conditions: "opened || merged"', 'conditions: "opened"');
     expect(lint(one)).toEqual([]);

@@ -29,10 +29,13 @@ const EVENTS = eventsData as unknown as EventsData;
 
 /** A built-in schema of one Argo kind. */
 export interface BuiltInArgoSchema {
+  /** The apiVersions it checks, e.g. `argoproj.io/v1alpha1`. */
   readonly apiVersions: readonly string[];
+  /** The kind it checks, e.g. `WorkflowTemplate`. */
   readonly kind: string;
   /** What checked the object, as reports say it, e.g. `built-in: Argo Workflows v4.1.2 CRD workflows.argoproj.io`. */
   readonly source: string;
+  /** The problems of an object of this kind; `[]` when the schema accepts it. */
   readonly validate: (object: unknown) => SchemaProblem[];
 }
 
