@@ -15,7 +15,7 @@ const ROOT = path.resolve(__dirname, '..');
 /** What the release build reads. */
 const PROJECT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'bin', 'scripts', 'constructs', 'src', 'bench', 'schemas', 'dist-manifests'];
 /** Dependencies the scratch app takes from our node_modules: the package's own, its peers, the compiler. */
-const LINKED = ['ajv', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'require-from-string', 'yaml', 'zod', 're2js', '@marcbachmann/cel-js', 'cdk8s', 'cdk8s-plus-28', 'constructs', 'typescript', '@types/node', 'undici-types'];
+const LINKED = ['ajv', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'require-from-string', 'yaml', 'zod', 're2js', '@bufbuild/cel', '@bufbuild/cel-spec', '@bufbuild/re2', '@bufbuild/protobuf', 'cdk8s', 'cdk8s-plus-28', 'constructs', 'typescript', '@types/node', 'undici-types'];
 
 const README_EXAMPLE = /## Composing your own platform in TypeScript[\s\S]*?```ts\n([\s\S]*?)```/;
 

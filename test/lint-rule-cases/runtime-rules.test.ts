@@ -100,7 +100,7 @@ describe('sensor-trigger-at-least-once and events-pod-security', () => {
     });
     expect(severities(sensorTriggerAtLeastOnceRule, triggers)).toEqual(['warning', 'warning']);
     expect(severities(eventsPodSecurityRule, sensor())).toEqual(['warning']);
-    expect(run(eventsPodSecurityRule, [manifest('Sensor', 'gate', { template: { securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } } } })])[0].path).toBe('spec.template.container.securityContext.allowPrivilegeEscalation');
+    expect(run(eventsPodSecurityRule, [manifest('Sensor', 'gate', { template: { securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } } } })])[0].path).toBe('spec.template.container');
   });
 });
 

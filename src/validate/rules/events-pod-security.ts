@@ -22,6 +22,21 @@ function problems(template: Record<string, any>): [string, string][] {
   return found;
 }
 
+/**
+ * The field path cut after its first missing field, so the finding points at a field that exists or at the
+ * one to add beside it (and the report can give its line): `spec.template` when there is no template.
+ */
+function presentPrefix(object: Record<string, unknown>, path: string): string {
+  const kept: string[] = [];
+  let value: unknown = object;
+  for (const step of path.split('.')) {
+    kept.push(step);
+    if (!isRecord(value) || !isRecord(value[step])) break;
+    value = value[step];
+  }
+  return kept.join('.');
+}
+
 export const eventsPodSecurityRule: LintRule = {
   id: 'events-pod-security',
   severity: 'warning',
@@ -32,6 +47,6 @@ export const eventsPodSecurityRule: LintRule = {
     const template = isRecord(spec.template) ? spec.template : {};
     const missing = problems(template);
     if (missing.length === 0) return [];
-    return [{ path: `spec.template.${missing[0][0]}`, message: `the ${target.kind} pod is refused where the restricted Pod Security Standard is enforced: set ${missing.map(([, what]) => what).join(', ')} under spec.template` }];
+    return [{ path: presentPrefix(target.object, `spec.template.${missing[0][0]}`), message: `the ${target.kind} pod is refused where the restricted Pod Security Standard is enforced: set ${missing.map(([, what]) => what).join(', ')} under spec.template` }];
   },
 };
