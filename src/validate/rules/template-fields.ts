@@ -42,7 +42,7 @@ export const suspendDurationRule = templateRule('suspend-duration', 'suspend.dur
 
 const RETRY_POLICIES = ['Always', 'OnFailure', 'OnError', 'OnTransientError', ''];
 
-export const retryStrategyRule = templateRule('retry-strategy', 'retryStrategy: a known retryPolicy, a limit of at least 0, backoff durations Argo parses', ({ template, name, at }) => {
+export const retryStrategyRule = templateRule('retry-strategy', 'retryStrategy: a known retryPolicy, a limit of at least 0, a backoff with a base duration, backoff durations Argo parses', ({ template, name, at }) => {
   const retry = template.retryStrategy;
   if (!isRecord(retry)) return [];
   const violations: Violation[] = [];
@@ -52,6 +52,11 @@ export const retryStrategyRule = templateRule('retry-strategy', 'retryStrategy: 
   const limit = retry.limit;
   if (limit !== undefined && !hasPlaceholder(limit) && !(Number.isInteger(Number(limit)) && Number(limit) >= 0)) {
     violations.push({ path: pathOf(at, 'retryStrategy', 'limit'), message: `template "${name}": retry limit ${JSON.stringify(limit)} must be a whole number of at least 0` });
+  }
+  // argo-workflows `workflow/controller/operator.go` (processNodeRetries): a backoff without a base duration
+  // fails the node with "no base duration specified for retryStrategy" the moment a retry is due.
+  if (isRecord(retry.backoff) && (retry.backoff.duration === undefined || retry.backoff.duration === '')) {
+    violations.push({ path: pathOf(at, 'retryStrategy', 'backoff'), message: `template "${name}": backoff needs a duration: without one Argo fails the node ("no base duration specified for retryStrategy") instead of retrying` });
   }
   for (const field of ['duration', 'maxDuration']) {
     const value = isRecord(retry.backoff) ? retry.backoff[field] : undefined;

@@ -193,7 +193,9 @@ export const WORKFLOW_TABLES: RuleTable[] = [
       pair('a fractional retry limit', 'must be a whole number', wt, (s) => (work(s).retryStrategy = { limit: '1.5' }), (s) => (work(s).retryStrategy = { limit: '3' })),
       pair('an unknown retry policy', 'retryPolicy must be one of', wt, (s) => (work(s).retryStrategy = { retryPolicy: 'Sometimes' }), (s) => (work(s).retryStrategy = { retryPolicy: 'OnTransientError', limit: '{{inputs.parameters.n}}' })),
       pair('a backoff duration Argo cannot parse', 'backoff duration', wt, (s) => (work(s).retryStrategy = { backoff: { duration: '5 s' } }), (s) => (work(s).retryStrategy = { backoff: { duration: '5', maxDuration: '1m' } })),
-      pair('a backoff maxDuration Argo cannot parse', 'backoff maxDuration', wt, (s) => (work(s).retryStrategy = { backoff: { maxDuration: '1 week' } }), (s) => (work(s).retryStrategy = { backoff: { maxDuration: '{{x}}' } })),
+      pair('a backoff maxDuration Argo cannot parse', 'backoff maxDuration', wt, (s) => (work(s).retryStrategy = { backoff: { duration: '10s', maxDuration: '1 week' } }), (s) => (work(s).retryStrategy = { backoff: { duration: '10s', maxDuration: '{{x}}' } })),
+      pair('a backoff without a base duration', 'backoff needs a duration', wt, (s) => (work(s).retryStrategy = { limit: 2, backoff: { maxDuration: '1h' } }), (s) => (work(s).retryStrategy = { limit: 2, backoff: { duration: '{{inputs.parameters.wait}}', maxDuration: '1h' } }), 'spec.templates[1].retryStrategy.backoff'),
+      pair('a backoff with an empty base duration', 'backoff needs a duration', wt, (s) => (work(s).retryStrategy = { backoff: { duration: '', factor: 2 } }), (s) => (work(s).retryStrategy = { backoff: { duration: '1m', factor: 2 } })),
     ],
   },
   {
