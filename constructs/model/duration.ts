@@ -44,3 +44,32 @@ export function goDuration(text: string): string {
   if (seconds % 60 === 0) return `${seconds / 60}m`;
   return `${seconds}s`;
 }
+
+/**
+ * A duration as an object, such as cdk8s's `Duration`: the model takes any object that gives whole seconds,
+ * so it needs no cdk8s.
+ */
+export interface DurationLike {
+  /** The duration in whole seconds. */
+  toSeconds(): number;
+}
+
+/**
+ * The text form of a duration given as text (`4h`) or as an object (`Duration.hours(4)`), in the largest unit
+ * that keeps it whole, so both give the same output.
+ *
+ * @throws when the duration is not a whole positive number of seconds, or longer than a year
+ */
+export function durationText(value: string | DurationLike): string {
+  if (typeof value === 'string') {
+    durationSeconds(value);
+    return value;
+  }
+  const seconds = value.toSeconds();
+  const units: readonly [string, number][] = [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]];
+  const [unit, size] = units.find(([, length]) => seconds % length === 0) ?? ['s', 1];
+  const text = `${seconds / size}${unit}`;
+  if (!Number.isSafeInteger(seconds) || seconds <= 0) throw new Error(`${seconds} seconds is not a duration: expected a whole positive number of seconds`);
+  durationSeconds(text);
+  return text;
+}

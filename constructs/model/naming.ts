@@ -40,6 +40,21 @@ export function isDnsSubdomain(name: string): boolean {
   return name.length <= 253 && DNS_SUBDOMAIN.test(name);
 }
 
+/** Why `name` is not a DNS-1123 label of at most `maxLength` characters, or `undefined` when it is one. */
+export function dnsLabelProblem(name: string, maxLength: number = MAX_NAME_LENGTH): string | undefined {
+  if (isDnsLabel(name, maxLength)) return undefined;
+  return `is not a DNS-1123 label of at most ${maxLength} characters: use lower-case letters, digits and "-", starting and ending with a letter or digit`;
+}
+
+/**
+ * Why `name` cannot name a ServiceAccount, or `undefined` when it can: the API server takes a DNS-1123
+ * subdomain (kubernetes `pkg/apis/core/validation`, `ValidateServiceAccountName`).
+ */
+export function serviceAccountNameProblem(name: string): string | undefined {
+  if (isDnsSubdomain(name)) return undefined;
+  return 'is not a legal service account name: use lower-case letters, digits, "-" and ".", at most 253 characters';
+}
+
 /** True when `value` is a legal Kubernetes label value (it may be empty). */
 export function isLabelValue(value: string): boolean {
   return value.length <= MAX_LABEL_VALUE_LENGTH && LABEL_VALUE.test(value);

@@ -36,6 +36,7 @@ export const ProgressStatuses = {
   failed: 'failed',
 } as const;
 
+/** One of `ProgressStatuses`. */
 export type ProgressStatus = (typeof ProgressStatuses)[keyof typeof ProgressStatuses];
 
 /** Template names inside a play WorkflowTemplate. */

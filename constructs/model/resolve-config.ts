@@ -22,6 +22,7 @@ export class ConfigError extends Error {
   }
 }
 
+/** What `resolveConfig` reads: the parsed config file and the environment. */
 export interface ConfigInputs {
   /** The parsed config file, if there is one. */
   readonly file?: unknown;

@@ -17,6 +17,7 @@ import { DEFAULT_STAGE_RETRIES, DEFAULT_STAGE_TIMEOUT, type ReleaseConfig, type 
 import { CONDITION_PARAMETERS } from './play-contract';
 import { StageMachine, type StageDefinition } from './stage-machine';
 
+/** What a `StageMachineBuilder` checks stages against. */
 export interface StageMachineBuilderOptions {
   /** The agents of the registry, which stages may name. */
   readonly agents: readonly string[];
@@ -24,6 +25,7 @@ export interface StageMachineBuilderOptions {
   readonly parameters?: readonly string[];
 }
 
+/** Options of an agent stage added with `StageMachineBuilder.agent`. */
 export interface AgentStageOptions {
   /** How long one attempt may run, e.g. `2h`. @default 4h (DEFAULT_STAGE_TIMEOUT) */
   readonly timeout?: string;
@@ -33,11 +35,13 @@ export interface AgentStageOptions {
   readonly when?: WhenConfig;
 }
 
+/** Options of a gate stage added with `StageMachineBuilder.gate`. */
 export interface GateStageOptions {
   /** Wait at the gate only for some tasks. @default - every task */
   readonly when?: WhenConfig;
 }
 
+/** Builds a `StageMachine` step by step in TypeScript, from scratch or from an existing one; `build()` checks every rule. */
 export class StageMachineBuilder {
   /** Starts from the stages of an existing machine (or stage list), e.g. the default platform's. */
   public static from(stages: StageMachine | readonly StageDefinition[], options: StageMachineBuilderOptions): StageMachineBuilder {

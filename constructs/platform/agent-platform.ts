@@ -3,7 +3,6 @@ import { Construct } from 'constructs';
 import { AgentsConfigMap } from '../config/agents-config-map';
 import { CodeRunCrd } from '../crds/coderun-crd';
 import type { PlatformConfig, PlatformConfigInput } from '../model/config-schema';
-import { durationSeconds } from '../model/duration';
 import { PlayParameters } from '../model/play-contract';
 import { resolveConfig } from '../model/resolve-config';
 import { StageMachine } from '../model/stage-machine';
@@ -106,9 +105,9 @@ export class AgentPlatform extends Construct {
         serviceAccountName: this.rbac.serviceAccountName,
         helperImage: config.images.kubectl,
         argoImage: config.images.argo,
-        deadlineSeconds: durationSeconds(config.play.deadline),
-        keepSucceededSeconds: durationSeconds(config.play.keepSucceeded),
-        keepFailedSeconds: durationSeconds(config.play.keepFailed),
+        deadline: config.play.deadline,
+        keepSucceeded: config.play.keepSucceeded,
+        keepFailed: config.play.keepFailed,
         parameters: config.play.parameters,
       }));
     }
@@ -133,9 +132,9 @@ export class AgentPlatform extends Construct {
         playParameters,
         helperImage: config.images.kubectl,
         serviceAccountName: PROJECT_SERVICE_ACCOUNT,
-        playDeadlineSeconds: durationSeconds(config.play.deadline),
-        keepSucceededSeconds: durationSeconds(config.play.keepSucceeded),
-        keepFailedSeconds: durationSeconds(config.play.keepFailed),
+        playDeadline: config.play.deadline,
+        keepSucceeded: config.play.keepSucceeded,
+        keepFailed: config.play.keepFailed,
       });
     }
   }
