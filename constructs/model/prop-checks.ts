@@ -1,5 +1,5 @@
 /**
- * The one form of a construct's refusal of its props: `{Construct} {name}: {prop} "{value}" {problem}`, one
+ * The one form of a construct's refusal of its props: `{Construct} {name}: {prop} "{value}": {problem}`, one
  * line that names what to change. The problems themselves come from the model's rules (naming, images,
  * durations), never restated here.
  *
@@ -17,7 +17,7 @@ import { durationSeconds, durationText, type DurationLike } from './duration';
 export function checkProp(owner: string, prop: string, value: unknown, problem: string | undefined): void {
   if (problem === undefined) return;
   const shown = typeof value === 'string' || typeof value === 'number' ? ` ${JSON.stringify(value)}` : '';
-  throw new Error(`${owner}: ${prop}${shown} ${problem}`);
+  throw new Error(`${owner}: ${prop}${shown}: ${problem}`);
 }
 
 /** Why `value` is not a whole number from `min` to `max`, or `undefined` when it is one. */
