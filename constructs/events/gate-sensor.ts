@@ -16,6 +16,7 @@ import type { IGithubEventSource } from './github-event-source';
 import { RESUMER_GATE_PARAMETER, RESUMER_PARAMETERS, type ResumerParameter } from './play-resumer-template';
 import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, genericServiceRule, repositoryLookup } from './repository-lookup';
 
+/** What `new GateSensor(scope, id, props)` takes. */
 export interface GateSensorProps {
   /** The gate this Sensor releases. */
   readonly gate: GateStage;

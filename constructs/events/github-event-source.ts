@@ -22,6 +22,7 @@ export interface SecretKeyReference {
   readonly key: string;
 }
 
+/** What `new GithubEventSource(scope, id, props)` takes. */
 export interface GithubEventSourceProps {
   /** The EventBus it publishes to; it must be in the same namespace. */
   readonly eventBus: IEventBus;

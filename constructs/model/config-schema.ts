@@ -198,16 +198,15 @@ const EndStageSchema = z.strictObject({
 /** One stage of the play (`stages[]`): an agent stage, a gate released by GitHub events, or the end. */
 export const StageSchema = z.discriminatedUnion('type', [AgentStageSchema, GateStageSchema, EndStageSchema]);
 
-/** The workspace PVCs (`workspace`): their size and storage class. */
 /** The size of a workspace PVC unless the config says otherwise. */
 export const DEFAULT_WORKSPACE_SIZE = '10Gi';
 
+/** The workspace PVCs (`workspace`): their size and storage class. */
 export const WorkspaceSchema = z.strictObject({
   size: z.string().regex(/^[1-9][0-9]*(Mi|Gi|Ti)$/, { message: 'expected a size such as 10Gi' }).default(DEFAULT_WORKSPACE_SIZE),
   storageClass: z.string().regex(KEY, { message: keyMessage }).optional(),
 });
 
-/** The play WorkflowTemplates (`play`): deadline, retention, service account and extra parameters. */
 /** The longest a play may live unless the config says otherwise. */
 export const DEFAULT_PLAY_DEADLINE = '7d';
 /** How long a succeeded play (or project Workflow) is kept unless the config says otherwise. */
@@ -217,6 +216,7 @@ export const DEFAULT_KEEP_FAILED = '3d';
 /** The service account plays run as unless the config says otherwise. */
 export const DEFAULT_PLAY_SERVICE_ACCOUNT = 'agent-play';
 
+/** The play WorkflowTemplates (`play`): deadline, retention, service account and extra parameters. */
 export const PlaySchema = z.strictObject({
   /** The longest a play may live, waits included; a play past it fails and is resumed from its state. */
   deadline: duration.default(DEFAULT_PLAY_DEADLINE),

@@ -13,6 +13,7 @@ export const CLI_OVERRIDE_PREFIX = 'AGENT_PLAY_CLI_';
 
 /** Thrown when the configuration is unusable; `problems` holds one line per problem, each naming its path. */
 export class ConfigError extends Error {
+  /** One line per problem, each naming its path. */
   public readonly problems: readonly string[];
 
   public constructor(problems: readonly string[]) {

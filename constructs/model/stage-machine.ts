@@ -89,6 +89,7 @@ export class StageMachine {
     return this.list.filter((stage) => stage.type !== 'end' && stage.when !== undefined).map((stage) => structuredClone(stage));
   }
 
+  /** Whether a stage of that name exists. */
   public has(name: string): boolean {
     return this.list.some((stage) => stage.name === name);
   }

@@ -65,6 +65,7 @@ export class AgentPlatform extends Construct {
   public readonly plays: ReadonlyMap<string, PlayWorkflowTemplate>;
   /** The Sensor of each gate, by gate name. */
   public readonly sensors: ReadonlyMap<string, GateSensor>;
+  /** The service account plays run as, with its grants. */
   public readonly rbac: PlayRbac;
   private readonly config: PlatformConfig;
 

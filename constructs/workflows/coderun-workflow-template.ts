@@ -43,6 +43,7 @@ export const CodeRunParameters = {
   taskRequirements: 'task-requirements',
 } as const;
 
+/** What `new CodeRunWorkflowTemplate(scope, id, props)` takes. */
 export interface CodeRunWorkflowTemplateProps {
   /** The agent whose settings are the defaults; every CLI parameter has a non-empty default from it. */
   readonly defaultAgent: AgentConfig;

@@ -45,6 +45,7 @@ import { argoResumeTemplate } from './argo-resume';
 import { argoCliImage } from '../model/argo-images';
 import { WorkflowTemplate } from './workflow-template';
 
+/** What `new PlayWorkflowTemplate(scope, id, props)` takes. */
 export interface PlayWorkflowTemplateProps {
   /** The repository whose tasks this play runs. */
   readonly repository: RepositoryConfig;

@@ -31,6 +31,7 @@ export const PROJECT_OBJECT_BUDGET_BYTES = 150 * 1024;
  */
 export const PROJECT_CHUNK_TASKS = 100;
 
+/** What `new ProjectWorkflowTemplate(scope, id, props)` takes. */
 export interface ProjectWorkflowTemplateProps {
   /** The project: its name, repository, parallelism and tasks (validated here). */
   readonly project: ProjectConfig;
