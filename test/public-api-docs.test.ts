@@ -2,7 +2,7 @@
  * The public API is documented: every symbol exported by `cdk8s-agent-play` (constructs/index.ts) and
  * `cdk8s-agent-play/validate` (src/validate/index.ts) has a TSDoc comment, so do the public members of the
  * exported classes, and every field of a props or options interface says what it means, with `@default`
- * when it is optional. Read with the TypeScript compiler, as an editor shows it to a user.
+ * when it is optional; a function, method or constructor that refuses with a `throw` of its own says `@throws`. Read with the TypeScript compiler, as an editor shows it to a user.
  */
 import * as path from 'node:path';
 import * as ts from 'typescript';
@@ -20,16 +20,41 @@ function isPrivate(symbol: ts.Symbol): boolean {
   return (ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Private) !== 0 || (ts.isClassElement(declaration) && declaration.name !== undefined && ts.isPrivateIdentifier(declaration.name));
 }
 
+/** Whether `node`'s own body throws (a `throw` outside any nested function). */
+function throwsItself(node: ts.Node): boolean {
+  let found = false;
+  const visit = (child: ts.Node): void => {
+    if (found || ts.isFunctionLike(child) || ts.isClassLike(child)) return;
+    if (ts.isThrowStatement(child)) found = true;
+    else ts.forEachChild(child, visit);
+  };
+  const body = (node as ts.FunctionLikeDeclaration).body;
+  if (body !== undefined) ts.forEachChild(body, visit);
+  return found;
+}
+
+/** A function, method or constructor that refuses with a `throw` of its own says so with `@throws`. */
+function throwsGap(name: string, declaration: ts.Declaration | undefined): string[] {
+  if (declaration === undefined || !ts.isFunctionLike(declaration) || !throwsItself(declaration)) return [];
+  return ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'throws') ? [] : [`${name}: throws without @throws`];
+}
+
 /** The documentation gaps of a class's public members and statics. */
 function classGaps(name: string, symbol: ts.Symbol, checker: ts.TypeChecker): string[] {
   const gaps: string[] = [];
   for (const [member, memberSymbol] of symbol.members ?? new Map<ts.__String, ts.Symbol>()) {
-    if (member === '__constructor' || isPrivate(memberSymbol)) continue;
+    if (isPrivate(memberSymbol)) continue;
+    if (member === '__constructor') {
+      for (const declaration of memberSymbol.declarations ?? []) gaps.push(...throwsGap(`new ${name}`, declaration));
+      continue;
+    }
     if (!hasDoc(memberSymbol, checker)) gaps.push(`${name}.${String(member)}: no TSDoc`);
+    gaps.push(...throwsGap(`${name}.${String(member)}`, memberSymbol.declarations?.[0]));
   }
   for (const [member, memberSymbol] of symbol.exports ?? new Map<ts.__String, ts.Symbol>()) {
     if (member === 'prototype' || isPrivate(memberSymbol)) continue;
     if (!hasDoc(memberSymbol, checker)) gaps.push(`${name}.${String(member)}: no TSDoc`);
+    gaps.push(...throwsGap(`${name}.${String(member)}`, memberSymbol.declarations?.[0]));
   }
   return gaps;
 }
@@ -63,6 +88,7 @@ function documentationGaps(entries: readonly string[]): string[] {
       const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
       const name = exported.name;
       if (!hasDoc(symbol, checker)) gaps.push(`${name}: no TSDoc`);
+      if (symbol.flags & ts.SymbolFlags.Function) gaps.push(...throwsGap(name, symbol.declarations?.[0]));
       if (symbol.flags & ts.SymbolFlags.Class) gaps.push(...classGaps(name, symbol, checker));
       if (symbol.flags & ts.SymbolFlags.Interface && /(Props|Options)$/.test(name)) gaps.push(...propsGaps(name, symbol, checker));
     }
@@ -75,13 +101,16 @@ describe('the public API is documented', () => {
     expect(documentationGaps(['constructs/index.ts', 'src/validate/index.ts'])).toEqual([]);
   }, 60_000);
 
-  it('the check finds an undocumented export, member, static and props field', () => {
+  it('the check finds an undocumented export, member, static and props field, and a refusal without @throws', () => {
     expect(documentationGaps(['test/fixtures/undocumented-api.ts']).sort()).toEqual([
       'UNDOCUMENTED: no TSDoc',
+      'Widget.refuse: throws without @throws',
       'Widget.undocumentedFactory: no TSDoc',
       'Widget.undocumentedField: no TSDoc',
       'WidgetProps.colour: optional without @default',
       'WidgetProps.size: no TSDoc',
+      'new Widget: throws without @throws',
+      'refuse: throws without @throws',
     ]);
   }, 60_000);
 });
