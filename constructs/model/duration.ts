@@ -37,7 +37,11 @@ export function durationSeconds(text: string): number {
   return Number(match[1]) * SECONDS_PER_UNIT[match[2]];
 }
 
-/** A Go duration string (`4h` stays `4h`, `2d` becomes `48h`), for fields Argo parses with Go. */
+/**
+ * A Go duration string (`4h` stays `4h`, `2d` becomes `48h`), for fields Argo parses with Go.
+ *
+ * @throws when the text is not a duration (see `durationSeconds`)
+ */
 export function goDuration(text: string): string {
   const seconds = durationSeconds(text);
   if (seconds % 3600 === 0) return `${seconds / 3600}h`;

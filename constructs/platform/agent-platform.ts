@@ -69,6 +69,10 @@ export class AgentPlatform extends Construct {
   public readonly rbac: PlayRbac;
   private readonly config: PlatformConfig;
 
+  /**
+   * @throws ConfigError listing every problem of the config, one line each naming its path; or, for a
+   * `stages` machine, the rules it breaks against the config's agents and parameters
+   */
   public constructor(scope: Construct, id: string, props: AgentPlatformProps = {}) {
     super(scope, id);
     // Parsed here, so that every default is the schema's: a config already resolved parses to itself.
