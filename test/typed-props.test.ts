@@ -5,7 +5,7 @@
  */
 import { App, Chart, Duration, Size, Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
-import { CodeRunWorkflowTemplate, PlayRbac, PlayWorkflowTemplate, resolveConfig, StageMachine, WorkspacePvc } from '../constructs';
+import { CodeRunWorkflowTemplate, PlayRbac, PlayWorkflowTemplate, resolveConfig, StageMachine, StageMachineBuilder, WorkspacePvc } from '../constructs';
 
 const config = resolveConfig({ env: {}, file: {} });
 
@@ -62,5 +62,14 @@ describe('service accounts', () => {
     });
     const template = objects.find((object: any) => object.kind === 'WorkflowTemplate') as any;
     expect(template.spec.serviceAccountName).toBe('plays');
+  });
+});
+
+describe('stage timeouts', () => {
+  it('a Duration in StageMachineBuilder is the stage timeout its text would be', () => {
+    const agents = Object.keys(config.agents);
+    const build = (timeout: Duration | string) => new StageMachineBuilder({ agents }).agent('build', 'rex', { timeout }).end().build().stages;
+    expect(build(Duration.minutes(150))).toEqual(build('150m'));
+    expect(build(Duration.hours(2))[0]).toMatchObject({ timeout: '2h' });
   });
 });

@@ -14,6 +14,7 @@
  * Pure: no cdk8s, no I/O.
  */
 import { DEFAULT_STAGE_RETRIES, DEFAULT_STAGE_TIMEOUT, type ReleaseConfig, type WhenConfig } from './config-schema';
+import { durationText, type DurationLike } from './duration';
 import { CONDITION_PARAMETERS } from './play-contract';
 import { StageMachine, type StageDefinition } from './stage-machine';
 
@@ -27,8 +28,11 @@ export interface StageMachineBuilderOptions {
 
 /** Options of an agent stage added with `StageMachineBuilder.agent`. */
 export interface AgentStageOptions {
-  /** How long one attempt may run, e.g. `2h`. @default 4h (DEFAULT_STAGE_TIMEOUT) */
-  readonly timeout?: string;
+  /**
+   * How long one attempt may run: text such as `2h`, or a cdk8s `Duration` (written as the text it equals).
+   * @default 4h (DEFAULT_STAGE_TIMEOUT)
+   */
+  readonly timeout?: string | DurationLike;
   /** How many times a failed run is retried. @default 1 (DEFAULT_STAGE_RETRIES) */
   readonly retries?: number;
   /** Run the stage only for some tasks. @default - every task */
@@ -132,5 +136,7 @@ export class StageMachineBuilder {
 }
 
 function agentDefaults(options: AgentStageOptions): { timeout: string; retries: number; when?: WhenConfig } {
-  return { timeout: options.timeout ?? DEFAULT_STAGE_TIMEOUT, retries: options.retries ?? DEFAULT_STAGE_RETRIES, ...(options.when ? { when: options.when } : {}) };
+  // Text is kept as written, so that `build()` reports a wrong one with every other problem.
+  const timeout = options.timeout === undefined || typeof options.timeout === 'string' ? options.timeout : durationText(options.timeout);
+  return { timeout: timeout ?? DEFAULT_STAGE_TIMEOUT, retries: options.retries ?? DEFAULT_STAGE_RETRIES, ...(options.when ? { when: options.when } : {}) };
 }
