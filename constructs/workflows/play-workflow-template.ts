@@ -14,7 +14,7 @@ import {
 } from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
 import { pinnedImageProblem } from '../model/image-reference';
-import { dnsLabelProblem } from '../model/naming';
+import { dnsLabelProblem, isDnsLabel } from '../model/naming';
 import { checkProp, durationProp, schemaProblem } from '../model/prop-checks';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
@@ -182,7 +182,8 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
 
 /** The props a play template checks before it builds anything, and the values it converts once. */
 function checkPlayProps(props: PlayWorkflowTemplateProps) {
-  const owner = `PlayWorkflowTemplate ${props.name ?? props.repository?.service}`;
+  const service = props.repository?.service;
+  const owner = `PlayWorkflowTemplate ${props.name ?? (isDnsLabel(service ?? '') ? playTemplateName(service) : service)}`;
   checkProp(owner, 'repository', props.repository?.name, schemaProblem(RepositorySchema, props.repository));
   checkProp(owner, 'helperImage', props.helperImage, pinnedImageProblem(props.helperImage));
   if (props.argoImage !== undefined) checkProp(owner, 'argoImage', props.argoImage, pinnedImageProblem(props.argoImage));

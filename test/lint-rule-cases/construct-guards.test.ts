@@ -142,7 +142,7 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
     'projects[0].repository: repository "octo-org/nowhere" is not configured',
   ],
   // Play template props
-  ['a play helper image without a tag', playTemplate((props) => (props.helperImage = 'alpine')), /^PlayWorkflowTemplate [a-z0-9-]+: helperImage "alpine": expected an image pinned by tag or digest/],
+  ['a play helper image without a tag', playTemplate((props) => (props.helperImage = 'alpine')), /^PlayWorkflowTemplate play-play-test: helperImage "alpine": expected an image pinned by tag or digest, e.g. ghcr.io\/org\/tool:v1.2.3$/],
   ['a play Argo image tagged latest', playTemplate((props) => (props.argoImage = 'quay.io/argoproj/argocli:latest')), 'argoImage "quay.io/argoproj/argocli:latest": the tag "latest" is not pinned: name a version'],
   ['an illegal play service account name', playTemplate((props) => (props.serviceAccountName = 'Agent_Play')), 'serviceAccountName "Agent_Play": is not a legal service account name'],
   ['an illegal service account given as an IServiceAccount', playTemplate((props) => (props.serviceAccountName = { name: 'Agent_Play' })), 'serviceAccountName "Agent_Play": is not a legal service account name'],
