@@ -27,6 +27,7 @@ export type * from './storage/workspace-pvc';
 export type * from './config/agents-config-map';
 export type * from './rbac/play-rbac';
 export type * from './rbac/scoped-service-account';
+export type * from './rbac/service-account-ref';
 export type * from './platform/agent-platform';
 export type * from './events/argo-events-types';
 export type * from './events/event-bus';

@@ -1,17 +1,29 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { stringify } from 'yaml';
-import type { AgentConfig, CliConfig } from '../model/config-schema';
+import { AgentSchema, CliSchema, type AgentConfig, type CliConfig } from '../model/config-schema';
 import { COMMON_LABELS } from '../model/labels';
-import { systemPromptKey } from '../model/naming';
+import { isDnsSubdomain, systemPromptKey } from '../model/naming';
+import { checkProp, schemaProblem } from '../model/prop-checks';
 
+/** What `new AgentsConfigMap(scope, id, props)` takes. */
 export interface AgentsConfigMapProps {
-  /** The agent registry. */
+  /** The agent registry; every agent's CLI must be in `clis`. */
   readonly agents: Readonly<Record<string, AgentConfig>>;
-  /** The CLI registry (images and settings the controller picks per CLI). */
+  /** The CLI registry (images, pinned, and settings the controller picks per CLI). */
   readonly clis: Readonly<Record<string, CliConfig>>;
-  /** @default controller-agents */
+  /** `metadata.name`, the name the CodeRun controller mounts. @default controller-agents */
   readonly name?: string;
+}
+
+/** Every agent and CLI fits the config's rules (a CLI's image is pinned), and every agent's CLI exists. */
+function checkRegistry(owner: string, props: AgentsConfigMapProps): void {
+  for (const [name, cli] of Object.entries(props.clis)) checkProp(owner, `clis.${name}`, undefined, schemaProblem(CliSchema, cli));
+  for (const [name, agent] of Object.entries(props.agents)) {
+    checkProp(owner, `agents.${name}`, undefined, schemaProblem(AgentSchema, agent));
+    const known = Object.keys(props.clis);
+    checkProp(owner, `agents.${name}.cli`, agent.cli, known.includes(agent.cli) ? undefined : `is not in the CLI registry (clis): add it, or bind one of: ${known.join(', ')}`);
+  }
 }
 
 /**
@@ -19,9 +31,17 @@ export interface AgentsConfigMapProps {
  * binding and model, and every CLI with its image) and one `{githubApp}_system-prompt.md` per agent.
  */
 export class AgentsConfigMap extends kplus.ConfigMap {
+  /**
+   * @throws when the name is not a ConfigMap name, an agent or CLI breaks a rule of the config (such as an image
+   * that is not pinned), or an agent's CLI is not in the registry, naming the entry and what to change
+   */
   public constructor(scope: Construct, id: string, props: AgentsConfigMapProps) {
+    const name = props.name ?? 'controller-agents';
+    const owner = `AgentsConfigMap ${name}`;
+    checkProp(owner, 'name', name, isDnsSubdomain(name) ? undefined : 'is not a ConfigMap name: use lower-case letters, digits, "-" and "."');
+    checkRegistry(owner, props);
     super(scope, id, {
-      metadata: { name: props.name ?? 'controller-agents', labels: { ...COMMON_LABELS } },
+      metadata: { name, labels: { ...COMMON_LABELS } },
       data: agentsConfigData(props.agents, props.clis),
     });
   }

@@ -11,8 +11,10 @@ import { ARGOCD_KEEP_ANNOTATIONS, COMMON_LABELS } from '../model/labels';
 export class CodeRunCrd extends Construct {
   /** The CRD's name: `coderuns.agents.platform`. */
   public readonly name = `${CODERUN_PLURAL}.${CODERUN_GROUP}`;
+  /** The CRD object under the typed surface. */
   protected readonly apiObject: ApiObject;
 
+  /** Takes no props: the CRD follows the model's CodeRun schema, so there is nothing to get wrong. */
   public constructor(scope: Construct, id: string) {
     super(scope, id);
     this.apiObject = new ApiObject(this, 'Resource', {

@@ -3,6 +3,7 @@
  * validate every object built from these types against the upstream Argo Events JSON Schema.
  */
 
+/** A data filter of a Sensor dependency: the event passes when the value at `path` matches. */
 export interface DataFilter {
   readonly path: string;
   readonly type: 'string' | 'bool' | 'number';
@@ -10,11 +11,13 @@ export interface DataFilter {
   readonly comparator?: '=' | '!=';
 }
 
+/** An expression filter of a Sensor dependency (govaluate), over named event fields. */
 export interface ExprFilter {
   readonly expr: string;
   readonly fields: readonly { readonly name: string; readonly path: string }[];
 }
 
+/** A Sensor dependency: the events of one EventSource it waits for, and their filters. */
 export interface EventDependency {
   readonly name: string;
   readonly eventSourceName: string;
@@ -27,6 +30,7 @@ export interface EventDependency {
   };
 }
 
+/** A trigger parameter: a value from the event written into the trigger's resource at `dest`. */
 export interface TriggerParameter {
   readonly src: {
     readonly dependencyName: string;
@@ -37,6 +41,7 @@ export interface TriggerParameter {
   readonly dest: string;
 }
 
+/** A Kubernetes object trigger: creates (or patches) an object built from the event. */
 export interface K8sTrigger {
   readonly operation: 'create' | 'update' | 'patch' | 'delete';
   readonly source: { readonly resource: Record<string, unknown> };
@@ -44,6 +49,7 @@ export interface K8sTrigger {
   readonly patchStrategy?: 'application/merge-patch+json';
 }
 
+/** An Argo Workflow trigger: submits or resumes a Workflow. */
 export interface ArgoWorkflowTrigger {
   readonly operation: 'submit' | 'resume';
   readonly source: { readonly resource: Record<string, unknown> };
@@ -51,6 +57,7 @@ export interface ArgoWorkflowTrigger {
   readonly args?: readonly string[];
 }
 
+/** How a failed trigger is retried. */
 export interface TriggerBackoff {
   readonly steps: number;
   readonly duration: string;
@@ -58,6 +65,7 @@ export interface TriggerBackoff {
   readonly jitter: number;
 }
 
+/** A Sensor trigger: what it does when its dependencies are met. */
 export interface Trigger {
   readonly template: {
     readonly name: string;
@@ -80,6 +88,7 @@ export interface EventsPodTemplate {
   readonly container: { readonly securityContext: Record<string, unknown> };
 }
 
+/** The spec of a Sensor. */
 export interface SensorSpec {
   readonly eventBusName: string;
   readonly template: EventsPodTemplate;

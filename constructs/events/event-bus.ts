@@ -1,7 +1,10 @@
 import { Construct } from 'constructs';
+import { dnsLabelProblem } from '../model/naming';
+import { checkProp } from '../model/prop-checks';
 
 /** An Argo Events EventBus. Sensors and EventSources must live in its namespace. */
 export interface IEventBus {
+  /** The EventBus's `metadata.name`: what `eventBusName` fields name. */
   readonly name: string;
   /** Undefined: the namespace of whoever uses it. */
   readonly namespace?: string;
@@ -16,8 +19,11 @@ export class EventBus {
    * Refers to an EventBus that exists elsewhere.
    *
    * @param namespace where it lives; a Sensor or EventSource in another namespace refuses it
+   * @throws when the name or the namespace is not a DNS-1123 label
    */
   public static fromEventBusName(_scope: Construct, _id: string, name: string, namespace?: string): IEventBus {
+    checkProp('EventBus.fromEventBusName', 'name', name, dnsLabelProblem(name));
+    if (namespace !== undefined) checkProp('EventBus.fromEventBusName', 'namespace', namespace, dnsLabelProblem(namespace));
     return { name, namespace };
   }
 }

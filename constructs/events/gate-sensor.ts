@@ -1,8 +1,11 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
+import { DEFAULT_TRIGGER_RETRIES, MAX_TRIGGER_RETRIES, RepositorySchema, RESUME_STRATEGIES } from '../model/config-schema';
 import type { AgentConfig, ReleaseConfig, RepositoryConfig, ResumeStrategy } from '../model/config-schema';
 import { COMMON_LABELS } from '../model/labels';
-import { githubAppBotLogin, repositoryLabelValue } from '../model/naming';
+import { dnsLabelProblem, githubAppBotLogin, repositoryLabelValue } from '../model/naming';
+import { checkProp, integerProblem, schemaProblem } from '../model/prop-checks';
+import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
 import { gateSensorName, playWorkflowName, releaseConfigMapName, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
 import type { GateStage } from '../model/stage-machine';
 import { taskIdTemplate } from '../model/task-id-template';
@@ -13,6 +16,7 @@ import type { IGithubEventSource } from './github-event-source';
 import { RESUMER_GATE_PARAMETER, RESUMER_PARAMETERS, type ResumerParameter } from './play-resumer-template';
 import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, genericServiceRule, repositoryLookup } from './repository-lookup';
 
+/** What `new GateSensor(scope, id, props)` takes. */
 export interface GateSensorProps {
   /** The gate this Sensor releases. */
   readonly gate: GateStage;
@@ -20,17 +24,22 @@ export interface GateSensorProps {
   readonly repositories: readonly RepositoryConfig[];
   /** The agent registry, for the bot logins a release may require. */
   readonly agents: Readonly<Record<string, AgentConfig>>;
+  /** The GitHub EventSource the Sensor's one dependency names (see `GithubEventSource`). */
   readonly eventSource: IGithubEventSource;
+  /** The EventBus the Sensor reads from; it must be in the Sensor's namespace. */
   readonly eventBus: IEventBus;
-  /** The service account of the Sensor's pod. */
-  readonly serviceAccountName: string;
-  /** How the play is found. @default label-selector */
+  /**
+   * The service account of the Sensor's pod (its name, or a cdk8s-plus service account): it needs only to
+   * create resumer Workflows.
+   */
+  readonly serviceAccountName: ServiceAccountRef;
+  /** How the play is found: by its labels or by its derived name. @default label-selector */
   readonly strategy?: ResumeStrategy;
-  /** Retries of a failed trigger, with backoff. @default 3 */
+  /** Retries of a failed trigger, with backoff, from 0 to 10. @default 3 */
   readonly triggerRetries?: number;
-  /** @default `gate-{stage}` */
+  /** `metadata.name` of the Sensor, a DNS-1123 label. @default `gate-{stage}` */
   readonly name?: string;
-  /** @default - the chart's namespace */
+  /** `metadata.namespace` of the Sensor. @default - the chart's namespace */
   readonly namespace?: string;
 }
 
@@ -50,10 +59,18 @@ export interface GateSensorProps {
  * `atLeastOnce`, so its `retryStrategy` is honoured (argo-events `pkg/sensors/listener.go`).
  */
 export class GateSensor extends Construct {
+  /** The Sensor's `metadata.name`. */
   public readonly name: string;
+  /** The name of the gate it releases. */
   public readonly gate: string;
+  /** The Sensor object under the typed surface. */
   protected readonly apiObject: ApiObject;
 
+  /**
+   * @throws when the Sensor is in another namespace than its EventBus, has no repository or no release
+   * condition, a release names an agent missing from `agents`, a repository is not valid, or the name, service
+   * account, strategy or trigger retries break their rule, naming the prop and what to change
+   */
   public constructor(scope: Construct, id: string, props: GateSensorProps) {
     super(scope, id);
     this.gate = props.gate.name;
@@ -62,10 +79,11 @@ export class GateSensor extends Construct {
     assertSameNamespace(`Sensor ${this.name}`, namespace, props.eventBus);
     if (props.repositories.length === 0) throw new Error(`Sensor ${this.name} needs at least one repository`);
     if (props.gate.release.length === 0) throw new Error(`Sensor ${this.name} needs at least one release condition`);
+    const serviceAccountName = checkSensorProps(`Sensor ${this.name}`, props);
     const dependency = releaseDependency(props);
     const spec: SensorSpec = {
       eventBusName: props.eventBus.name,
-      template: restrictedEventsPodTemplate(props.serviceAccountName),
+      template: restrictedEventsPodTemplate(serviceAccountName),
       dependencies: [dependency],
       triggers: [resumerTrigger(this.gate, dependency.name, namespace, props)],
     };
@@ -76,6 +94,24 @@ export class GateSensor extends Construct {
       spec,
     });
   }
+}
+
+/** Checks the props a Sensor reads, and returns the name of its service account. */
+function checkSensorProps(owner: string, props: GateSensorProps): string {
+  checkProp(owner, 'name', props.name, props.name === undefined ? undefined : dnsLabelProblem(props.name));
+  if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
+  props.repositories.forEach((repository, index) => checkProp(owner, `repositories[${index}]`, repository?.name, schemaProblem(RepositorySchema, repository)));
+  for (const release of props.gate.release) {
+    for (const agent of release.by) {
+      const known = Object.keys(props.agents);
+      checkProp(owner, 'gate.release.by', agent, known.includes(agent) ? undefined : `is not in the agent registry (agents): add it, or name one of: ${known.join(', ')}`);
+    }
+  }
+  const strategy = props.strategy ?? RESUME_STRATEGIES[0];
+  checkProp(owner, 'strategy', strategy, RESUME_STRATEGIES.includes(strategy) ? undefined : `is not a resume strategy: use one of ${RESUME_STRATEGIES.join(', ')}`);
+  const retries = props.triggerRetries ?? DEFAULT_TRIGGER_RETRIES;
+  checkProp(owner, 'triggerRetries', retries, integerProblem(retries, 0, MAX_TRIGGER_RETRIES));
+  return serviceAccountNameOf(owner, 'serviceAccountName', props.serviceAccountName);
 }
 
 /** The name of a gate Sensor's one dependency. */
@@ -250,7 +286,7 @@ function resumerTrigger(gate: string, dependencyName: string, namespace: string 
         parameters,
       },
     },
-    retryStrategy: { steps: props.triggerRetries ?? 3, duration: '5s', factor: 2, jitter: 0.1 },
+    retryStrategy: { steps: props.triggerRetries ?? DEFAULT_TRIGGER_RETRIES, duration: '5s', factor: 2, jitter: 0.1 },
     atLeastOnce: true,
   };
 }

@@ -1,7 +1,8 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { COMMON_LABELS } from '../model/labels';
-import { isDnsLabel, parseRepository } from '../model/naming';
+import { dnsLabelProblem, isDnsLabel, isDnsSubdomain, parseRepository } from '../model/naming';
+import { checkProp, integerProblem } from '../model/prop-checks';
 import { assertSameNamespace, type IEventBus } from './event-bus';
 import { restrictedEventsPodTemplate } from './events-pod-security';
 
@@ -13,33 +14,37 @@ export interface IGithubEventSource {
   readonly eventName: string;
 }
 
+/** A key of a Kubernetes Secret. */
 export interface SecretKeyReference {
+  /** The Secret's name, a DNS-1123 subdomain. */
   readonly name: string;
+  /** The key in the Secret's data. */
   readonly key: string;
 }
 
+/** What `new GithubEventSource(scope, id, props)` takes. */
 export interface GithubEventSourceProps {
   /** The EventBus it publishes to; it must be in the same namespace. */
   readonly eventBus: IEventBus;
   /** The Secret key holding the webhook secret; deliveries without a valid signature are refused. */
   readonly webhookSecret: SecretKeyReference;
-  /** The repositories (`owner/name`) it listens to. Either this or `organizations`. */
+  /** The repositories (`owner/name`) it listens to. Either this or `organizations`. @default - none */
   readonly repositories?: readonly string[];
-  /** The organisations it listens to. Either this or `repositories`. */
+  /** The organisations it listens to. Either this or `repositories`. @default - none */
   readonly organizations?: readonly string[];
   /** The GitHub events to subscribe the hook to (the receiver itself does not filter: sensors do). */
   readonly events: readonly string[];
-  /** @default github */
+  /** `metadata.name`: a DNS label of at most 47 characters (its Service adds `-eventsource-svc`). @default github */
   readonly name?: string;
-  /** @default play */
+  /** The key under `spec.github`, which Sensor dependencies name as `eventName`. @default play */
   readonly eventName?: string;
-  /** @default /github/webhook */
+  /** The HTTP path the receiver listens on. @default /github/webhook */
   readonly endpoint?: string;
-  /** @default 12000 */
+  /** The port of the receiver and of its Service, from 1 to 65535. @default 12000 */
   readonly port?: number;
   /** The public URL GitHub posts to. @default - none: the hook is created by hand */
   readonly url?: string;
-  /** @default - the chart's namespace */
+  /** `metadata.namespace`; the EventBus must be in it. @default - the chart's namespace */
   readonly namespace?: string;
 }
 
@@ -48,15 +53,28 @@ export interface GithubEventSourceProps {
  * signature against the webhook secret and publishes it to the EventBus of its namespace.
  */
 export class GithubEventSource extends Construct implements IGithubEventSource {
-  /** Refers to a GitHub EventSource that exists elsewhere. */
+  /**
+   * Refers to a GitHub EventSource that exists elsewhere.
+   *
+   * @throws when `name` is not a DNS-1123 label
+   */
   public static fromEventSourceName(_scope: Construct, _id: string, name: string, eventName: string): IGithubEventSource {
+    checkProp('GithubEventSource.fromEventSourceName', 'name', name, dnsLabelProblem(name));
     return { name, eventName };
   }
 
+  /** The EventSource's `metadata.name`. */
   public readonly name: string;
+  /** The key under `spec.github`. */
   public readonly eventName: string;
+  /** The EventSource object under the typed surface. */
   protected readonly apiObject: ApiObject;
 
+  /**
+   * @throws when the name is not a DNS label of at most 47 characters, the EventBus is in another namespace,
+   * no event is given, not exactly one of repositories and organizations is given, a repository is not
+   * `owner/name`, or the port, endpoint, namespace or webhook Secret break their rule
+   */
   public constructor(scope: Construct, id: string, props: GithubEventSourceProps) {
     super(scope, id);
     this.name = props.name ?? 'github';
@@ -68,6 +86,7 @@ export class GithubEventSource extends Construct implements IGithubEventSource {
     const namespace = props.namespace ?? Chart.of(this).namespace;
     assertSameNamespace(`EventSource ${this.name}`, namespace, props.eventBus);
     if (props.events.length === 0) throw new Error(`EventSource ${this.name} needs at least one GitHub event to subscribe to`);
+    checkEventSourceProps(`EventSource ${this.name}`, props);
     const port = props.port ?? 12000;
     this.apiObject = new ApiObject(this, 'Resource', {
       apiVersion: 'argoproj.io/v1alpha1',
@@ -91,6 +110,17 @@ export class GithubEventSource extends Construct implements IGithubEventSource {
       },
     });
   }
+}
+
+/** Checks the props that become fields of the EventSource as they are. */
+function checkEventSourceProps(owner: string, props: GithubEventSourceProps): void {
+  if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
+  // The Service port: the range Kubernetes accepts for a port number.
+  if (props.port !== undefined) checkProp(owner, 'port', props.port, integerProblem(props.port, 1, 65535));
+  if (props.endpoint !== undefined) checkProp(owner, 'endpoint', props.endpoint, props.endpoint.startsWith('/') ? undefined : 'is not a path: start it with "/", e.g. /github/webhook');
+  const secret = props.webhookSecret.name;
+  checkProp(owner, 'webhookSecret.name', secret, isDnsSubdomain(secret) ? undefined : 'is not a Secret name: use lower-case letters, digits, "-" and "."');
+  checkProp(owner, 'webhookSecret.key', props.webhookSecret.key, props.webhookSecret.key.length > 0 ? undefined : 'is empty: name the key of the Secret that holds the webhook secret');
 }
 
 /** Exactly one of `repositories` (grouped by owner) and `organizations`, as Argo Events requires. */

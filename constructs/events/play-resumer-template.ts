@@ -1,6 +1,9 @@
 import { Construct } from 'constructs';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
+import { pinnedImageProblem } from '../model/image-reference';
 import { GATE_STAGE_INPUT, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
+import { checkProp } from '../model/prop-checks';
+import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
 import { argoResumeTemplate } from '../workflows/argo-resume';
 import type { Template } from '../workflows/argo-types';
 import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from '../workflows/hardened-script';
@@ -15,19 +18,26 @@ export const RESUMER_GATE_PARAMETER = 'gate';
  * name under the `workflow-name` strategy, empty under `label-selector`.
  */
 export const RESUMER_PARAMETERS = [RESUMER_GATE_PARAMETER, 'repository', 'repository-label', 'release-configmap', 'task-id', 'pr-url', 'pr-number', 'play'] as const;
+/** One of `RESUMER_PARAMETERS`. */
 export type ResumerParameter = (typeof RESUMER_PARAMETERS)[number];
 
 /** The Workflow label that marks resumer runs (they are not plays). */
 export const RESUMER_WORKFLOW_TYPE = 'resumer';
 
+/** What `new PlayResumerTemplate(scope, id, props)` takes. */
 export interface PlayResumerTemplateProps {
-  /** Image with bash, kubectl and jq, pinned. */
+  /** Image with bash, kubectl and jq, pinned by tag or digest (never `latest`). */
   readonly helperImage: string;
-  /** Image with the Argo CLI, pinned. */
+  /** Image with the Argo CLI, pinned by tag or digest: the controller's version (`argoCliImage()`). */
   readonly argoImage: string;
-  readonly serviceAccountName: string;
-  /** @default play-resumer */
+  /**
+   * The service account of the resumer's pods (its name, or a cdk8s-plus service account): it records releases
+   * and resumes plays (`RESUMER_GRANTS`).
+   */
+  readonly serviceAccountName: ServiceAccountRef;
+  /** `metadata.name`, which gate Sensors reference. @default play-resumer */
   readonly name?: string;
+  /** `metadata.namespace`. @default - the chart's namespace */
   readonly namespace?: string;
 }
 
@@ -44,14 +54,19 @@ function parameter(name: ResumerParameter): string {
  * successfully too (`confirm`), so a duplicate delivery leaves no Failed resumer.
  */
 export class PlayResumerTemplate extends WorkflowTemplate {
+  /** @throws when an image is not pinned or the service account name is illegal, naming the prop and what to change */
   public constructor(scope: Construct, id: string, props: PlayResumerTemplateProps) {
+    const owner = `PlayResumerTemplate ${props.name ?? RESUMER_TEMPLATE_NAME}`;
+    checkProp(owner, 'helperImage', props.helperImage, pinnedImageProblem(props.helperImage));
+    checkProp(owner, 'argoImage', props.argoImage, pinnedImageProblem(props.argoImage));
+    const serviceAccountName = serviceAccountNameOf(owner, 'serviceAccountName', props.serviceAccountName);
     super(scope, id, {
       name: props.name ?? RESUMER_TEMPLATE_NAME,
       namespace: props.namespace,
       labels: { [PlayLabels.workflowType]: RESUMER_WORKFLOW_TYPE },
       spec: {
         entrypoint: 'resume',
-        serviceAccountName: props.serviceAccountName,
+        serviceAccountName,
         arguments: { parameters: RESUMER_PARAMETERS.map((name) => ({ name, value: '' })) },
         workflowMetadata: { labels: { [PlayLabels.workflowType]: RESUMER_WORKFLOW_TYPE } },
         activeDeadlineSeconds: 600,

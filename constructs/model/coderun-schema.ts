@@ -7,15 +7,21 @@
  */
 import { z } from 'zod';
 
+/** The API group of the CodeRun custom resource. */
 export const CODERUN_GROUP = 'agents.platform';
+/** The API version of the CodeRun custom resource within its group. */
 export const CODERUN_VERSION = 'v1';
+/** The kind of the CodeRun custom resource. */
 export const CODERUN_KIND = 'CodeRun';
+/** The plural resource name of CodeRuns (RBAC rules and the CRD name use it). */
 export const CODERUN_PLURAL = 'coderuns';
+/** The `apiVersion` of a CodeRun: `agents.platform/v1`. */
 export const CODERUN_API_VERSION = `${CODERUN_GROUP}/${CODERUN_VERSION}`;
 
 /** The phases the play waits for: the run succeeded, or it failed. */
 export const CodeRunPhases = { succeeded: 'Succeeded', failed: 'Failed' } as const;
 
+/** A CodeRun's `cliConfig`: the CLI, model and settings one run uses. */
 export const CliRunConfigSchema = z.strictObject({
   /** The CLI that runs the agent: claude, codex, cursor, factory, opencode, gemini, or another configured one. */
   cliType: z.string().min(1).regex(/^[a-z][a-z0-9-]*$/).describe('CLI that runs the agent, e.g. claude, codex'),
@@ -26,12 +32,14 @@ export const CliRunConfigSchema = z.strictObject({
   modelRotation: z.array(z.string()).optional().describe('Models to rotate through on retries'),
 });
 
+/** An environment variable of a CodeRun filled from a Secret key. */
 export const SecretEnvSchema = z.strictObject({
   name: z.string().min(1),
   secretName: z.string().min(1),
   secretKey: z.string().min(1),
 });
 
+/** A CodeRun's `spec`: the task, repository, agent and CLI of one run. */
 export const CodeRunSpecSchema = z.strictObject({
   taskId: z.number().int().min(0).max(4294967295).describe('Task id'),
   service: z.string().min(1).describe('Service: the key of the workspace PVCs'),
@@ -64,6 +72,7 @@ const ConditionSchema = z.strictObject({
   message: z.string().optional(),
 });
 
+/** A CodeRun's `status`, as the controller writes it; the play waits on `phase`. */
 export const CodeRunStatusSchema = z.strictObject({
   phase: z.string().optional().describe('Pending, Running, Succeeded or Failed'),
   message: z.string().optional(),
@@ -85,7 +94,9 @@ export const CodeRunStatusSchema = z.strictObject({
   workCompleted: z.boolean().optional(),
 });
 
+/** A CodeRun's `spec`, as written into a manifest. */
 export type CodeRunSpec = z.input<typeof CodeRunSpecSchema>;
+/** A CodeRun's `status`, as read from the cluster. */
 export type CodeRunStatus = z.input<typeof CodeRunStatusSchema>;
 
 type JsonSchema = { [key: string]: unknown };

@@ -15,6 +15,7 @@ import { parseRepository } from './naming';
 import { BUILT_IN_PARAMETERS, CONDITION_PARAMETERS } from './play-contract';
 import { stageProblems } from './stage-rules';
 import { argoCliImage } from './argo-images';
+import { pinnedImageProblem } from './image-reference';
 
 const KEY = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const keyMessage = 'expected lower-case letters, digits and "-", starting with a letter';
@@ -60,14 +61,13 @@ const repositoryName = z.string().superRefine((name, ctx) => {
 /** A text that is pasted into a YAML manifest as a quoted string: no quotes, backslashes or line breaks. */
 const plainText = z.string().min(1).regex(/^[^"\\\n\r{}]*$/, { message: 'expected text without quotes, backslashes, braces or line breaks' });
 
-const PINNED_IMAGE = /^[a-z0-9]([-a-z0-9._/:]*[a-z0-9])?(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}|@sha256:[a-f0-9]{64})$/;
-
 /** A container image pinned by version or digest; `latest` is refused, since it changes under a running play. */
-export const PinnedImageSchema = z
-  .string()
-  .regex(PINNED_IMAGE, { message: 'expected an image pinned by tag or digest, e.g. ghcr.io/org/tool:v1.2.3' })
-  .refine((image) => !/:latest$/.test(image), { message: 'the tag "latest" is not pinned: name a version' });
+export const PinnedImageSchema = z.string().superRefine((image, ctx) => {
+  const problem = pinnedImageProblem(image);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
 
+/** A CLI of the registry (`clis.{name}`): the image its jobs run and the model settings it starts with. */
 export const CliSchema = z.strictObject({
   /** The image the agent's job runs, pinned by version. */
   image: PinnedImageSchema,
@@ -82,8 +82,10 @@ export const CliSchema = z.strictObject({
     }),
 });
 
+/** The roles an agent may have; `implementation` agents share the repository workspace, every other role works in its own. */
 export const AGENT_ROLES = ['implementation', 'quality', 'security', 'testing', 'docs', 'devops', 'review', 'integration'] as const;
 
+/** An agent of the registry (`agents.{name}`): its GitHub App, role, CLI binding and system prompt. */
 export const AgentSchema = z.strictObject({
   /** The GitHub App the agent acts as, e.g. `5DLabs-Cleo`. */
   githubApp: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,33}$/, { message: 'expected a GitHub App name, e.g. 5DLabs-Cleo' }),
@@ -99,6 +101,7 @@ export const AgentSchema = z.strictObject({
   systemPrompt: z.string().min(1),
 });
 
+/** A repository the platform runs plays for (`repositories[]`): `{ name, service }` is a whole one. */
 export const RepositorySchema = z.strictObject({
   /** `owner/name` as GitHub spells it. */
   name: repositoryName,
@@ -156,6 +159,12 @@ const WhenSchema = z.strictObject({
 export const DEFAULT_STAGE_TIMEOUT = '4h';
 /** How many times a failed agent run is retried, unless the stage says otherwise. */
 export const DEFAULT_STAGE_RETRIES = 1;
+/** The most retries a stage may ask for: each retry reruns an agent for up to its timeout. */
+export const MAX_STAGE_RETRIES = 5;
+/** The most retries of a Sensor's trigger. */
+export const MAX_TRIGGER_RETRIES = 10;
+/** Retries of a Sensor's trigger unless the config says otherwise. */
+export const DEFAULT_TRIGGER_RETRIES = 3;
 
 const AgentStageSchema = z.strictObject({
   name: stageName,
@@ -167,7 +176,7 @@ const AgentStageSchema = z.strictObject({
   /** How long one attempt of the agent may run. */
   timeout: duration.default(DEFAULT_STAGE_TIMEOUT),
   /** How many times a failed agent run is retried (0: never). */
-  retries: z.number().int().min(0).max(5).default(DEFAULT_STAGE_RETRIES),
+  retries: z.number().int().min(0).max(MAX_STAGE_RETRIES).default(DEFAULT_STAGE_RETRIES),
   /** Run this stage only for some tasks. @default - every task */
   when: WhenSchema.optional(),
 });
@@ -186,21 +195,36 @@ const EndStageSchema = z.strictObject({
   type: z.literal('end'),
 });
 
+/** One stage of the play (`stages[]`): an agent stage, a gate released by GitHub events, or the end. */
 export const StageSchema = z.discriminatedUnion('type', [AgentStageSchema, GateStageSchema, EndStageSchema]);
 
+/** The size of a workspace PVC unless the config says otherwise. */
+export const DEFAULT_WORKSPACE_SIZE = '10Gi';
+
+/** The workspace PVCs (`workspace`): their size and storage class. */
 export const WorkspaceSchema = z.strictObject({
-  size: z.string().regex(/^[1-9][0-9]*(Mi|Gi|Ti)$/, { message: 'expected a size such as 10Gi' }).default('10Gi'),
+  size: z.string().regex(/^[1-9][0-9]*(Mi|Gi|Ti)$/, { message: 'expected a size such as 10Gi' }).default(DEFAULT_WORKSPACE_SIZE),
   storageClass: z.string().regex(KEY, { message: keyMessage }).optional(),
 });
 
+/** The longest a play may live unless the config says otherwise. */
+export const DEFAULT_PLAY_DEADLINE = '7d';
+/** How long a succeeded play (or project Workflow) is kept unless the config says otherwise. */
+export const DEFAULT_KEEP_SUCCEEDED = '1d';
+/** How long a failed play (or project Workflow) is kept unless the config says otherwise. */
+export const DEFAULT_KEEP_FAILED = '3d';
+/** The service account plays run as unless the config says otherwise. */
+export const DEFAULT_PLAY_SERVICE_ACCOUNT = 'agent-play';
+
+/** The play WorkflowTemplates (`play`): deadline, retention, service account and extra parameters. */
 export const PlaySchema = z.strictObject({
   /** The longest a play may live, waits included; a play past it fails and is resumed from its state. */
-  deadline: duration.default('7d'),
+  deadline: duration.default(DEFAULT_PLAY_DEADLINE),
   /** How long a finished play is kept. */
-  keepSucceeded: duration.default('1d'),
-  keepFailed: duration.default('3d'),
+  keepSucceeded: duration.default(DEFAULT_KEEP_SUCCEEDED),
+  keepFailed: duration.default(DEFAULT_KEEP_FAILED),
   /** The service account plays run as. */
-  serviceAccount: keyName.default('agent-play'),
+  serviceAccount: keyName.default(DEFAULT_PLAY_SERVICE_ACCOUNT),
   /**
    * Extra play parameters and their defaults, which stage conditions (`when`) can test and a submission or
    * a project task can set. `task-type` always exists (default empty).
@@ -208,6 +232,7 @@ export const PlaySchema = z.strictObject({
   parameters: z.record(ParameterNameSchema, ParameterValueSchema).default({}),
 });
 
+/** The helper images (`images`), each pinned by tag or digest. */
 export const ImagesSchema = z.strictObject({
   /** The helper image with bash, kubectl and jq that records progress and finds plays. */
   kubectl: PinnedImageSchema.default('alpine/k8s:1.31.4'),
@@ -218,6 +243,7 @@ export const ImagesSchema = z.strictObject({
 /** How a GitHub event finds the play to resume (seed 000; argo-semantics section 5). */
 export const RESUME_STRATEGIES = ['label-selector', 'workflow-name'] as const;
 
+/** The event side (`events`): the EventBus, the GitHub EventSource, the Sensors and the resumer. */
 export const EventsSchema = z.strictObject({
   /**
    * `label-selector`: the sensor starts a small resumer Workflow that finds the play by its labels;
@@ -249,12 +275,12 @@ export const EventsSchema = z.strictObject({
     })
     .prefault({}),
   /** Trigger retries of each Sensor: bounded, with backoff. */
-  triggerRetries: z.number().int().min(0).max(10).default(3),
+  triggerRetries: z.number().int().min(0).max(MAX_TRIGGER_RETRIES).default(DEFAULT_TRIGGER_RETRIES),
   sensorServiceAccount: keyName.default('agent-play-sensor'),
   resumerServiceAccount: keyName.default('agent-play-resumer'),
 });
 
-/** A project: tasks of one repository run as child plays in dependency order (see `project.ts`). */
+/** A task of a project (`projects[].tasks[]`): its id, the tasks it waits for, and its play parameters. */
 export const ProjectTaskSchema = z.strictObject({
   /** The task id, as the play's `task-id` parameter. */
   id: z.number().int().positive(),
@@ -264,6 +290,7 @@ export const ProjectTaskSchema = z.strictObject({
   parameters: z.record(ParameterNameSchema, ParameterValueSchema).default({}),
 });
 
+/** A project (`projects[]`): the tasks of one repository, run in dependency order. */
 export const ProjectSchema = z.strictObject({
   /** Names the project's WorkflowTemplate (`project-{name}`). */
   name: z.string().max(40).regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/, { message: 'expected lower-case letters, digits and "-", starting with a letter' }),
@@ -274,9 +301,12 @@ export const ProjectSchema = z.strictObject({
   tasks: z.array(ProjectTaskSchema).min(1, { message: 'a project needs at least one task' }),
 });
 
+/** A project task, parsed: every default applied. */
 export type ProjectTaskConfig = z.infer<typeof ProjectTaskSchema>;
+/** A project, parsed: every default applied. */
 export type ProjectConfig = z.infer<typeof ProjectSchema>;
 
+/** The whole platform configuration (`agent-play.yaml`): parses what a user writes into a `PlatformConfig`, each problem reported at its path. */
 export const PlatformConfigSchema = z
   .strictObject({
     namespace: z.string().regex(KEY, { message: keyMessage }).max(63).default('agents'),
@@ -295,18 +325,31 @@ export const PlatformConfigSchema = z
     for (const problem of referenceProblems(config)) ctx.addIssue({ code: 'custom', ...problem });
   });
 
+/** A platform configuration, parsed: every default applied and every cross-field rule checked. */
 export type PlatformConfig = z.output<typeof PlatformConfigSchema>;
+/** A platform configuration as a user writes it: every field optional where the schema has a default. */
 export type PlatformConfigInput = z.input<typeof PlatformConfigSchema>;
+/** An agent of the registry, parsed. */
 export type AgentConfig = z.output<typeof AgentSchema>;
+/** A CLI of the registry, parsed. */
 export type CliConfig = z.output<typeof CliSchema>;
+/** A repository, parsed: branch and docs defaults applied. */
 export type RepositoryConfig = z.output<typeof RepositorySchema>;
+/** A stage as the configuration writes it, parsed. */
 export type StageConfig = z.output<typeof StageSchema>;
+/** An agent stage as the configuration writes it (`agent` or `agents`), parsed. */
 export type AgentStageConfig = z.output<typeof AgentStageSchema>;
+/** A gate stage, parsed: the GitHub events that release it. */
 export type GateStageConfig = z.output<typeof GateStageSchema>;
+/** The end stage, parsed. */
 export type EndStageConfig = z.output<typeof EndStageSchema>;
+/** One GitHub event that releases a gate, parsed (see `Releases` for ready-made ones). */
 export type ReleaseConfig = z.output<typeof ReleaseSchema>;
+/** A stage condition: the stage runs only when a play parameter has one of these values. */
 export type WhenConfig = z.output<typeof WhenSchema>;
+/** The event side of the configuration, parsed. */
 export type EventsConfig = z.output<typeof EventsSchema>;
+/** One of `RESUME_STRATEGIES`. */
 export type ResumeStrategy = (typeof RESUME_STRATEGIES)[number];
 
 interface Problem {

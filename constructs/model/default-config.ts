@@ -13,6 +13,7 @@ function cliImage(cli: string): string {
   return `ghcr.io/5dlabs/${cli}:${IMAGE_VERSION}`;
 }
 
+/** The built-in CLI registry: each CLI with its pinned image and model settings. */
 export const DEFAULT_CLIS = {
   claude: { image: cliImage('claude'), provider: 'anthropic', settings: {} },
   codex: { image: cliImage('codex'), provider: 'openai', settings: { approvalPolicy: 'never' } },
@@ -22,6 +23,7 @@ export const DEFAULT_CLIS = {
   gemini: { image: cliImage('gemini'), provider: 'google', settings: {} },
 };
 
+/** The built-in agent registry (rex, blaze, cleo, tess, cipher, ...): GitHub App, role, CLI and system prompt. */
 export const DEFAULT_AGENTS = {
   rex: {
     githubApp: '5DLabs-Rex',
@@ -97,6 +99,7 @@ export const DEFAULT_AGENTS = {
   },
 };
 
+/** The repositories of the embedded default platform. */
 export const DEFAULT_REPOSITORIES = [
   { name: '5dlabs/cto-play-test', service: 'play-test', branch: 'main' },
 ];

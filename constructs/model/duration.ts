@@ -37,10 +37,43 @@ export function durationSeconds(text: string): number {
   return Number(match[1]) * SECONDS_PER_UNIT[match[2]];
 }
 
-/** A Go duration string (`4h` stays `4h`, `2d` becomes `48h`), for fields Argo parses with Go. */
+/**
+ * A Go duration string (`4h` stays `4h`, `2d` becomes `48h`), for fields Argo parses with Go.
+ *
+ * @throws when the text is not a duration (see `durationSeconds`)
+ */
 export function goDuration(text: string): string {
   const seconds = durationSeconds(text);
   if (seconds % 3600 === 0) return `${seconds / 3600}h`;
   if (seconds % 60 === 0) return `${seconds / 60}m`;
   return `${seconds}s`;
+}
+
+/**
+ * A duration as an object, such as cdk8s's `Duration`: the model takes any object that gives whole seconds,
+ * so it needs no cdk8s.
+ */
+export interface DurationLike {
+  /** The duration in whole seconds. */
+  toSeconds(): number;
+}
+
+/**
+ * The text form of a duration given as text (`4h`) or as an object (`Duration.hours(4)`), in the largest unit
+ * that keeps it whole, so both give the same output.
+ *
+ * @throws when the duration is not a whole positive number of seconds, or longer than a year
+ */
+export function durationText(value: string | DurationLike): string {
+  if (typeof value === 'string') {
+    durationSeconds(value);
+    return value;
+  }
+  const seconds = value.toSeconds();
+  const units: readonly [string, number][] = [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]];
+  const [unit, size] = units.find(([, length]) => seconds % length === 0) ?? ['s', 1];
+  const text = `${seconds / size}${unit}`;
+  if (!Number.isSafeInteger(seconds) || seconds <= 0) throw new Error(`${seconds} seconds is not a duration: expected a whole positive number of seconds`);
+  durationSeconds(text);
+  return text;
 }

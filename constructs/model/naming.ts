@@ -40,6 +40,21 @@ export function isDnsSubdomain(name: string): boolean {
   return name.length <= 253 && DNS_SUBDOMAIN.test(name);
 }
 
+/** Why `name` is not a DNS-1123 label of at most `maxLength` characters, or `undefined` when it is one. */
+export function dnsLabelProblem(name: string, maxLength: number = MAX_NAME_LENGTH): string | undefined {
+  if (isDnsLabel(name, maxLength)) return undefined;
+  return `is not a DNS-1123 label of at most ${maxLength} characters: use lower-case letters, digits and "-", starting and ending with a letter or digit`;
+}
+
+/**
+ * Why `name` cannot name a ServiceAccount, or `undefined` when it can: the API server takes a DNS-1123
+ * subdomain (kubernetes `pkg/apis/core/validation`, `ValidateServiceAccountName`).
+ */
+export function serviceAccountNameProblem(name: string): string | undefined {
+  if (isDnsSubdomain(name)) return undefined;
+  return 'is not a legal service account name: use lower-case letters, digits, "-" and ".", at most 253 characters';
+}
+
 /** True when `value` is a legal Kubernetes label value (it may be empty). */
 export function isLabelValue(value: string): boolean {
   return value.length <= MAX_LABEL_VALUE_LENGTH && LABEL_VALUE.test(value);
@@ -143,6 +158,8 @@ export function parseRepository(fullName: string): RepositoryName {
  * The label value of a repository: `Octo-Org/Payments.API` is `octo-org.payments.api`. GitHub owners
  * have no dots, so the first dot separates owner from name and the encoding is one-to-one; GitHub names
  * are case-insensitive, so the value is lower case. Long names are cut with a hash.
+ *
+ * @throws when `fullName` is not `owner/name`
  */
 export function repositoryLabelValue(fullName: string): string {
   const { owner, name } = parseRepository(fullName);
@@ -153,6 +170,8 @@ export function repositoryLabelValue(fullName: string): string {
  * The base name of a repository's progress ConfigMaps: `play-progress-{owner}-{repo}`. The records are spread
  * over `PROGRESS_SHARDS` ConfigMaps `{base}-{shard}`, so that no object nears the 1 MiB limit and no two
  * tasks of different shards ever compete for one object (docs/limits.md).
+ *
+ * @throws when `fullName` is not `owner/name`
  */
 export function progressConfigMapName(fullName: string): string {
   const { owner, name } = parseRepository(fullName);
@@ -201,6 +220,8 @@ export function progressTaskKey(taskId: number | string): string {
 /**
  * The workspace PVC of an agent: implementation agents share `workspace-{service}`, every other agent
  * gets `workspace-{service}-{agent}`. The agent suffix survives truncation.
+ *
+ * @throws when the service or the agent has no letter or digit, or the agent leaves no room for the service
  */
 export function workspacePvcName(service: string, agent: string, shared: boolean): string {
   const base = ['workspace', service];
@@ -215,7 +236,11 @@ export function workspaceOfAgent(service: string, agent: string, role: string): 
   return workspacePvcName(service, agent, role === SHARED_WORKSPACE_ROLE);
 }
 
-/** The Secret that holds a GitHub App's credentials: `5DLabs-Rex` uses `github-app-5dlabs-rex`. */
+/**
+ * The Secret that holds a GitHub App's credentials: `5DLabs-Rex` uses `github-app-5dlabs-rex`.
+ *
+ * @throws when the App's name has no letter or digit
+ */
 export function githubAppSecretName(githubApp: string): string {
   return dnsName(['github-app', githubApp]);
 }

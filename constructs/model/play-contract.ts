@@ -36,6 +36,7 @@ export const ProgressStatuses = {
   failed: 'failed',
 } as const;
 
+/** One of `ProgressStatuses`. */
 export type ProgressStatus = (typeof ProgressStatuses)[keyof typeof ProgressStatuses];
 
 /** Template names inside a play WorkflowTemplate. */
@@ -99,7 +100,11 @@ export function agentAttemptTemplateNames(run: string): { readonly create: strin
   return { create: `${run}-create`, wait: `${run}-wait` };
 }
 
-/** The play WorkflowTemplate of a repository's service. */
+/**
+ * The play WorkflowTemplate of a repository's service.
+ *
+ * @throws when the service has no letter or digit
+ */
 export function playTemplateName(service: string): string {
   return dnsName(['play', service]);
 }
@@ -107,6 +112,8 @@ export function playTemplateName(service: string): string {
 /**
  * The name of a task's play under the `workflow-name` resume strategy: `play-{service}-task-{id}`, so that
  * a sensor can name the play from the event alone. At most 61 characters (services have at most 40).
+ *
+ * @throws when the service has no letter or digit
  */
 export function playWorkflowName(service: string, taskId: number | string): string {
   return `${playTemplateName(service)}-task-${taskId}`;
@@ -123,7 +130,11 @@ export function releaseConfigMapName(service: string, taskId: number | string): 
 /** The resumer WorkflowTemplate (label-selector strategy). */
 export const RESUMER_TEMPLATE_NAME = 'play-resumer';
 
-/** The Sensor of a gate. */
+/**
+ * The Sensor of a gate.
+ *
+ * @throws when the stage name has no letter or digit
+ */
 export function gateSensorName(stage: string): string {
   return dnsName(['gate', stage]);
 }

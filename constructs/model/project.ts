@@ -21,7 +21,10 @@ export interface OrderedTask {
 
 /** A project's task list that cannot run: duplicate ids, unknown dependencies, a cycle. */
 export class ProjectError extends Error {
-  public constructor(public readonly problems: readonly string[]) {
+  public constructor(
+    /** One line per problem, each naming the task and what to change. */
+    public readonly problems: readonly string[],
+  ) {
     super(problems.join('\n'));
     this.name = 'ProjectError';
   }

@@ -7,6 +7,7 @@
  */
 import type { ReleaseConfig } from './config-schema';
 
+/** Who must send a releasing event. */
 export interface ReleaseOptions {
   /** Agents whose bot must be the sender or reviewer. @default - anyone */
   readonly by?: readonly string[];
@@ -16,6 +17,7 @@ function release(fields: Omit<ReleaseConfig, 'by'>, options: ReleaseOptions): Re
   return { ...fields, by: [...(options.by ?? [])] };
 }
 
+/** Ready-made releasing events for gates: a pull request opened, a review approved, a label added, a pull request merged. */
 export const Releases = {
   /** A pull request is opened, reopened or marked ready for review. */
   pullRequestOpened(options: ReleaseOptions = {}): ReleaseConfig {

@@ -14,6 +14,7 @@ export const CLI_OVERRIDE_PREFIX = 'AGENT_PLAY_CLI_';
 
 /** Thrown when the configuration is unusable; `problems` holds one line per problem, each naming its path. */
 export class ConfigError extends Error {
+  /** One line per problem, each naming its path. */
   public readonly problems: readonly string[];
 
   public constructor(problems: readonly string[]) {
@@ -23,6 +24,7 @@ export class ConfigError extends Error {
   }
 }
 
+/** What `resolveConfig` reads: the parsed config file and the environment. */
 export interface ConfigInputs {
   /** The parsed config file, if there is one. */
   readonly file?: unknown;

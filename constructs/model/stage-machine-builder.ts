@@ -14,9 +14,11 @@
  * Pure: no cdk8s, no I/O.
  */
 import { DEFAULT_STAGE_RETRIES, DEFAULT_STAGE_TIMEOUT, type ReleaseConfig, type WhenConfig } from './config-schema';
+import { durationText, type DurationLike } from './duration';
 import { CONDITION_PARAMETERS } from './play-contract';
 import { StageMachine, type StageDefinition } from './stage-machine';
 
+/** What a `StageMachineBuilder` checks stages against. */
 export interface StageMachineBuilderOptions {
   /** The agents of the registry, which stages may name. */
   readonly agents: readonly string[];
@@ -24,20 +26,26 @@ export interface StageMachineBuilderOptions {
   readonly parameters?: readonly string[];
 }
 
+/** Options of an agent stage added with `StageMachineBuilder.agent`. */
 export interface AgentStageOptions {
-  /** How long one attempt may run, e.g. `2h`. @default 4h (DEFAULT_STAGE_TIMEOUT) */
-  readonly timeout?: string;
+  /**
+   * How long one attempt may run: text such as `2h`, or a cdk8s `Duration` (written as the text it equals).
+   * @default 4h (DEFAULT_STAGE_TIMEOUT)
+   */
+  readonly timeout?: string | DurationLike;
   /** How many times a failed run is retried. @default 1 (DEFAULT_STAGE_RETRIES) */
   readonly retries?: number;
   /** Run the stage only for some tasks. @default - every task */
   readonly when?: WhenConfig;
 }
 
+/** Options of a gate stage added with `StageMachineBuilder.gate`. */
 export interface GateStageOptions {
   /** Wait at the gate only for some tasks. @default - every task */
   readonly when?: WhenConfig;
 }
 
+/** Builds a `StageMachine` step by step in TypeScript, from scratch or from an existing one; `build()` checks every rule. */
 export class StageMachineBuilder {
   /** Starts from the stages of an existing machine (or stage list), e.g. the default platform's. */
   public static from(stages: StageMachine | readonly StageDefinition[], options: StageMachineBuilderOptions): StageMachineBuilder {
@@ -128,5 +136,7 @@ export class StageMachineBuilder {
 }
 
 function agentDefaults(options: AgentStageOptions): { timeout: string; retries: number; when?: WhenConfig } {
-  return { timeout: options.timeout ?? DEFAULT_STAGE_TIMEOUT, retries: options.retries ?? DEFAULT_STAGE_RETRIES, ...(options.when ? { when: options.when } : {}) };
+  // Text is kept as written, so that `build()` reports a wrong one with every other problem.
+  const timeout = options.timeout === undefined || typeof options.timeout === 'string' ? options.timeout : durationText(options.timeout);
+  return { timeout: timeout ?? DEFAULT_STAGE_TIMEOUT, retries: options.retries ?? DEFAULT_STAGE_RETRIES, ...(options.when ? { when: options.when } : {}) };
 }

@@ -13,15 +13,20 @@ export type { StageDefinition } from './stage-rules';
 
 /** An agent stage with its agents resolved: one, or several that run at once. */
 export type AgentStage = Readonly<Omit<AgentStageConfig, 'agent' | 'agents'> & { readonly agents: readonly string[] }>;
+/** A gate stage: the play suspends here until one of its releasing GitHub events arrives. */
 export type GateStage = Readonly<GateStageConfig>;
+/** The end stage: the play finishes here. */
 export type EndStage = Readonly<EndStageConfig>;
+/** Any stage of a stage machine. */
 export type Stage = AgentStage | GateStage | EndStage;
 
+/** Options of a `StageMachine`. */
 export interface StageMachineOptions {
   /** The play parameters a stage condition (`when`) may test. @default ['task-type'] */
   readonly parameters?: readonly string[];
 }
 
+/** The stages of a play in order, checked against every stage rule; templates, Sensors, validator and simulator all read it. */
 export class StageMachine {
   private readonly list: readonly Stage[];
 
@@ -84,6 +89,7 @@ export class StageMachine {
     return this.list.filter((stage) => stage.type !== 'end' && stage.when !== undefined).map((stage) => structuredClone(stage));
   }
 
+  /** Whether a stage of that name exists. */
   public has(name: string): boolean {
     return this.list.some((stage) => stage.name === name);
   }

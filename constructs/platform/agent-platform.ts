@@ -3,7 +3,6 @@ import { Construct } from 'constructs';
 import { AgentsConfigMap } from '../config/agents-config-map';
 import { CodeRunCrd } from '../crds/coderun-crd';
 import type { PlatformConfig, PlatformConfigInput } from '../model/config-schema';
-import { durationSeconds } from '../model/duration';
 import { PlayParameters } from '../model/play-contract';
 import { resolveConfig } from '../model/resolve-config';
 import { StageMachine } from '../model/stage-machine';
@@ -66,9 +65,14 @@ export class AgentPlatform extends Construct {
   public readonly plays: ReadonlyMap<string, PlayWorkflowTemplate>;
   /** The Sensor of each gate, by gate name. */
   public readonly sensors: ReadonlyMap<string, GateSensor>;
+  /** The service account plays run as, with its grants. */
   public readonly rbac: PlayRbac;
   private readonly config: PlatformConfig;
 
+  /**
+   * @throws ConfigError listing every problem of the config, one line each naming its path; or, for a
+   * `stages` machine, the rules it breaks against the config's agents and parameters
+   */
   public constructor(scope: Construct, id: string, props: AgentPlatformProps = {}) {
     super(scope, id);
     // Parsed here, so that every default is the schema's: a config already resolved parses to itself.
@@ -106,9 +110,9 @@ export class AgentPlatform extends Construct {
         serviceAccountName: this.rbac.serviceAccountName,
         helperImage: config.images.kubectl,
         argoImage: config.images.argo,
-        deadlineSeconds: durationSeconds(config.play.deadline),
-        keepSucceededSeconds: durationSeconds(config.play.keepSucceeded),
-        keepFailedSeconds: durationSeconds(config.play.keepFailed),
+        deadline: config.play.deadline,
+        keepSucceeded: config.play.keepSucceeded,
+        keepFailed: config.play.keepFailed,
         parameters: config.play.parameters,
       }));
     }
@@ -133,9 +137,9 @@ export class AgentPlatform extends Construct {
         playParameters,
         helperImage: config.images.kubectl,
         serviceAccountName: PROJECT_SERVICE_ACCOUNT,
-        playDeadlineSeconds: durationSeconds(config.play.deadline),
-        keepSucceededSeconds: durationSeconds(config.play.keepSucceeded),
-        keepFailedSeconds: durationSeconds(config.play.keepFailed),
+        playDeadline: config.play.deadline,
+        keepSucceeded: config.play.keepSucceeded,
+        keepFailed: config.play.keepFailed,
       });
     }
   }

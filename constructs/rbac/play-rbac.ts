@@ -1,10 +1,12 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CODERUN_GROUP, CODERUN_PLURAL } from '../model/coderun-schema';
+import { DEFAULT_PLAY_SERVICE_ACCOUNT } from '../model/config-schema';
 import { COMMON_LABELS } from '../model/labels';
 import { progressConfigMapName, progressConfigMapNames } from '../model/naming';
 import { allowGrant, type Grant, ScopedServiceAccount } from './scoped-service-account';
 
+/** What `new PlayRbac(scope, id, props)` takes. */
 export interface PlayRbacProps {
   /** The service account plays run as. @default agent-play */
   readonly serviceAccountName?: string;
@@ -44,8 +46,9 @@ export function progressGrant(repository: string): Grant {
 
 /** The service account plays run as, with a Role that grants `PLAY_GRANTS` in the play namespace. */
 export class PlayRbac extends ScopedServiceAccount {
+  /** @throws when the service account name is illegal or a repository is not `owner/name` */
   public constructor(scope: Construct, id: string, props: PlayRbacProps = {}) {
-    super(scope, id, { name: props.serviceAccountName ?? 'agent-play', grants: PLAY_GRANTS });
+    super(scope, id, { name: props.serviceAccountName ?? DEFAULT_PLAY_SERVICE_ACCOUNT, grants: PLAY_GRANTS });
     for (const repository of props.repositories ?? []) this.allowProgress(repository);
   }
 
@@ -53,6 +56,8 @@ export class PlayRbac extends ScopedServiceAccount {
    * Lets the plays patch the progress ConfigMaps of `repository`, by name, through a Role of its own
    * (`play-progress-{owner}-{repo}`): one Role per repository keeps every Role small at any number of
    * repositories (64 names each, about 3 KiB).
+   *
+   * @throws when `repository` is not `owner/name`
    */
   public allowProgress(repository: string): void {
     const name = progressConfigMapName(repository);
@@ -63,6 +68,7 @@ export class PlayRbac extends ScopedServiceAccount {
     new kplus.RoleBinding(scope, 'Binding', { metadata, role }).addSubjects(this.serviceAccount);
   }
 
+  /** The name of the service account plays run as. */
   public get serviceAccountName(): string {
     return this.name;
   }

@@ -2,11 +2,16 @@ import { ApiObject, JsonPatch } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { COMMON_LABELS } from '../model/labels';
+import { serviceAccountNameProblem } from '../model/naming';
+import { checkProp } from '../model/prop-checks';
 
 /** A Kubernetes permission: these verbs on this resource of this API group. */
 export interface Grant {
+  /** The API group: `''` for the core group, e.g. `argoproj.io`. Never `*`. */
   readonly apiGroup: string;
+  /** The resource (plural, lower case), e.g. `configmaps` or `workflows/finalizers`. Never `*`. */
   readonly resource: string;
+  /** The verbs allowed, at least one, e.g. `get`, `patch`. Never `*`. */
   readonly verbs: readonly string[];
   /**
    * Only these objects, by name. Kubernetes cannot restrict `create`, `list`, `watch` or `deletecollection`
@@ -38,8 +43,9 @@ export function allowGrant(role: kplus.Role, grant: Grant, owner: string): void 
   ApiObject.of(role).addJsonPatch(JsonPatch.add('/rules/-', { apiGroups: [grant.apiGroup], resources: [grant.resource], resourceNames: [...grant.resourceNames], verbs: [...grant.verbs] }));
 }
 
+/** What `new ScopedServiceAccount(scope, id, props)` takes. */
 export interface ScopedServiceAccountProps {
-  /** The name of the service account, its Role and its RoleBinding. */
+  /** The name of the service account, its Role and its RoleBinding: a legal service account name. */
   readonly name: string;
   /** Exactly what the account may do, in its namespace. */
   readonly grants: readonly Grant[];
@@ -51,12 +57,22 @@ export interface ScopedServiceAccountProps {
  * @throws when a grant uses a wildcard: every verb and resource must be named
  */
 export class ScopedServiceAccount extends Construct {
+  /** The service account; pass it where a prop takes a service account (`IServiceAccount`). */
   public readonly serviceAccount: kplus.ServiceAccount;
+  /** The Role that holds the grants. */
   public readonly role: kplus.Role;
+  /** The RoleBinding of the Role to the service account. */
   public readonly binding: kplus.RoleBinding;
 
+  /**
+   * @throws when the name is not a legal service account name, a grant has no verb or uses a wildcard, or names
+   * objects for a verb that cannot be narrowed by name
+   */
   public constructor(scope: Construct, id: string, props: ScopedServiceAccountProps) {
     super(scope, id);
+    const owner = `ScopedServiceAccount ${props.name}`;
+    checkProp(owner, 'name', props.name, serviceAccountNameProblem(props.name));
+    for (const grant of props.grants) checkProp(owner, 'grants', grant.resource, grant.verbs.length > 0 ? undefined : 'has no verb: name the verbs it needs');
     const metadata = { name: props.name, labels: { ...COMMON_LABELS } };
     // Pods of this account talk to the API server with its token.
     this.serviceAccount = new kplus.ServiceAccount(this, 'ServiceAccount', { metadata, automountToken: true });
@@ -66,6 +82,7 @@ export class ScopedServiceAccount extends Construct {
     this.binding.addSubjects(this.serviceAccount);
   }
 
+  /** The name of the service account. */
   public get name(): string {
     return this.serviceAccount.name;
   }

@@ -4,6 +4,7 @@
  * unknown fields rejected, so a field that is not Argo's cannot slip in.
  */
 
+/** An Argo parameter: of a Workflow, a template input or output, or a task argument. */
 export interface Parameter {
   readonly name: string;
   readonly value?: string;
@@ -20,18 +21,22 @@ export interface Parameter {
   };
 }
 
+/** The arguments of a Workflow, a DAG task or a step. */
 export interface Arguments {
   readonly parameters?: readonly Parameter[];
 }
 
+/** The inputs a template declares. */
 export interface Inputs {
   readonly parameters?: readonly Parameter[];
 }
 
+/** The outputs a template declares. */
 export interface Outputs {
   readonly parameters?: readonly Parameter[];
 }
 
+/** How long to wait between retries of a template. */
 export interface Backoff {
   /** Seconds or a Go duration; the wait before the first retry. */
   readonly duration: string;
@@ -46,6 +51,7 @@ export interface RetryStrategy {
   readonly backoff: Backoff;
 }
 
+/** An environment variable of a container: a value, or a reference to a field or a Secret key. */
 export interface EnvVar {
   readonly name: string;
   readonly value?: string;
@@ -55,6 +61,7 @@ export interface EnvVar {
   };
 }
 
+/** A container's security context. */
 export interface SecurityContext {
   readonly runAsNonRoot?: boolean;
   readonly runAsUser?: number;
@@ -65,6 +72,7 @@ export interface SecurityContext {
   readonly seccompProfile?: { readonly type: 'RuntimeDefault' };
 }
 
+/** A pod's security context. */
 export interface PodSecurityContext {
   readonly runAsNonRoot?: boolean;
   readonly runAsUser?: number;
@@ -73,21 +81,25 @@ export interface PodSecurityContext {
   readonly seccompProfile?: { readonly type: 'RuntimeDefault' };
 }
 
+/** The resources a container requests and its limits. */
 export interface ResourceRequirements {
   readonly requests?: Readonly<Record<string, string>>;
   readonly limits?: Readonly<Record<string, string>>;
 }
 
+/** Where a container mounts a volume. */
 export interface VolumeMount {
   readonly name: string;
   readonly mountPath: string;
 }
 
+/** A volume of the Workflow pods. */
 export interface Volume {
   readonly name: string;
   readonly emptyDir?: { readonly medium?: string; readonly sizeLimit?: string };
 }
 
+/** The `script` of a template: an image and the source it runs. */
 export interface ScriptTemplate {
   readonly image: string;
   readonly command: readonly string[];
@@ -98,6 +110,7 @@ export interface ScriptTemplate {
   readonly volumeMounts?: readonly VolumeMount[];
 }
 
+/** The `container` of a template. */
 export interface ContainerTemplate {
   readonly image: string;
   readonly command?: readonly string[];
@@ -108,6 +121,7 @@ export interface ContainerTemplate {
   readonly volumeMounts?: readonly VolumeMount[];
 }
 
+/** The `resource` of a template: a Kubernetes object it creates, patches or waits on. */
 export interface ResourceTemplate {
   readonly action: 'get' | 'create' | 'apply' | 'delete' | 'replace' | 'patch';
   readonly manifest?: string;
@@ -118,6 +132,7 @@ export interface ResourceTemplate {
   readonly failureCondition?: string;
 }
 
+/** A task of a DAG template. */
 export interface DagTask {
   readonly name: string;
   readonly template?: string;
@@ -127,6 +142,7 @@ export interface DagTask {
   readonly when?: string;
 }
 
+/** A step of a steps template. */
 export interface WorkflowStep {
   readonly name: string;
   /** A template of this WorkflowTemplate; or set `templateRef`. */
@@ -139,6 +155,7 @@ export interface WorkflowStep {
   readonly continueOn?: { readonly failed?: boolean; readonly error?: boolean };
 }
 
+/** An Argo template: a DAG, steps, a script, a container, a resource or a suspend. */
 export interface Template {
   readonly name: string;
   readonly inputs?: Inputs;
@@ -167,12 +184,14 @@ export interface Synchronization {
   readonly mutexes?: readonly { readonly name: string }[];
 }
 
+/** The labels and annotations every Workflow made from the template gets. */
 export interface WorkflowMetadata {
   readonly labels?: Readonly<Record<string, string>>;
   readonly annotations?: Readonly<Record<string, string>>;
   readonly labelsFrom?: Readonly<Record<string, { readonly expression: string }>>;
 }
 
+/** The spec of a Workflow or WorkflowTemplate. */
 export interface WorkflowSpec {
   readonly entrypoint?: string;
   readonly onExit?: string;

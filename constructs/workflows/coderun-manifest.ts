@@ -31,7 +31,10 @@ export class ArgoValue {
     return new ArgoValue(expression);
   }
 
-  private constructor(public readonly expression: string) {}
+  private constructor(
+    /** The expr-lang expression, without the `{{=` `}}` around it. */
+    public readonly expression: string,
+  ) {}
 
   /** The tag Argo replaces. */
   public get tag(): string {
@@ -60,6 +63,7 @@ type Computed<T> = { [K in keyof T]: T[K] extends number | boolean | undefined ?
 /** A CodeRun spec in which numbers and booleans may be computed by Argo. */
 export type CodeRunSpecTemplate = Computed<CodeRunSpec>;
 
+/** What `codeRunManifest` takes: the CodeRun's name, labels and spec, with Argo expressions where values come from parameters. */
 export interface CodeRunManifestProps {
   /**
    * The spec. A string is either literal text or exactly one Argo reference (`{{workflow.parameters.x}}`),
@@ -127,6 +131,7 @@ export function codeRunManifest(props: CodeRunManifestProps): string {
   return `${text.replace(/"\\u0000(\d+)\\u0000"/g, (_match, index: string) => tags[Number(index)])}\n`;
 }
 
+/** What the templates that create a CodeRun and wait for it take. */
 export interface CodeRunTemplateProps extends CodeRunManifestProps {
   /** The name of the attempt's steps template; its parts are named from it (`agentAttemptTemplateNames`). */
   readonly name: string;
@@ -134,6 +139,7 @@ export interface CodeRunTemplateProps extends CodeRunManifestProps {
   readonly timeoutSeconds: number;
   /** How many times a failed or lost attempt is retried, each with a fresh CodeRun. */
   readonly retries: number;
+  /** Inputs the create template declares, beyond the attempt. @default - none */
   readonly inputs?: Template['inputs'];
   /** Argo synchronization of the whole stage (e.g. a mutex on a shared workspace). @default - none */
   readonly synchronization?: Template['synchronization'];

@@ -1,6 +1,19 @@
+import type { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
-import type { AgentConfig, RepositoryConfig } from '../model/config-schema';
+import {
+  AgentSchema,
+  DEFAULT_STAGE_RETRIES,
+  DEFAULT_STAGE_TIMEOUT,
+  MAX_STAGE_RETRIES,
+  RepositorySchema,
+  type AgentConfig,
+  type RepositoryConfig,
+} from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
+import { pinnedImageProblem } from '../model/image-reference';
+import { dnsLabelProblem } from '../model/naming';
+import { checkProp, durationProp, integerProblem, schemaProblem } from '../model/prop-checks';
+import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
 import { PlayLabels, WorkflowTypes } from '../model/labels';
 import { CODERUN_TEMPLATE_NAME, PlayParameters, PlayTemplates } from '../model/play-contract';
 import type { Parameter } from './argo-types';
@@ -30,6 +43,7 @@ export const CodeRunParameters = {
   taskRequirements: 'task-requirements',
 } as const;
 
+/** What `new CodeRunWorkflowTemplate(scope, id, props)` takes. */
 export interface CodeRunWorkflowTemplateProps {
   /** The agent whose settings are the defaults; every CLI parameter has a non-empty default from it. */
   readonly defaultAgent: AgentConfig;
@@ -39,16 +53,39 @@ export interface CodeRunWorkflowTemplateProps {
   readonly cliNames: readonly string[];
   /** The GitHub Apps `github-app` may name. */
   readonly githubApps: readonly string[];
-  readonly serviceAccountName: string;
-  /** Image with bash, kubectl and jq, pinned by version, for the step that cancels a lost attempt's CodeRun. */
+  /**
+   * The service account the run's pods use: its name, or a cdk8s-plus service account such as
+   * `PlayRbac.serviceAccount`. It needs the CodeRun grants of `PlayRbac`.
+   */
+  readonly serviceAccountName: ServiceAccountRef;
+  /** Image with bash, kubectl and jq, pinned by tag or digest, for the step that cancels a lost attempt's CodeRun. */
   readonly helperImage: string;
-  /** How long one attempt may run. @default 4 hours */
-  readonly timeoutSeconds?: number;
-  /** Retries of a failed run. @default 1 */
+  /** How long one attempt may run: a cdk8s `Duration` or text such as `4h`. @default 4h (DEFAULT_STAGE_TIMEOUT) */
+  readonly timeout?: Duration | string;
+  /** Retries of a failed run, from 0 (never) to 5. @default 1 (DEFAULT_STAGE_RETRIES) */
   readonly retries?: number;
-  /** @default coderun */
+  /** `metadata.name`, a DNS-1123 label. @default coderun */
   readonly name?: string;
+  /** `metadata.namespace`. @default - the chart's namespace */
   readonly namespace?: string;
+}
+
+/** The props a coderun template checks before it builds anything, and the values it converts once. */
+function checkCodeRunProps(props: CodeRunWorkflowTemplateProps) {
+  const owner = `CodeRunWorkflowTemplate ${props.name ?? CODERUN_TEMPLATE_NAME}`;
+  checkProp(owner, 'defaultAgent', props.defaultAgent?.githubApp, schemaProblem(AgentSchema, props.defaultAgent));
+  checkProp(owner, 'defaultRepository', props.defaultRepository?.name, schemaProblem(RepositorySchema, props.defaultRepository));
+  checkProp(owner, 'cliNames', undefined, props.cliNames.includes(props.defaultAgent.cli) ? undefined : `do not include the default agent's CLI "${props.defaultAgent.cli}": add it`);
+  checkProp(owner, 'githubApps', undefined, props.githubApps.includes(props.defaultAgent.githubApp) ? undefined : `do not include the default agent's GitHub App "${props.defaultAgent.githubApp}": add it`);
+  checkProp(owner, 'helperImage', props.helperImage, pinnedImageProblem(props.helperImage));
+  if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
+  const retries = props.retries ?? DEFAULT_STAGE_RETRIES;
+  checkProp(owner, 'retries', retries, integerProblem(retries, 0, MAX_STAGE_RETRIES));
+  return {
+    serviceAccountName: serviceAccountNameOf(owner, 'serviceAccountName', props.serviceAccountName),
+    timeoutSeconds: durationProp(owner, 'timeout', props.timeout, DEFAULT_STAGE_TIMEOUT),
+    retries,
+  };
 }
 
 function parameter(name: string): string {
@@ -61,7 +98,12 @@ function parameter(name: string): string {
  * empty `cliConfig`), and `cli-type` and `github-app` are restricted to the configured values.
  */
 export class CodeRunWorkflowTemplate extends WorkflowTemplate {
+  /**
+   * @throws when a prop breaks a rule (an agent or repository the config would refuse, an image not pinned, an
+   * illegal service account name, a timeout or retries out of range), naming the prop and what to change
+   */
   public constructor(scope: Construct, id: string, props: CodeRunWorkflowTemplateProps) {
+    const checked = checkCodeRunProps(props);
     const agent = props.defaultAgent;
     const repository = props.defaultRepository;
     const P = CodeRunParameters;
@@ -89,7 +131,7 @@ export class CodeRunWorkflowTemplate extends WorkflowTemplate {
       labels: { [PlayLabels.workflowType]: WorkflowTypes.coderun },
       spec: {
         entrypoint: 'run-agent',
-        serviceAccountName: props.serviceAccountName,
+        serviceAccountName: checked.serviceAccountName,
         arguments: { parameters },
         workflowMetadata: {
           labels: { [PlayLabels.workflowType]: WorkflowTypes.coderun },
@@ -107,8 +149,8 @@ export class CodeRunWorkflowTemplate extends WorkflowTemplate {
       name: 'run-agent',
       generateName: 'coderun-',
       stage: parameter(P.stage),
-      timeoutSeconds: props.timeoutSeconds ?? durationSeconds('4h'),
-      retries: props.retries ?? 1,
+      timeoutSeconds: checked.timeoutSeconds,
+      retries: checked.retries,
       cancelTemplate: PlayTemplates.cancelCodeRuns,
       spec: {
         taskId: ArgoValue.int(parameter(P.taskId)),

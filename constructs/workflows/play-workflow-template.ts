@@ -1,6 +1,22 @@
+import type { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
-import type { AgentConfig, CliConfig, RepositoryConfig, WhenConfig } from '../model/config-schema';
+import {
+  DEFAULT_KEEP_FAILED,
+  DEFAULT_KEEP_SUCCEEDED,
+  DEFAULT_PLAY_DEADLINE,
+  ParameterNameSchema,
+  ParameterValueSchema,
+  RepositorySchema,
+  type AgentConfig,
+  type CliConfig,
+  type RepositoryConfig,
+  type WhenConfig,
+} from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
+import { pinnedImageProblem } from '../model/image-reference';
+import { dnsLabelProblem, isDnsLabel } from '../model/naming';
+import { checkProp, durationProp, schemaProblem } from '../model/prop-checks';
+import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
 import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey, repositoryLabelValue, workspaceOfAgent } from '../model/naming';
 import {
@@ -29,6 +45,7 @@ import { argoResumeTemplate } from './argo-resume';
 import { argoCliImage } from '../model/argo-images';
 import { WorkflowTemplate } from './workflow-template';
 
+/** What `new PlayWorkflowTemplate(scope, id, props)` takes. */
 export interface PlayWorkflowTemplateProps {
   /** The repository whose tasks this play runs. */
   readonly repository: RepositoryConfig;
@@ -38,18 +55,21 @@ export interface PlayWorkflowTemplateProps {
   readonly agents: Readonly<Record<string, AgentConfig>>;
   /** The CLI registry; every agent's CLI must be in it. */
   readonly clis: Readonly<Record<string, CliConfig>>;
-  /** The service account the play's pods run as (see `PlayRbac`). */
-  readonly serviceAccountName: string;
-  /** Image with bash, kubectl and jq for the progress helper, pinned by version. */
+  /**
+   * The service account the play's pods run as: its name, or a cdk8s-plus service account such as
+   * `PlayRbac.serviceAccount`. It needs the grants of `PlayRbac`.
+   */
+  readonly serviceAccountName: ServiceAccountRef;
+  /** Image with bash, kubectl and jq for the progress helper, pinned by tag or digest (never `latest`). */
   readonly helperImage: string;
-  /** The Argo CLI image a gate resumes itself with, the controller's version. @default argoCliImage() */
+  /** The Argo CLI image a gate resumes itself with, the controller's version, pinned. @default argoCliImage() */
   readonly argoImage?: string;
-  /** The longest a play may run, waits included, in seconds. @default 7 days */
-  readonly deadlineSeconds?: number;
-  /** How long a succeeded play is kept, in seconds. @default 1 day */
-  readonly keepSucceededSeconds?: number;
-  /** How long a failed play is kept, in seconds. @default 3 days */
-  readonly keepFailedSeconds?: number;
+  /** The longest a play may run, waits included: a cdk8s `Duration` or text such as `7d`. @default 7d */
+  readonly deadline?: Duration | string;
+  /** How long a succeeded play is kept: a cdk8s `Duration` or text such as `1d`. @default 1d */
+  readonly keepSucceeded?: Duration | string;
+  /** How long a failed play is kept: a cdk8s `Duration` or text such as `3d`. @default 3d */
+  readonly keepFailed?: Duration | string;
   /**
    * Extra play parameters and their defaults, which stage conditions (`when`) may test; `task-type` always
    * exists. @default - none
@@ -81,10 +101,14 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
   /** The repository this play works on. */
   public readonly repository: RepositoryConfig;
 
+  /**
+   * @throws when a prop breaks a rule (the repository, an image not pinned, an illegal service account name or
+   * parameter, a duration out of range, an agent or CLI missing from its registry), naming the prop and what to change
+   */
   public constructor(scope: Construct, id: string, props: PlayWorkflowTemplateProps) {
     const stages = props.stages;
+    const checked = checkPlayProps(props);
     for (const stage of stages.agentStages) assertAgentBound(stage, props);
-    const deadline = props.deadlineSeconds ?? durationSeconds('7d');
     super(scope, id, {
       name: props.name ?? playTemplateName(props.repository.service),
       namespace: props.namespace,
@@ -92,7 +116,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
       spec: {
         entrypoint: PlayTemplates.main,
         onExit: PlayTemplates.exit,
-        serviceAccountName: props.serviceAccountName,
+        serviceAccountName: checked.serviceAccountName,
         arguments: {
           parameters: [
             { name: PlayParameters.taskId, description: 'The task id (digits)' },
@@ -113,10 +137,10 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
           },
           annotations: { [PlayAnnotations.repository]: props.repository.name },
         },
-        activeDeadlineSeconds: deadline,
+        activeDeadlineSeconds: checked.deadlineSeconds,
         ttlStrategy: {
-          secondsAfterSuccess: props.keepSucceededSeconds ?? durationSeconds('1d'),
-          secondsAfterFailure: props.keepFailedSeconds ?? durationSeconds('3d'),
+          secondsAfterSuccess: checked.keepSucceededSeconds,
+          secondsAfterFailure: checked.keepFailedSeconds,
         },
         podGC: { strategy: 'OnPodCompletion', deleteDelayDuration: '5m' },
         securityContext: HARDENED_POD,
@@ -154,6 +178,26 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
       retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '10s', factor: 2, maxDuration: '2m' } },
     }));
   }
+}
+
+/** The props a play template checks before it builds anything, and the values it converts once. */
+function checkPlayProps(props: PlayWorkflowTemplateProps) {
+  const service = props.repository?.service;
+  const owner = `PlayWorkflowTemplate ${props.name ?? (isDnsLabel(service ?? '') ? playTemplateName(service) : service)}`;
+  checkProp(owner, 'repository', props.repository?.name, schemaProblem(RepositorySchema, props.repository));
+  checkProp(owner, 'helperImage', props.helperImage, pinnedImageProblem(props.helperImage));
+  if (props.argoImage !== undefined) checkProp(owner, 'argoImage', props.argoImage, pinnedImageProblem(props.argoImage));
+  if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
+  for (const [name, value] of Object.entries(props.parameters ?? {})) {
+    checkProp(owner, 'parameters', name, schemaProblem(ParameterNameSchema, name));
+    checkProp(owner, `parameters.${name}`, value, schemaProblem(ParameterValueSchema, value));
+  }
+  return {
+    serviceAccountName: serviceAccountNameOf(owner, 'serviceAccountName', props.serviceAccountName),
+    deadlineSeconds: durationProp(owner, 'deadline', props.deadline, DEFAULT_PLAY_DEADLINE),
+    keepSucceededSeconds: durationProp(owner, 'keepSucceeded', props.keepSucceeded, DEFAULT_KEEP_SUCCEEDED),
+    keepFailedSeconds: durationProp(owner, 'keepFailed', props.keepFailed, DEFAULT_KEEP_FAILED),
+  };
 }
 
 function assertAgentBound(stage: AgentStage, props: PlayWorkflowTemplateProps): void {

@@ -1,6 +1,10 @@
+import type { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
-import type { RepositoryConfig } from '../model/config-schema';
-import { durationSeconds } from '../model/duration';
+import { DEFAULT_KEEP_FAILED, DEFAULT_KEEP_SUCCEEDED, DEFAULT_PLAY_DEADLINE, RepositorySchema, type RepositoryConfig } from '../model/config-schema';
+import { pinnedImageProblem } from '../model/image-reference';
+import { dnsLabelProblem } from '../model/naming';
+import { checkProp, durationProp, schemaProblem } from '../model/prop-checks';
+import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
 import { PlayLabels, ProjectLabels, WorkflowTypes } from '../model/labels';
 import { dnsName } from '../model/naming';
 import { PlayParameters } from '../model/play-contract';
@@ -27,6 +31,7 @@ export const PROJECT_OBJECT_BUDGET_BYTES = 150 * 1024;
  */
 export const PROJECT_CHUNK_TASKS = 100;
 
+/** What `new ProjectWorkflowTemplate(scope, id, props)` takes. */
 export interface ProjectWorkflowTemplateProps {
   /** The project: its name, repository, parallelism and tasks (validated here). */
   readonly project: ProjectConfig;
@@ -36,18 +41,35 @@ export interface ProjectWorkflowTemplateProps {
   readonly stages: StageMachine;
   /** Play parameters a task may set, with their defaults (task-type and the declared ones). @default `{ task-type: '' }` */
   readonly playParameters?: Readonly<Record<string, string>>;
-  /** The helper image with bash, kubectl and jq. */
+  /** The helper image with bash, kubectl and jq, pinned by tag or digest (never `latest`). */
   readonly helperImage: string;
-  /** The service account of the project's Workflows: may read progress ConfigMaps and create, patch and read Workflows. */
-  readonly serviceAccountName: string;
-  /** The longest a child play may run (its WorkflowTemplate's deadline), in seconds. @default 7 days */
-  readonly playDeadlineSeconds?: number;
-  /** How long a succeeded project (and chunk) Workflow is kept, in seconds. @default 1 day */
-  readonly keepSucceededSeconds?: number;
-  /** How long a failed one is kept, in seconds. @default 3 days */
-  readonly keepFailedSeconds?: number;
+  /**
+   * The service account of the project's Workflows (its name, or a cdk8s-plus service account): may read
+   * progress ConfigMaps and create, patch and read Workflows (`PROJECT_GRANTS`).
+   */
+  readonly serviceAccountName: ServiceAccountRef;
+  /** The longest a child play may run (its WorkflowTemplate's deadline): a cdk8s `Duration` or text. @default 7d */
+  readonly playDeadline?: Duration | string;
+  /** How long a succeeded project (and chunk) Workflow is kept: a cdk8s `Duration` or text. @default 1d */
+  readonly keepSucceeded?: Duration | string;
+  /** How long a failed one is kept: a cdk8s `Duration` or text. @default 3d */
+  readonly keepFailed?: Duration | string;
   /** `metadata.namespace` of every object. @default - the chart's namespace */
   readonly namespace?: string;
+}
+
+/** The props a project checks before it builds anything (the project itself is parsed by `parseProject`). */
+function checkProjectProps(props: ProjectWorkflowTemplateProps) {
+  const owner = `ProjectWorkflowTemplate ${props.project?.name}`;
+  checkProp(owner, 'repository', props.repository?.name, schemaProblem(RepositorySchema, props.repository));
+  checkProp(owner, 'helperImage', props.helperImage, pinnedImageProblem(props.helperImage));
+  if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
+  return {
+    serviceAccountName: serviceAccountNameOf(owner, 'serviceAccountName', props.serviceAccountName),
+    playDeadlineSeconds: durationProp(owner, 'playDeadline', props.playDeadline, DEFAULT_PLAY_DEADLINE),
+    keepSucceededSeconds: durationProp(owner, 'keepSucceeded', props.keepSucceeded, DEFAULT_KEEP_SUCCEEDED),
+    keepFailedSeconds: durationProp(owner, 'keepFailed', props.keepFailed, DEFAULT_KEEP_FAILED),
+  };
 }
 
 /** A chunk: at most 200 tasks, run as one DAG after the chunks before it. */
@@ -75,9 +97,12 @@ export class ProjectWorkflowTemplate extends Construct {
   public readonly templates: readonly WorkflowTemplate[];
   /** The tasks in the order they run, chunk by chunk. */
   public readonly chunks: readonly (readonly number[])[];
+  /** The props converted once: service account name and durations in seconds. */
+  private readonly settings: ReturnType<typeof checkProjectProps>;
 
   public constructor(scope: Construct, id: string, props: ProjectWorkflowTemplateProps) {
     super(scope, id);
+    this.settings = checkProjectProps(props);
     const playParameters = props.playParameters ?? { [PlayParameters.taskType]: '' };
     const project = parseProject(props, Object.keys(playParameters));
     const ordered = chunkTasks(orderTasks(project.tasks), PROJECT_CHUNK_TASKS);
@@ -90,7 +115,7 @@ export class ProjectWorkflowTemplate extends Construct {
       firstStage: props.stages.first.name,
       parameters: playParameters,
       helperImage: props.helperImage,
-      playDeadlineSeconds: props.playDeadlineSeconds ?? durationSeconds('7d'),
+      playDeadlineSeconds: this.settings.playDeadlineSeconds,
     });
     const objects = this.packChunks(name, chunks, helpers, props);
     this.main = objects[0].template;
@@ -125,11 +150,11 @@ export class ProjectWorkflowTemplate extends Construct {
     // Every object is the template of Workflows: the project's (main) and its chunks' (any object).
     const spec: Omit<WorkflowSpec, 'templates'> = {
       ...(isMain ? { entrypoint: MAIN_TEMPLATE } : {}),
-      serviceAccountName: props.serviceAccountName,
+      serviceAccountName: this.settings.serviceAccountName,
       workflowMetadata: { labels: { [PlayLabels.workflowType]: WorkflowTypes.project } },
       ttlStrategy: {
-        secondsAfterSuccess: props.keepSucceededSeconds ?? durationSeconds('1d'),
-        secondsAfterFailure: props.keepFailedSeconds ?? durationSeconds('3d'),
+        secondsAfterSuccess: this.settings.keepSucceededSeconds,
+        secondsAfterFailure: this.settings.keepFailedSeconds,
       },
       podGC: { strategy: 'OnPodCompletion', deleteDelayDuration: '5m' },
       // The helper scripts run in these Workflows' pods: hardened, with a scratch /tmp.

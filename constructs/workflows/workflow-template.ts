@@ -1,7 +1,8 @@
 import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { COMMON_LABELS } from '../model/labels';
-import { isDnsLabel } from '../model/naming';
+import { dnsLabelProblem, isDnsLabel, isLabelKey, isLabelValue, serviceAccountNameProblem } from '../model/naming';
+import { checkProp } from '../model/prop-checks';
 import type { Template, WorkflowSpec } from './argo-types';
 
 /** The Workflows CRDs accept at most this many templates in one object. */
@@ -13,6 +14,7 @@ export interface IWorkflowTemplate {
   readonly name: string;
 }
 
+/** What `new WorkflowTemplate(scope, id, props)` takes. */
 export interface WorkflowTemplateProps {
   /** `metadata.name`: a DNS-1123 label of at most 63 characters. */
   readonly name: string;
@@ -20,10 +22,21 @@ export interface WorkflowTemplateProps {
   readonly namespace?: string;
   /** Labels of the WorkflowTemplate object itself (not of the Workflows made from it). @default - none */
   readonly labels?: Readonly<Record<string, string>>;
-  /** The spec, without templates: add those with `addTemplate`. */
+  /** The spec, without templates: add those with `addTemplate`. Its `serviceAccountName`, if any, must be legal. */
   readonly spec: Omit<WorkflowSpec, 'templates'>;
   /** Initial templates. @default - none */
   readonly templates?: readonly Template[];
+}
+
+/** The props a WorkflowTemplate copies into its object as they are. */
+function checkWorkflowTemplateProps(owner: string, props: WorkflowTemplateProps): void {
+  if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
+  for (const [key, value] of Object.entries(props.labels ?? {})) {
+    checkProp(owner, 'labels', key, isLabelKey(key) ? undefined : 'is not a label key: use an optional DNS prefix and "/", then letters, digits, "-", "_" and "."');
+    checkProp(owner, `labels.${key}`, value, isLabelValue(value) ? undefined : 'is not a label value: at most 63 letters, digits, "-", "_" and ".", alphanumeric at both ends');
+  }
+  const account = props.spec.serviceAccountName;
+  if (account !== undefined) checkProp(owner, 'spec.serviceAccountName', account, serviceAccountNameProblem(account));
 }
 
 /**
@@ -32,22 +45,33 @@ export interface WorkflowTemplateProps {
  * names a template it does not have.
  */
 export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
-  /** Refers to a WorkflowTemplate that exists elsewhere (another chart, another tool). */
+  /**
+   * Refers to a WorkflowTemplate that exists elsewhere (another chart, another tool).
+   *
+   * @throws when `name` is not a DNS-1123 label
+   */
   public static fromWorkflowTemplateName(_scope: Construct, _id: string, name: string): IWorkflowTemplate {
+    checkProp('WorkflowTemplate.fromWorkflowTemplateName', 'name', name, dnsLabelProblem(name));
     return { name };
   }
 
+  /** The WorkflowTemplate's `metadata.name`. */
   public readonly name: string;
   /** The API object under the typed surface. */
   protected readonly apiObject: ApiObject;
   private readonly spec: Omit<WorkflowSpec, 'templates'>;
   private readonly templateList: Template[] = [];
 
+  /**
+   * @throws when the name or namespace is not a DNS-1123 label, a label is illegal, the spec's service account
+   * name is illegal, or the initial templates break a rule of `addTemplate`
+   */
   public constructor(scope: Construct, id: string, props: WorkflowTemplateProps) {
     super(scope, id);
     if (!isDnsLabel(props.name)) {
       throw new Error(`WorkflowTemplate name "${props.name}" is not a DNS-1123 label of at most 63 characters: use lower-case letters, digits and "-"`);
     }
+    checkWorkflowTemplateProps(`WorkflowTemplate ${props.name}`, props);
     this.name = props.name;
     this.spec = structuredClone(props.spec);
     for (const template of props.templates ?? []) this.addTemplate(template);
@@ -71,6 +95,7 @@ export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
     this.templateList.push(structuredClone(template));
   }
 
+  /** Whether a template named `name` exists. */
   public hasTemplate(name: string): boolean {
     return this.templateList.some((template) => template.name === name);
   }

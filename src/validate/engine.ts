@@ -41,6 +41,7 @@ export interface CheckedObject {
   readonly schema?: string;
 }
 
+/** What `validateObjects` found: every object checked and every finding. */
 export interface ValidationReport {
   /** Errors first, then warnings; each in file, line, object, path order. */
   readonly findings: readonly Finding[];
@@ -49,6 +50,7 @@ export interface ValidationReport {
   readonly warnings: number;
 }
 
+/** What `validateObjects` checks: the objects read from manifests, and the schemas to check them against. */
 export interface ValidationInput {
   readonly objects: readonly ManifestObject[];
   /** Findings of reading the files (duplicate keys, documents that are not objects). @default none */

@@ -15,6 +15,7 @@ import { readManifestText, type ManifestReading } from './manifest-reader';
 
 const MANIFEST_FILE = /\.(ya?ml|json)$/;
 
+/** The manifest files found under the paths given, in a stable order. */
 export interface ManifestSet {
   /** The files read, as named (a folder's files joined to the folder as the user wrote it). */
   readonly files: readonly string[];

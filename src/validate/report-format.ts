@@ -11,6 +11,7 @@ export const NO_SCHEMA = 'no schema (pass --crds DIR with the CRDs exported from
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
+/** The report as text for a terminal: one line per finding, then a summary; `verbose` lists every object checked. */
 export function formatTextReport(report: ValidationReport, options: { readonly verbose?: boolean } = {}): string {
   const lines: string[] = [];
   const errors = report.findings.filter((finding) => finding.severity === 'error');

@@ -3,7 +3,7 @@
  * that nothing triggers could be deleted, or say the wrong thing, without a test noticing. Two guards are
  * unreachable through any input and are named at the end, with why.
  */
-import { App, Chart } from 'cdk8s';
+import { App, Chart, Duration, Size } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../constructs/events/event-bus';
 import { GateSensor } from '../../constructs/events/gate-sensor';
@@ -17,7 +17,12 @@ import { StageMachineBuilder } from '../../constructs/model/stage-machine-builde
 import { AgentPlatform } from '../../constructs/platform/agent-platform';
 import { ScopedServiceAccount } from '../../constructs/rbac/scoped-service-account';
 import { WorkspacePvc } from '../../constructs/storage/workspace-pvc';
+import { AgentsConfigMap } from '../../constructs/config/agents-config-map';
+import { PlayResumerTemplate } from '../../constructs/events/play-resumer-template';
+import { PlayRbac } from '../../constructs/rbac/play-rbac';
+import { CodeRunWorkflowTemplate } from '../../constructs/workflows/coderun-workflow-template';
 import { ArgoValue } from '../../constructs/workflows/coderun-manifest';
+import { ProjectWorkflowTemplate } from '../../constructs/workflows/project-workflow-template';
 import { hardenedScript } from '../../constructs/workflows/hardened-script';
 import { PlayWorkflowTemplate } from '../../constructs/workflows/play-workflow-template';
 import { WorkflowTemplate } from '../../constructs/workflows/workflow-template';
@@ -34,6 +39,60 @@ function playTemplate(change: (props: any) => void) {
   const props: any = { repository: config.repositories[0], stages, agents: structuredClone(config.agents), clis: structuredClone(config.clis), serviceAccountName: 'agent-play', helperImage: config.images.kubectl };
   change(props);
   return () => new PlayWorkflowTemplate(chart(), 'play', props);
+}
+
+function codeRunTemplate(change: (props: any) => void) {
+  const props: any = { defaultAgent: structuredClone(config.agents.rex), defaultRepository: config.repositories[0], cliNames: Object.keys(config.clis), githubApps: Object.values(config.agents).map((agent) => agent.githubApp), serviceAccountName: 'agent-play', helperImage: config.images.kubectl };
+  change(props);
+  return () => new CodeRunWorkflowTemplate(chart(), 'coderun', props);
+}
+
+function projectTemplate(change: (props: any) => void) {
+  const repository = config.repositories[0];
+  const props: any = { project: { name: 'launch', repository: repository.name, tasks: [{ id: 1 }] }, repository, stages: StageMachine.fromConfig(config), helperImage: config.images.kubectl, serviceAccountName: 'agent-play-project' };
+  change(props);
+  return () => new ProjectWorkflowTemplate(chart(), 'project', props);
+}
+
+function gateSensor(change: (props: any) => void) {
+  return () => {
+    const scope = chart();
+    const source = GithubEventSource.fromEventSourceName(scope, 'gh', 'github', 'play');
+    const gate = structuredClone(StageMachine.fromConfig(config).gates.find((candidate) => candidate.release.some((release) => release.by.length > 0)));
+    const props: any = { gate, repositories: config.repositories, agents: structuredClone(config.agents), eventSource: source, eventBus: bus(), serviceAccountName: 'agent-play-sensor' };
+    change(props);
+    return new GateSensor(scope, 'sensor', props);
+  };
+}
+
+function eventSource(change: (props: any) => void) {
+  const props: any = { eventBus: bus(), webhookSecret: { ...secret }, repositories: ['a/b'], events: ['pull_request'] };
+  change(props);
+  return () => new GithubEventSource(chart(), 'gh', props);
+}
+
+function resumer(change: (props: any) => void) {
+  const props: any = { helperImage: config.images.kubectl, argoImage: config.images.argo, serviceAccountName: 'agent-play-resumer' };
+  change(props);
+  return () => new PlayResumerTemplate(chart(), 'resumer', props);
+}
+
+function agentsConfigMap(change: (props: any) => void) {
+  const props: any = { agents: structuredClone(config.agents), clis: structuredClone(config.clis) };
+  change(props);
+  return () => new AgentsConfigMap(chart(), 'agents', props);
+}
+
+function workspace(change: (props: any) => void) {
+  const props: any = { service: 'web', agent: 'cleo', shared: false };
+  change(props);
+  return () => new WorkspacePvc(chart(), 'pvc', props);
+}
+
+function workflowTemplate(change: (props: any) => void) {
+  const props: any = { name: 'play', spec: {} };
+  change(props);
+  return () => new WorkflowTemplate(chart(), 'wt', props);
 }
 
 const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
@@ -82,6 +141,73 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
     },
     'projects[0].repository: repository "octo-org/nowhere" is not configured',
   ],
+  // Play template props
+  ['a play helper image without a tag', playTemplate((props) => (props.helperImage = 'alpine')), /^PlayWorkflowTemplate play-play-test: helperImage "alpine": expected an image pinned by tag or digest, e.g. ghcr.io\/org\/tool:v1.2.3$/],
+  ['a play Argo image tagged latest', playTemplate((props) => (props.argoImage = 'quay.io/argoproj/argocli:latest')), 'argoImage "quay.io/argoproj/argocli:latest": the tag "latest" is not pinned: name a version'],
+  ['an illegal play service account name', playTemplate((props) => (props.serviceAccountName = 'Agent_Play')), 'serviceAccountName "Agent_Play": is not a legal service account name'],
+  ['an illegal service account given as an IServiceAccount', playTemplate((props) => (props.serviceAccountName = { name: 'Agent_Play' })), 'serviceAccountName "Agent_Play": is not a legal service account name'],
+  ['a play deadline without a unit', playTemplate((props) => (props.deadline = '90')), 'deadline: "90" is not a duration'],
+  ['a play deadline Duration longer than a year', playTemplate((props) => (props.deadline = Duration.days(400))), 'deadline: "400d" is longer than the longest duration accepted, 365d'],
+  ['a play retention Duration of a fraction of a second', playTemplate((props) => (props.keepFailed = Duration.millis(1500))), /keepFailed: .*whole number of seconds/],
+  ['a play parameter name that is not a key', playTemplate((props) => (props.parameters = { Team_Name: 'x' })), 'parameters "Team_Name": is not valid: expected lower-case letters'],
+  ['a play parameter value with a quote', playTemplate((props) => (props.parameters = { team: "o'neil" })), `parameters.team "o'neil": is not valid: expected a value without quotes`],
+  ['a play namespace that is not a DNS label', playTemplate((props) => (props.namespace = 'Agents')), 'namespace "Agents": is not a DNS-1123 label'],
+  ['a play repository whose service is not a key', playTemplate((props) => (props.repository = { ...props.repository, service: 'Web_1' })), /repository "[^"]+": is not valid at service: expected lower-case letters/],
+  // CodeRun template props
+  ['coderun retries out of range', codeRunTemplate((props) => (props.retries = 9)), 'CodeRunWorkflowTemplate coderun: retries 9: is out of range: expected a whole number from 0 to 5'],
+  ['a coderun timeout of zero', codeRunTemplate((props) => (props.timeout = '0s')), 'timeout: "0s" is not a duration'],
+  ['coderun CLI names without the default agent\'s CLI', codeRunTemplate((props) => (props.cliNames = ['nothing'])), /cliNames: do not include the default agent's CLI "\w+": add it/],
+  ['coderun GitHub Apps without the default agent\'s', codeRunTemplate((props) => (props.githubApps = [])), /githubApps: do not include the default agent's GitHub App "[^"]+": add it/],
+  ['a coderun default agent the config would refuse', codeRunTemplate((props) => (props.defaultAgent.temperature = 7)), /defaultAgent "[^"]+": is not valid at temperature: /],
+  ['an unpinned coderun helper image', codeRunTemplate((props) => (props.helperImage = 'alpine/k8s')), 'helperImage "alpine/k8s": expected an image pinned by tag or digest'],
+  ['an illegal coderun service account name', codeRunTemplate((props) => (props.serviceAccountName = 'agent play')), 'serviceAccountName "agent play": is not a legal service account name'],
+  // Project template props
+  ['an illegal project service account name', projectTemplate((props) => (props.serviceAccountName = '-project')), /^ProjectWorkflowTemplate launch: serviceAccountName "-project": is not a legal service account name/],
+  ['an unpinned project helper image', projectTemplate((props) => (props.helperImage = 'alpine/k8s:latest')), 'helperImage "alpine/k8s:latest": the tag "latest" is not pinned'],
+  ['a project retention that is not a duration', projectTemplate((props) => (props.keepSucceeded = '1 day')), 'keepSucceeded: "1 day" is not a duration'],
+  ['a project repository the config would refuse', projectTemplate((props) => (props.repository = { ...props.repository, branch: 'a b' })), /repository "[^"]+": is not valid at branch: expected a git branch name/],
+  // Gate Sensor props
+  ['a gate with no release', gateSensor((props) => (props.gate.release = [])), /^Sensor [a-z0-9-]+ needs at least one release condition$/],
+  ['a release by an agent not in the registry', gateSensor((props) => { for (const agent of props.gate.release.flatMap((release: any) => release.by)) delete props.agents[agent]; }), /gate\.release\.by "\w+": is not in the agent registry \(agents\): add it, or name one of: /],
+  ['trigger retries out of range', gateSensor((props) => (props.triggerRetries = 11)), 'triggerRetries 11: is out of range: expected a whole number from 0 to 10'],
+  ['an unknown resume strategy', gateSensor((props) => (props.strategy = 'by-magic')), 'strategy "by-magic": is not a resume strategy: use one of label-selector, workflow-name'],
+  ['a Sensor name that is not a DNS label', gateSensor((props) => (props.name = 'Gate_1')), 'name "Gate_1": is not a DNS-1123 label'],
+  ['an illegal Sensor service account name', gateSensor((props) => (props.serviceAccountName = 'Sensor!')), 'serviceAccountName "Sensor!": is not a legal service account name'],
+  ['a Sensor repository that is not owner/name', gateSensor((props) => (props.repositories = [{ ...props.repositories[0], name: 'octo-org' }])), 'repositories[0] "octo-org": is not valid at name: "octo-org" is not a GitHub repository'],
+  // GitHub EventSource props
+  ['an EventSource port out of range', eventSource((props) => (props.port = 70000)), 'EventSource github: port 70000: is out of range: expected a whole number from 1 to 65535'],
+  ['an EventSource endpoint that is not a path', eventSource((props) => (props.endpoint = 'github/webhook')), 'endpoint "github/webhook": is not a path: start it with "/"'],
+  ['a webhook Secret name that is not a Secret name', eventSource((props) => (props.webhookSecret.name = 'Webhook_Secret')), 'webhookSecret.name "Webhook_Secret": is not a Secret name'],
+  ['a webhook Secret without a key', eventSource((props) => (props.webhookSecret.key = '')), 'webhookSecret.key "": is empty: name the key'],
+  ['an EventSource namespace that is not a DNS label', eventSource((props) => (props.namespace = 'Events')), 'namespace "Events": is not a DNS-1123 label'],
+  ['an EventSource repository that is not owner/name', eventSource((props) => (props.repositories = ['octo-org'])), '"octo-org" is not a GitHub repository'],
+  ['a reference to an EventSource with an illegal name', () => GithubEventSource.fromEventSourceName(chart(), 'gh', 'GitHub', 'play'), 'GithubEventSource.fromEventSourceName: name "GitHub": is not a DNS-1123 label'],
+  ['a reference to an EventBus with an illegal name', () => EventBus.fromEventBusName(chart(), 'bus', 'Default'), 'EventBus.fromEventBusName: name "Default": is not a DNS-1123 label'],
+  ['a reference to an EventBus in an illegal namespace', () => EventBus.fromEventBusName(chart(), 'bus', 'default', 'Argo Events'), 'EventBus.fromEventBusName: namespace "Argo Events": is not a DNS-1123 label'],
+  // Resumer props
+  ['an unpinned resumer helper image', resumer((props) => (props.helperImage = 'alpine/k8s')), 'PlayResumerTemplate play-resumer: helperImage "alpine/k8s": expected an image pinned by tag or digest'],
+  ['a resumer Argo image tagged latest', resumer((props) => (props.argoImage = 'quay.io/argoproj/argocli:latest')), 'argoImage "quay.io/argoproj/argocli:latest": the tag "latest" is not pinned'],
+  ['an illegal resumer service account name', resumer((props) => (props.serviceAccountName = 'Resumer')), 'serviceAccountName "Resumer": is not a legal service account name'],
+  // Workspace props
+  ['a workspace service that cannot be part of a name', workspace((props) => (props.service = 'Web_1')), 'WorkspacePvc Web_1/cleo: service "Web_1": is not a DNS-1123 label'],
+  ['a workspace agent that cannot be part of a name', workspace((props) => (props.agent = 'Cleo!')), 'agent "Cleo!": is not a DNS-1123 label'],
+  ['a workspace Size under a mebibyte', workspace((props) => (props.size = Size.kibibytes(512))), 'size "512Ki": is smaller than a workspace can be: request at least 1Mi'],
+  ['a storage class name that is not one', workspace((props) => (props.storageClassName = 'Fast SSD')), 'storageClassName "Fast SSD": is not a storage class name'],
+  // Agents ConfigMap props
+  ['a CLI image without a tag in the agents ConfigMap', agentsConfigMap((props) => (props.clis[props.agents.rex.cli].image = 'ghcr.io/acme/claude')), /^AgentsConfigMap controller-agents: clis\.\w+: is not valid at image: expected an image pinned by tag or digest/],
+  ['an agent bound to a CLI not in the registry', agentsConfigMap((props) => (props.agents.rex.cli = 'nowhere')), 'agents.rex.cli "nowhere": is not in the CLI registry (clis): add it, or bind one of: '],
+  ['an agent the config would refuse', agentsConfigMap((props) => (props.agents.rex.role = 'boss')), /agents\.rex: is not valid at role: /],
+  ['an agents ConfigMap name that is not one', agentsConfigMap((props) => (props.name = 'Controller Agents')), 'name "Controller Agents": is not a ConfigMap name'],
+  // RBAC props
+  ['an illegal scoped service account name', () => new ScopedServiceAccount(chart(), 'sa', { name: 'Bad_Name', grants: [] }), 'ScopedServiceAccount Bad_Name: name "Bad_Name": is not a legal service account name'],
+  ['a grant with no verb', () => new ScopedServiceAccount(chart(), 'sa', { name: 'x', grants: [{ apiGroup: '', resource: 'pods', verbs: [] }] }), 'grants "pods": has no verb: name the verbs it needs'],
+  ['a play RBAC repository that is not owner/name', () => new PlayRbac(chart(), 'rbac', { repositories: ['octo-org'] }), '"octo-org" is not a GitHub repository'],
+  // WorkflowTemplate props
+  ['a WorkflowTemplate namespace that is not a DNS label', workflowTemplate((props) => (props.namespace = 'Agents')), 'WorkflowTemplate play: namespace "Agents": is not a DNS-1123 label'],
+  ['a WorkflowTemplate label key that is not one', workflowTemplate((props) => (props.labels = { 'team name': 'x' })), 'labels "team name": is not a label key'],
+  ['a WorkflowTemplate label value that is not one', workflowTemplate((props) => (props.labels = { team: 'a/b' })), 'labels.team "a/b": is not a label value'],
+  ['a WorkflowTemplate service account name that is not one', workflowTemplate((props) => (props.spec = { serviceAccountName: 'Play' })), 'spec.serviceAccountName "Play": is not a legal service account name'],
+  ['a reference to a WorkflowTemplate with an illegal name', () => WorkflowTemplate.fromWorkflowTemplateName(chart(), 'wt', 'Play'), 'WorkflowTemplate.fromWorkflowTemplateName: name "Play": is not a DNS-1123 label'],
 ];
 
 describe('every guard of the constructs refuses, with what to change', () => {

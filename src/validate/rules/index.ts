@@ -25,6 +25,7 @@ import { sensorDuplicateDependencySourceRule } from './sensor-event-bus';
 import { sensorTriggerAtLeastOnceRule } from './sensor-at-least-once';
 import { eventsPodSecurityRule } from './events-pod-security';
 
+/** Every lint rule `agent-play validate` and `validatePlatform` run, in the order they report. */
 export const LINT_RULES: readonly LintRule[] = [
   argoNamesRule,
   templateTypeRule,
