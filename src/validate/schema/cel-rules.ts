@@ -140,7 +140,9 @@ export function celProblems(schema: JsonSchema, value: unknown, at = ''): Schema
       if (sub) problems.push(...celProblems(sub, child, `${at}/${escapePointer(key)}`));
     }
   } else if (Array.isArray(value) && isRecord(schema.items)) {
-    value.forEach((item: unknown, index: number) => problems.push(...celProblems(schema.items, item, `${at}/${index}`)));
+    value.forEach((item: unknown, index: number) => {
+      problems.push(...celProblems(schema.items, item, `${at}/${index}`));
+    });
   }
   return problems;
 }
