@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { DEFAULT_AGENTS, DEFAULT_CLIS } from './default-config';
 import { PlatformConfigSchema, type PlatformConfig } from './config-schema';
+import { RESERVED_KEYS } from './reserved-keys';
 
 /** The prefix of the environment variables that rebind an agent to another CLI: `AGENT_PLAY_CLI_REX=codex`. */
 export const CLI_OVERRIDE_PREFIX = 'AGENT_PLAY_CLI_';
@@ -57,12 +58,7 @@ export function resolveConfig(inputs: ConfigInputs = {}): PlatformConfig {
   throw new ConfigError([...new Set([...reserved, ...issues])].sort());
 }
 
-/**
- * Keys that JavaScript objects treat specially: `__proto__` replaces an object's prototype instead of adding
- * an entry (a record silently drops it), and `constructor`/`prototype` shadow what every object inherits.
- * As a name (an agent, a CLI, a parameter) they would be lost or misread, so they are refused.
- */
-export const RESERVED_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+export { RESERVED_KEYS } from './reserved-keys';
 
 /** A copy of `value` without reserved keys; each one found is reported at its path. */
 function withoutReservedKeys(value: unknown, path: (string | number)[], problems: string[]): unknown {

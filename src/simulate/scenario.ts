@@ -3,6 +3,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { readTextFile, type UnreadableFileError } from '../commands/read-text-file';
 import { formatPath } from '../../constructs/model/resolve-config';
+import { recordWithoutReservedKeys } from '../../constructs/model/reserved-keys';
 
 /** Thrown for an unusable scenario or payload: one line per problem. */
 export class ScenarioError extends Error {
@@ -22,7 +23,7 @@ const STEP_KINDS = '{ github, payload }, { agentDone }, { agentFailed }, { delet
 
 const ScenarioSchema = z.strictObject({
   /** The plays that exist when the scenario starts. */
-  plays: z.array(TaskRef.extend({ stage: z.string().min(1), parameters: z.record(z.string(), z.string()).default({}) })).default([]),
+  plays: z.array(TaskRef.extend({ stage: z.string().min(1), parameters: recordWithoutReservedKeys(z.string()).default({}) })).default([]),
   steps: z
     .array(
       z.union([

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ProgressStatuses } from '../../constructs/model/play-contract';
+import { recordWithoutReservedKeys } from '../../constructs/model/reserved-keys';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const timestamp = z.string().regex(RFC3339, { message: 'expected an RFC 3339 time such as 2026-11-23T08:15:00Z' });
@@ -22,12 +23,12 @@ export const ProgressRecordSchema = z.object({
   lastUpdated: timestamp,
   stage: z.string().min(1),
   status: z.enum(Object.values(ProgressStatuses) as [string, ...string[]]),
-  stageResults: z.record(z.string(), StageResultSchema).default({}),
+  stageResults: recordWithoutReservedKeys(StageResultSchema).default({}),
   /** The agent of the last agent stage; several names joined by "," for a parallel stage. */
   lastAgent: z.string().optional(),
   cliHistory: z.array(CliUseSchema).default([]),
   /** The play parameters stage conditions test (task-type and the declared ones); absent in older records. */
-  parameters: z.record(z.string(), z.string()).optional(),
+  parameters: recordWithoutReservedKeys(z.string()).optional(),
 });
 
 export type ProgressRecord = z.infer<typeof ProgressRecordSchema>;

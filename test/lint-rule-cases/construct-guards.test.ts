@@ -100,3 +100,16 @@ describe('guards no input reaches', () => {
     expect(chunkTasks(ordered).map((chunk) => chunk.length)).toEqual([MAX_DAG_TASKS, MAX_DAG_TASKS, 1]);
   });
 });
+
+describe('the workspace size guard lets each unit through as written', () => {
+  it.each([
+    ['2048Mi', '2Gi'],
+    ['10Gi', '10Gi'],
+    ['2Ti', '2048Gi'],
+  ])('%s', (size, storage) => {
+    const scope = chart();
+    new WorkspacePvc(scope, 'pvc', { service: 'svc', agent: 'rex', shared: true, size });
+    const [claim] = scope.toJson();
+    expect(claim.spec.resources.requests.storage).toBe(storage);
+  });
+});

@@ -1,6 +1,7 @@
 // The tests a mutation run (`npm run mutation`, stryker.config.json) may use to kill mutants: behaviour tests
 // only, no snapshot and no corpus test, so the score says what the behaviour tests catch. Tests that read the
-// upstream schemas in ../shared are left out: the mutation sandbox has no ../shared beside it.
+// upstream schemas in ../shared are left out (the mutation sandbox has no ../shared beside it), and so is
+// test/lint-rules.test.ts, whose whole-platform checks cover every rule and would cost seconds per mutant.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -9,7 +10,6 @@ export default defineConfig({
   test: {
     include: [
       'test/lint-rule-cases/**/*.test.ts',
-      'test/lint-rules.test.ts',
       'test/simulate-engine/golden-oracle.test.ts',
       'test/external-names.contract.test.ts',
       'test/naming.test.ts',

@@ -4,6 +4,7 @@
  * test/fixtures/lint prove each rule fires once; these prove each branch, so a mutant in any of them fails.
  */
 import { describe, expect, it } from 'vitest';
+import { parseFieldPath, type ManifestObject, type Violation } from '../../src/validate/finding';
 import { LINT_RULES } from '../../src/validate/rules';
 import { run, type RuleTable } from './cases';
 import { EVENTS_TABLES } from './tables/events';
@@ -12,11 +13,30 @@ import { WORKFLOW_TABLES } from './tables/workflow';
 
 const TABLES: RuleTable[] = [...WORKFLOW_TABLES, ...EVENTS_TABLES, ...RUNTIME_TABLES];
 
+/**
+ * Where a violation points must exist in the object it blames, up to its last step (a missing field may be
+ * the problem), or into a string that embeds YAML (a resource manifest): a path that names nothing sends the
+ * user to the wrong place.
+ */
+function pointsIntoObject(violation: Violation, checked: ManifestObject): boolean {
+  if (violation.path === '') return true;
+  const steps = parseFieldPath(violation.path);
+  if (!steps) return false;
+  let value: unknown = (violation.object ?? checked).object;
+  for (const step of steps.slice(0, -1)) {
+    if (typeof value === 'string') return true;
+    if (value === null || typeof value !== 'object' || !(step in (value as object))) return false;
+    value = (value as Record<string | number, unknown>)[step];
+  }
+  return typeof value === 'string' || (value !== null && typeof value === 'object');
+}
+
 describe.each(TABLES.map((table) => [table.rule.id, table] as const))('%s', (_id, { rule, cases }) => {
   it.each(cases.map((item) => [item.name, item] as const))('%s', (_name, item) => {
     const found = run(rule, item.broken);
     expect(found.map((violation) => violation.message).join('\n'), 'the broken run is reported').toContain(item.message);
     if (item.path !== undefined) expect(found.map((violation) => violation.path)).toContain(item.path);
+    for (const violation of found) expect(pointsIntoObject(violation, item.broken[0]), `${violation.path} points into the object`).toBe(true);
     expect(run(rule, item.fixed), 'the fixed run passes').toEqual([]);
   });
 });

@@ -11,6 +11,10 @@ import { podSecurityRestrictedRule } from '../../src/validate/rules/pod-security
 import { retryMaxDurationRule } from '../../src/validate/rules/retry-max-duration';
 import { sensorTriggerAtLeastOnceRule } from '../../src/validate/rules/sensor-at-least-once';
 import { sensorDuplicateDependencySourceRule } from '../../src/validate/rules/sensor-event-bus';
+import { SchemaCatalog } from '../../src/validate/schema/schema-catalog';
+import { validateObjects } from '../../src/validate/engine';
+import { LINT_RULES } from '../../src/validate/rules';
+import { readManifestText } from '../../src/validate/manifest-reader';
 import { manifest, run, sensor, workflowTemplate } from './cases';
 import { configMapOfJsonSize, coreObject, SERVER_SIDE } from './tables/runtime';
 
@@ -97,5 +101,18 @@ describe('sensor-trigger-at-least-once and events-pod-security', () => {
     expect(severities(sensorTriggerAtLeastOnceRule, triggers)).toEqual(['warning', 'warning']);
     expect(severities(eventsPodSecurityRule, sensor())).toEqual(['warning']);
     expect(run(eventsPodSecurityRule, [manifest('Sensor', 'gate', { template: { securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } } } })])[0].path).toBe('spec.template.container.securityContext.allowPrivilegeEscalation');
+  });
+});
+
+describe('the engine', () => {
+  const rulesFound = (text: string): string[] => {
+    const reading = readManifestText(text, 'case.yaml');
+    return validateObjects({ objects: reading.objects, readingFindings: reading.findings, catalog: SchemaCatalog.builtIn(), rules: LINT_RULES }).findings.map((finding) => finding.rule);
+  };
+
+  it('runs object-size and integer-range on every kind, events-pod-security on EventSources', () => {
+    expect(rulesFound(`apiVersion: v1\nkind: ConfigMap\nmetadata: { name: big }\ndata: { a: "${'x'.repeat(MAX_CLIENT_SIDE_APPLY_BYTES)}" }\n`)).toContain('object-size');
+    expect(rulesFound('apiVersion: v1\nkind: Service\nmetadata: { name: s }\nspec: { ports: [{ port: 1e30 }] }\n')).toContain('integer-range');
+    expect(rulesFound('apiVersion: argoproj.io/v1alpha1\nkind: EventSource\nmetadata: { name: github }\nspec: { github: { org: { webhook: { port: "12000" } } } }\n')).toContain('events-pod-security');
   });
 });

@@ -1,17 +1,30 @@
 /**
- * The CEL rules (`x-kubernetes-validations`) of any CRD schema, evaluated by @marcbachmann/cel-js: ajv cannot
- * evaluate CEL, and the API server enforces these rules at apply time. A rule the library cannot compile,
- * and a transition rule (one that reads `oldSelf`, which the API server evaluates only on update, with the
- * stored object we do not have), is reported as not evaluated, never silently passed.
+ * The CEL rules (`x-kubernetes-validations`) of any CRD schema, evaluated by @bufbuild/cel: ajv cannot
+ * evaluate CEL, and the API server enforces these rules at apply time. A rule the library cannot parse, a
+ * transition rule (one that reads `oldSelf`, which the API server evaluates only on update, with the stored
+ * object we do not have), and a rule calling the Kubernetes CEL libraries are reported as not evaluated,
+ * never silently passed.
  *
- * Values are handed over as the API server does: JSON integers are CEL `int` (BigInt here), other numbers
- * `double`; `self` is the value at the rule's schema node. Choice and reasons: docs/fidelity.md.
+ * `self` is the JSON value at the rule's schema node; the library reads integral numbers as CEL `int`, as
+ * the API server does for integer fields. Choice and reasons: docs/fidelity.md.
  */
-import { parse } from '@marcbachmann/cel-js';
+import { celEnv, isCelError, parse, plan } from '@bufbuild/cel';
 import { isRecord, SCHEMA_LISTS, type JsonSchema } from './json-schema-passes';
 import { escapePointer, type SchemaProblem } from './schema-problem';
 
 type CompiledRule = (context: Record<string, unknown>) => unknown;
+
+const ENVIRONMENT = celEnv();
+
+/** Parses and plans a CEL expression once; the returned function throws the library's evaluation error. */
+function compile(expression: string): CompiledRule {
+  const program = plan(ENVIRONMENT, parse(expression));
+  return (context) => {
+    const result = program(context as Parameters<typeof program>[0]);
+    if (isCelError(result)) throw new Error(result.message);
+    return result;
+  };
+}
 
 /** `self.all(t, P)` over a list: the API server's verdict is the same as P on each item, which names the item. */
 interface PerItemRule {
@@ -27,7 +40,7 @@ function perItemRule(rule: string): PerItemRule | undefined {
   const match = ALL_ITEMS.exec(rule);
   let found: PerItemRule | undefined;
   try {
-    if (match) found = { variable: match[1], predicate: parse(match[2]) };
+    if (match) found = { variable: match[1], predicate: compile(match[2]) };
   } catch {
     found = undefined;
   }
@@ -49,23 +62,15 @@ function compileRule(rule: string): CompiledRule | string {
   if (known !== undefined) return known;
   let result: CompiledRule | string;
   try {
-    const program = parse(rule);
+    const program = compile(rule);
     if (/\boldSelf\b/.test(rule)) result = 'a transition rule (oldSelf) is only evaluated on update';
     else if (KUBERNETES_ONLY_FUNCTION.test(rule)) result = 'it calls a function of the Kubernetes CEL libraries';
-    else result = (context) => program(context);
+    else result = program;
   } catch (error) {
     result = `the CEL library cannot compile it (${(error as Error).message.split('\n')[0]})`;
   }
   compiled.set(rule, result);
   return result;
-}
-
-/** A JSON value as the API server gives it to CEL: integers as `int`. */
-function toCel(value: unknown): unknown {
-  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
-  if (Array.isArray(value)) return value.map(toCel);
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toCel(item)]));
-  return value;
 }
 
 /** A CEL rule found in a schema. */
@@ -128,9 +133,11 @@ export function celProblems(schema: JsonSchema, value: unknown, at = ''): Schema
     if (typeof check === 'string' || value === undefined) continue;
     const perItem = Array.isArray(value) ? perItemRule(rule) : undefined;
     if (perItem && Array.isArray(value)) {
-      value.forEach((item: unknown, index: number) => problems.push(...evaluateRule(rule, message, (context) => perItem.predicate(context), { [perItem.variable]: toCel(item) }, `${at}/${index}`)));
+      value.forEach((item: unknown, index: number) => {
+        problems.push(...evaluateRule(rule, message, (context) => perItem.predicate(context), { [perItem.variable]: item }, `${at}/${index}`));
+      });
     } else {
-      problems.push(...evaluateRule(rule, message, check, { self: toCel(value) }, at));
+      problems.push(...evaluateRule(rule, message, check, { self: value }, at));
     }
   }
   if (isRecord(value)) {

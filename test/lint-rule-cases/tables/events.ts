@@ -7,7 +7,7 @@ import { sensorContextTimeFilterRule, sensorDataFilterRegexRule, sensorDataFilte
 import { sensorGateExistsRule } from '../../../src/validate/rules/sensor-gates';
 import { sensorConditionsRule, sensorParameterRule, sensorTriggerOperationRule, sensorTriggersRule } from '../../../src/validate/rules/sensor-triggers';
 import { pvcPruneProtectionRule, specLabelsRule } from '../../../src/validate/rules/spec-labels';
-import { eventBus, eventSource, manifest, pair, sensor, workflowTemplate, type RuleTable } from '../cases';
+import { eventBus, eventSource, manifest, pair, sensor, variant, workflowTemplate, type RuleTable } from '../cases';
 
 const dependency = (spec: any) => spec.dependencies[0];
 const dataFilter = (spec: any) => spec.dependencies[0].filters.data[0];
@@ -127,12 +127,43 @@ export const EVENTS_TABLES: RuleTable[] = [
   {
     rule: sensorGateExistsRule,
     cases: [
-      { name: 'a resumer argument naming a gate no template has', message: 'gate "waiting-pr-merged" is not a gate', broken: [sensor(resumerTrigger('waiting-pr-merged')), gated], fixed: [sensor(resumerTrigger('waiting-pr-created')), gated] },
+      {
+        name: 'a resumer argument naming a gate no template has',
+        message: 'gate "waiting-pr-merged" is not a gate of any WorkflowTemplate in this run (gates: waiting-pr-created): this Sensor would resume nothing',
+        broken: [sensor(resumerTrigger('waiting-pr-merged')), gated],
+        fixed: [sensor(resumerTrigger('waiting-pr-created')), gated],
+        path: 'spec.triggers[0].template.k8s.source.resource.spec.arguments.parameters[0].value',
+      },
+      { name: 'a placeholder gate is left to run time', message: 'is not a gate', broken: [sensor(resumerTrigger('waiting-pr-merged')), gated], fixed: [sensor(resumerTrigger('{{gate}}')), gated] },
+      {
+        name: 'the resumer started by an argoWorkflow trigger',
+        message: 'gate "waiting-qa" is not a gate',
+        broken: [sensor((s) => (argo(s).source.resource.spec = { workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME }, arguments: { parameters: [{ name: 'other', value: 'x' }, { name: RESUMER_GATE_PARAMETER, value: 'waiting-qa' }] } })), gated],
+        fixed: [sensor((s) => (argo(s).source.resource.spec = { workflowTemplateRef: { name: 'other-template' }, arguments: { parameters: [{ name: RESUMER_GATE_PARAMETER, value: 'waiting-qa' }] } })), gated],
+        path: 'spec.triggers[0].template.argoWorkflow.source.resource.spec.arguments.parameters[1].value',
+      },
+      {
+        name: 'only literal values passed to a gate template declare gates',
+        message: 'gate "waiting-x" is not a gate',
+        broken: [
+          sensor(resumerTrigger('waiting-x')),
+          workflowTemplate((spec) => {
+            spec.templates[0].dag.tasks[1] = { name: 'b', template: 'gate', depends: 'a', arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: 'waiting-pr-created' }] } };
+            spec.templates[0].dag.tasks.push({ name: 'c', template: 'gate', arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: '{{inputs.parameters.x}}' }] } });
+            spec.templates[0].dag.tasks.push({ name: 'd', template: 'work', arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: 'waiting-x' }] } });
+            spec.templates[1].inputs = { parameters: [{ name: 'other' }] };
+            spec.templates.push({ name: 'gate', inputs: { parameters: [{ name: 'other' }, { name: GATE_STAGE_INPUT }] }, suspend: {} });
+          }),
+        ],
+        fixed: [sensor(resumerTrigger('waiting-pr-created')), gated],
+      },
+      { name: 'without any gate in the run nothing is checked', message: 'is not a gate', broken: [sensor(resumerTrigger('waiting-x')), gated], fixed: [sensor(resumerTrigger('waiting-x')), workflowTemplate()] },
       {
         name: 'a node selector naming a gate no template has',
         message: 'gate "waiting-qa" is not a gate',
         broken: [sensor((s) => (argo(s).args = ['--node-field-selector', gateNodeSelector('waiting-qa')])), gated],
-        fixed: [sensor((s) => (argo(s).args = ['--node-field-selector', gateNodeSelector('waiting-pr-created')])), gated],
+        fixed: [sensor((s) => (argo(s).args = ['--node-field-selector', gateNodeSelector('waiting-pr-created'), '--other', gateNodeSelector('waiting-qa'), '--node-field-selector', 'phase=Running', '--node-field-selector'])), gated],
+        path: 'spec.triggers[0].template.argoWorkflow.args[1]',
       },
       {
         name: 'a node selector on another input',
@@ -145,15 +176,23 @@ export const EVENTS_TABLES: RuleTable[] = [
   {
     rule: sensorEventSourceRule,
     cases: [
-      { name: 'an EventSource not in the run', message: 'EventSource "gitlab" is not in this run', broken: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventSource()], fixed: [sensor(), eventSource()] },
-      { name: 'an event the EventSource does not publish', message: 'publishes no event "repo"', broken: [sensor((s) => (dependency(s).eventName = 'repo')), eventSource()], fixed: [sensor(), eventSource()] },
+      { name: 'an EventSource not in the run', message: 'EventSource "gitlab" is not in this run (EventSources: github)', broken: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventSource()], fixed: [sensor(), eventSource()] },
+      { name: 'an event the EventSource does not publish', message: 'EventSource "github" publishes no event "repo" (events: org, team)', broken: [sensor((s) => (dependency(s).eventName = 'repo')), eventSource((s) => (s.github.team = {}))], fixed: [sensor(), eventSource()] },
+      {
+        name: "the EventSource's own settings are no events",
+        message: 'publishes no event "ports"',
+        broken: [sensor((s) => (dependency(s).eventName = 'ports')), eventSource((s) => Object.assign(s, { service: { ports: [] }, template: { container: {} }, eventBusName: 'default', replicas: 1 }))],
+        fixed: [sensor(), eventSource((s) => Object.assign(s, { service: { ports: [] }, template: { container: {} }, eventBusName: 'default', replicas: 1 }))],
+      },
+      { name: 'a Sensor alone (no EventSource in the run) is not checked', message: 'is not in this run', broken: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventSource()], fixed: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventBus()] },
     ],
   },
   {
     rule: eventsNamespaceRule,
     cases: [
-      { name: 'an EventBus in another namespace', message: 'its EventBus "default" is in events', broken: [sensor(), eventBus('default', { namespace: 'events' })], fixed: [sensor(), eventBus('default')] },
-      { name: 'an EventSource in another namespace', message: 'EventSource "github" is in events', broken: [sensor(), eventSource(undefined, { namespace: 'events' })], fixed: [sensor(), eventSource()] },
+      { name: 'an EventBus in another namespace', message: 'the Sensor is in namespace argo but its EventBus "default" is in events: events never reach it', broken: [sensor(), eventBus('default', { namespace: 'events' })], fixed: [sensor(), eventBus('default'), eventBus('default', {}), eventBus('other', { namespace: 'events' }), manifest('ConfigMap', 'default', {}, { namespace: 'events' })], path: 'metadata.namespace' },
+      { name: 'a Sensor without a namespace is not compared', message: 'is in events', broken: [sensor(), eventBus('default', { namespace: 'events' }), eventSource(undefined, { namespace: 'events' })], fixed: [sensor(undefined, {}), eventBus('default', { namespace: 'events' }), eventSource(undefined, { namespace: 'events' })] },
+      { name: 'an EventSource in another namespace', message: 'the Sensor is in namespace argo but EventSource "github" is in events: put them in one namespace', broken: [sensor(), eventSource(undefined, { namespace: 'events' })], fixed: [sensor(), eventSource(), eventSource(undefined, {}), variant('EventSource', 'gitlab', { gitlab: {} }, undefined, { namespace: 'events' })] },
       {
         name: 'an EventSource publishing on another EventBus',
         message: 'the Sensor listens on EventBus "default" but EventSource "github" publishes on "jetstream"',
