@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import type { PlatformConfig } from '../constructs/model/config-schema';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
 import { synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
@@ -62,7 +63,7 @@ describe('random valid configurations', () => {
     let built = 0;
     fc.assert(
       fc.property(validConfig, (file) => {
-        let config;
+        let config: PlatformConfig;
         try {
           config = resolveConfig({ file, env: {} });
         } catch (error) {

@@ -3,7 +3,7 @@ import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../config/load-config';
 import { UnsupportedFeatureError } from '../simulate/engine/unsupported';
 import { ScenarioError, loadScenario } from '../simulate/scenario';
-import { simulate } from '../simulate/simulate';
+import { type SimulationReport, simulate } from '../simulate/simulate';
 import { formatTrace, reportJson } from '../simulate/trace';
 import { synthesizePlatform } from '../synth/synthesize';
 import { type Command, ExitCode, HELP_OPTION, type Io, printUsage, UsageError } from './command';
@@ -40,7 +40,7 @@ function run(args: string[], io: Io): number {
   const scenario = loadScenario(positionals[0]);
   const files = synthesizePlatform(config);
   const objects = [...files.values()].flatMap((text) => parseAllDocuments(text).map((document) => document.toJS() as Record<string, any>));
-  let report;
+  let report: SimulationReport;
   try {
     report = simulate({ config, objects }, scenario);
   } catch (error) {

@@ -31,7 +31,9 @@ export function configSources(inputs: ProvenanceInputs): Map<string, Source> {
     const inFile = wholeFromFile || fromFile !== undefined;
     if (Array.isArray(value)) {
       // A list in the file replaces the default list: all of it is the file's.
-      value.forEach((item, index) => visit(item, [...path, index], undefined, inFile));
+      value.forEach((item, index) => {
+        visit(item, [...path, index], undefined, inFile);
+      });
       if (value.length === 0) sources.set(formatPath(path), inFile ? fileSource : { from: 'default' });
       return;
     }

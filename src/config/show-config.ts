@@ -19,7 +19,9 @@ function annotate(node: unknown, path: (string | number)[], sources: ReadonlyMap
     for (const pair of node.items) if (isPair(pair) && isScalar(pair.key)) annotate(pair.value, [...path, String(pair.key.value)], sources);
     if (node.items.length === 0) comment(node, path, sources);
   } else if (isSeq(node)) {
-    node.items.forEach((item, index) => annotate(item, [...path, index], sources));
+    node.items.forEach((item, index) => {
+      annotate(item, [...path, index], sources);
+    });
     if (node.items.length === 0) comment(node, path, sources);
   } else if (isScalar(node)) comment(node, path, sources);
 }

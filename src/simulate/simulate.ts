@@ -126,7 +126,8 @@ function runStep(model: PlayModel, sensors: readonly Record<string, any>[], sour
     for (const trigger of run.fired) {
       if (failures > 0) {
         const lost = failures >= trigger.attempts;
-        (report.failedTriggers ??= []).push({ sensor: run.sensor, trigger: trigger.name, failures: Math.min(failures, trigger.attempts), lost });
+        report.failedTriggers ??= [];
+        report.failedTriggers.push({ sensor: run.sensor, trigger: trigger.name, failures: Math.min(failures, trigger.attempts), lost });
         report.notes.push(lost
           ? `trigger ${trigger.name} failed ${Math.min(failures, trigger.attempts)} of ${trigger.attempts} attempts: the event is lost`
           : `trigger ${trigger.name} failed ${failures} time(s) and succeeded on a retry (atLeastOnce)`);

@@ -5,7 +5,7 @@
  */
 import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { progressTaskKey } from '../../constructs/model/naming';
-import { readKubernetesYaml, YamlSyntaxError } from '../validate/kubernetes-yaml';
+import { readKubernetesYaml, type YamlDocument, YamlSyntaxError } from '../validate/kubernetes-yaml';
 import { InputError } from '../commands/command';
 import { otherProgressEntries } from './legacy-progress';
 import { parseProgressRecord, type ProgressRecord } from './progress-record';
@@ -50,7 +50,7 @@ export function taskOfKey(key: string): string | undefined {
  * @throws InputError when the text is not YAML, or holds no progress ConfigMap at all
  */
 export function readProgressState(text: string, source: string): ProgressConfigMap[] {
-  let documents;
+  let documents: YamlDocument[];
   try {
     documents = readKubernetesYaml(text);
   } catch (error) {

@@ -64,7 +64,7 @@ function child(container: unknown, component: PathComponent): { found: boolean; 
     const index = Number(component.raw);
     return index < container.length ? { found: true, value: container[index] } : { found: false };
   }
-  if (isRecord(container) && Object.prototype.hasOwnProperty.call(container, component.key)) {
+  if (isRecord(container) && Object.hasOwn(container, component.key)) {
     return { found: true, value: container[component.key] };
   }
   return { found: false };

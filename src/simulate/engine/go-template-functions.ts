@@ -113,7 +113,7 @@ function index(item: unknown, ...keys: unknown[]): unknown {
       if (isNil(key)) throw new Error('value is nil; should be of type string');
       if (typeof key !== 'string') throw new Error(`value has type ${goTypeName(key)}; should be string`);
       // A missing key gives the zero `interface{}`: nil, which prints as <no value>.
-      current = Object.prototype.hasOwnProperty.call(current, key) ? current[key] : null;
+      current = Object.hasOwn(current, key) ? current[key] : null;
     } else if (typeof current === 'string') {
       throw new UnsupportedFeatureError('index of a string (it gives a byte) is not supported by the simulator');
     } else {

@@ -277,7 +277,7 @@ export class TemplateParser {
     const pos = item.pos;
     switch (item.type) {
       case 'identifier':
-        if (!Object.prototype.hasOwnProperty.call(TEMPLATE_FUNCTIONS, item.value)) this.refuse(pos, `the function "${item.value}"`);
+        if (!Object.hasOwn(TEMPLATE_FUNCTIONS, item.value)) this.refuse(pos, `the function "${item.value}"`);
         return { kind: 'identifier', name: item.value, pos };
       case 'dot':
         return { kind: 'dot', pos };
@@ -332,19 +332,19 @@ export class TemplateParser {
         out += body[at];
         continue;
       }
-      const escape = body[++at];
-      if (SIMPLE_ESCAPES[escape] !== undefined) {
-        out += SIMPLE_ESCAPES[escape];
+      const escapeChar = body[++at];
+      if (SIMPLE_ESCAPES[escapeChar] !== undefined) {
+        out += SIMPLE_ESCAPES[escapeChar];
         continue;
       }
-      const hex = { x: 2, u: 4, U: 8 }[escape as 'x' | 'u' | 'U'];
+      const hex = { x: 2, u: 4, U: 8 }[escapeChar as 'x' | 'u' | 'U'];
       const digits = hex ? body.slice(at + 1, at + 1 + hex) : '';
       if (!hex || !new RegExp(`^[0-9A-Fa-f]{${hex}}$`).test(digits)) {
-        if (/[0-7]/.test(escape)) this.refuse(item.pos, 'octal escapes in strings');
+        if (/[0-7]/.test(escapeChar)) this.refuse(item.pos, 'octal escapes in strings');
         this.fail(item.pos, `invalid syntax in string ${item.value}`);
       }
       const codePoint = parseInt(digits, 16);
-      if (escape === 'x' && codePoint >= 0x80) this.refuse(item.pos, `the byte escape \\x${digits} in a string`);
+      if (escapeChar === 'x' && codePoint >= 0x80) this.refuse(item.pos, `the byte escape \\x${digits} in a string`);
       if (codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) this.fail(item.pos, `invalid syntax in string ${item.value}`);
       out += String.fromCodePoint(codePoint);
       at += hex;

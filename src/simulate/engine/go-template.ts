@@ -215,7 +215,7 @@ class Executor {
     if (receiver === null) return this.fail(`nil pointer evaluating interface {}.${name}`);
     if (!isRecord(receiver)) return this.fail(`can't evaluate field ${name} in type ${goTypeName(receiver)}`);
     if (hasArgs) return this.fail(`${name} is not a method but has arguments`);
-    return Object.prototype.hasOwnProperty.call(receiver, name) ? receiver[name] : undefined;
+    return Object.hasOwn(receiver, name) ? receiver[name] : undefined;
   }
 
   private evalVariable(operand: Extract<Operand, { kind: 'variable' }>, args: readonly Operand[], final: Final): unknown {

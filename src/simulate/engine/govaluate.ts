@@ -249,7 +249,7 @@ function deepEqual(left: unknown, right: unknown): boolean {
   const a = left as Record<string, unknown>;
   const b = right as Record<string, unknown>;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && deepEqual(a[key], b[key]));
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && deepEqual(a[key], b[key]));
 }
 
 class Evaluator {
@@ -276,7 +276,7 @@ class Evaluator {
   }
 
   private variable(name: string): unknown {
-    if (!Object.prototype.hasOwnProperty.call(this.variables, name)) {
+    if (!Object.hasOwn(this.variables, name)) {
       this.fail(`no variable "${name}" is bound (govaluate: No parameter '${name}' found.)`);
     }
     const value = this.variables[name];

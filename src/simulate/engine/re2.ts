@@ -154,7 +154,7 @@ function extractReference(text: string): Reference | undefined {
 
 /** A group's text; "" for a group that did not take part or does not exist (Go's `Expand`). */
 function groupText(match: Matcher, names: Readonly<Record<string, number>>, name: string, number: number): string {
-  const index = number >= 0 ? number : Object.prototype.hasOwnProperty.call(names, name) ? names[name] : -1;
+  const index = number >= 0 ? number : Object.hasOwn(names, name) ? names[name] : -1;
   if (index < 0 || index > match.groupCount()) return '';
   return match.group(index) ?? '';
 }

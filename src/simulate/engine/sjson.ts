@@ -88,7 +88,7 @@ function setInside(path: string, container: Json, components: readonly PathCompo
     return target;
   }
   const record = target as Record<string, Json>;
-  const exists = Object.prototype.hasOwnProperty.call(record, component.key);
+  const exists = Object.hasOwn(record, component.key);
   record[component.key] = exists ? descend(path, record[component.key], rest, value) : build(rest, value);
   return record;
 }

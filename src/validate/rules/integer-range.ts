@@ -21,7 +21,11 @@ function outOfRange(value: unknown, at: (string | number)[], found: Violation[])
     }
     return;
   }
-  if (Array.isArray(value)) value.forEach((item, index) => outOfRange(item, [...at, index], found));
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      outOfRange(item, [...at, index], found);
+    });
+  }
   else if (typeof value === 'object' && value !== null) for (const [key, item] of Object.entries(value)) outOfRange(item, [...at, key], found);
 }
 

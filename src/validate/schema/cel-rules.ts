@@ -133,7 +133,9 @@ export function celProblems(schema: JsonSchema, value: unknown, at = ''): Schema
     if (typeof check === 'string' || value === undefined) continue;
     const perItem = Array.isArray(value) ? perItemRule(rule) : undefined;
     if (perItem && Array.isArray(value)) {
-      value.forEach((item: unknown, index: number) => problems.push(...evaluateRule(rule, message, (context) => perItem.predicate(context), { [perItem.variable]: item }, `${at}/${index}`)));
+      value.forEach((item: unknown, index: number) => {
+        problems.push(...evaluateRule(rule, message, (context) => perItem.predicate(context), { [perItem.variable]: item }, `${at}/${index}`));
+      });
     } else {
       problems.push(...evaluateRule(rule, message, check, { self: value }, at));
     }
@@ -145,7 +147,9 @@ export function celProblems(schema: JsonSchema, value: unknown, at = ''): Schema
       if (sub) problems.push(...celProblems(sub, child, `${at}/${escapePointer(key)}`));
     }
   } else if (Array.isArray(value) && isRecord(schema.items)) {
-    value.forEach((item: unknown, index: number) => problems.push(...celProblems(schema.items, item, `${at}/${index}`)));
+    value.forEach((item: unknown, index: number) => {
+      problems.push(...celProblems(schema.items, item, `${at}/${index}`));
+    });
   }
   return problems;
 }

@@ -121,7 +121,11 @@ function childSlots(schema: JsonSchema): { child: unknown; set: (value: unknown)
     if (MAP_KEYWORDS.has(keyword) && isRecord(value)) {
       for (const name of Object.keys(value)) slots.push({ child: value[name], set: (replacement) => (value[name] = replacement) });
     } else if (SINGLE_KEYWORDS.has(keyword) && isRecord(value)) slots.push({ child: value, set: (replacement) => (schema[keyword] = replacement) });
-    else if (LIST_KEYWORDS.has(keyword) && Array.isArray(value)) value.forEach((child, index) => slots.push({ child, set: (replacement) => (value[index] = replacement) }));
+    else if (LIST_KEYWORDS.has(keyword) && Array.isArray(value)) {
+      value.forEach((child, index) => {
+        slots.push({ child, set: (replacement) => (value[index] = replacement) });
+      });
+    }
   }
   return slots;
 }
