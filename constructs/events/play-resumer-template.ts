@@ -1,4 +1,5 @@
 import { Construct } from 'constructs';
+import { inputParameter, stepOutput, stepStatus, workflowParameter, WorkflowVariables } from '../model/argo-expressions';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
 import { GATE_STAGE_INPUT, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
 import { argoResumeTemplate } from '../workflows/argo-resume';
@@ -32,8 +33,11 @@ export interface PlayResumerTemplateProps {
 }
 
 function parameter(name: ResumerParameter): string {
-  return `{{workflow.parameters.${name}}}`;
+  return workflowParameter(name);
 }
+
+/** The play the find step named; empty when there is none to resume. */
+const FOUND_WORKFLOW = stepOutput('find', 'workflow');
 
 /**
  * The resumer: started by a gate's Sensor with the event's values, it records the release in the task's
@@ -68,15 +72,15 @@ export class PlayResumerTemplate extends WorkflowTemplate {
         [{
           name: 'resume-gate',
           template: 'resume-gate',
-          when: "'{{steps.find.outputs.parameters.workflow}}' != ''",
-          arguments: { parameters: [{ name: 'workflow', value: '{{steps.find.outputs.parameters.workflow}}' }] },
+          when: `'${FOUND_WORKFLOW}' != ''`,
+          arguments: { parameters: [{ name: 'workflow', value: FOUND_WORKFLOW }] },
           continueOn: { failed: true },
         }],
         [{
           name: 'confirm',
           template: 'confirm-released',
-          when: "'{{steps.find.outputs.parameters.workflow}}' != '' && '{{steps.resume-gate.status}}' != 'Succeeded'",
-          arguments: { parameters: [{ name: 'workflow', value: '{{steps.find.outputs.parameters.workflow}}' }] },
+          when: `'${FOUND_WORKFLOW}' != '' && '${stepStatus('resume-gate')}' != 'Succeeded'`,
+          arguments: { parameters: [{ name: 'workflow', value: FOUND_WORKFLOW }] },
         }],
       ],
     });
@@ -94,7 +98,7 @@ export class PlayResumerTemplate extends WorkflowTemplate {
           { name: 'PR_URL', value: parameter('pr-url') },
           { name: 'PR_NUMBER', value: parameter('pr-number') },
           { name: 'PLAY', value: parameter('play') },
-          { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+          { name: 'NAMESPACE', value: WorkflowVariables.namespace },
           { name: 'GATE_INPUT', value: GATE_STAGE_INPUT },
           { name: 'TASK_LABEL', value: PlayLabels.taskId },
           { name: 'REPOSITORY_LABEL_KEY', value: PlayLabels.repository },
@@ -116,10 +120,10 @@ export class PlayResumerTemplate extends WorkflowTemplate {
       source: CONFIRM_RELEASED_SCRIPT,
       inputs: { parameters: [{ name: 'workflow' }] },
       env: [
-        { name: 'PLAY', value: '{{inputs.parameters.workflow}}' },
+        { name: 'PLAY', value: inputParameter('workflow') },
         { name: 'GATE', value: parameter(RESUMER_GATE_PARAMETER) },
         { name: 'GATE_INPUT', value: GATE_STAGE_INPUT },
-        { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+        { name: 'NAMESPACE', value: WorkflowVariables.namespace },
       ],
       retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
     }));
@@ -132,7 +136,7 @@ function resumeGate(argoImage: string): Template {
     name: 'resume-gate',
     argoImage,
     inputs: { parameters: [{ name: 'workflow' }] },
-    workflow: '{{inputs.parameters.workflow}}',
+    workflow: inputParameter('workflow'),
     gate: parameter(RESUMER_GATE_PARAMETER),
   });
 }

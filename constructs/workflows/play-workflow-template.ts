@@ -1,8 +1,10 @@
 import { Construct } from 'constructs';
 import type { AgentConfig, CliConfig, RepositoryConfig, WhenConfig } from '../model/config-schema';
+import { argoExpression, inputParameter, stepOutput, workflowLabel, workflowParameter, workflowParameterExpression, WorkflowVariables } from '../model/argo-expressions';
 import { durationSeconds } from '../model/duration';
+import { playTemplateLabels } from '../model/play-workflow';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
-import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey, repositoryLabelValue, workspaceOfAgent } from '../model/naming';
+import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey, workspaceOfAgent } from '../model/naming';
 import {
   agentRunTemplateName,
   enterTaskName,
@@ -103,14 +105,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
           ],
         },
         workflowMetadata: {
-          labels: {
-            [PlayLabels.workflowType]: WorkflowTypes.play,
-            [PlayLabels.repository]: repositoryLabelValue(props.repository.name),
-          },
-          labelsFrom: {
-            [PlayLabels.taskId]: { expression: `workflow.parameters['${PlayParameters.taskId}']` },
-            [PlayLabels.currentStage]: { expression: `workflow.parameters['${PlayParameters.startStage}']` },
-          },
+          ...playTemplateLabels(props.repository.name),
           annotations: { [PlayAnnotations.repository]: props.repository.name },
         },
         activeDeadlineSeconds: deadline,
@@ -176,12 +171,7 @@ const ENTER_INPUTS = ['stage', 'previous-stage', 'agent', 'cli', 'status'] as co
 const LABEL_INPUTS = ['stage', 'previous-stage', 'agent'] as const;
 
 function input(name: (typeof ENTER_INPUTS)[number]): string {
-  return `{{inputs.parameters.${name}}}`;
-}
-
-/** An expr-lang reference to a workflow parameter (names with `-` need the index form). */
-function parameterRef(name: string): string {
-  return `workflow.parameters['${name}']`;
+  return inputParameter(name);
 }
 
 /** A list literal of strings for expr-lang. */
@@ -194,10 +184,10 @@ function listLiteral(values: readonly string[]): string {
  * task satisfies the stage's condition, if it has one.
  */
 function stageCondition(stages: StageMachine, stage: Stage): string {
-  const startsAtOrBefore = `${parameterRef(PlayParameters.startStage)} in ${listLiteral(stages.names.slice(0, stages.indexOf(stage.name) + 1))}`;
+  const startsAtOrBefore = `${workflowParameterExpression(PlayParameters.startStage)} in ${listLiteral(stages.names.slice(0, stages.indexOf(stage.name) + 1))}`;
   const when = conditionOf(stage);
-  const condition = when ? ` && ${parameterRef(when.parameter)} in ${listLiteral(when.in)}` : '';
-  return `{{=${startsAtOrBefore}${condition}}}`;
+  const condition = when ? ` && ${workflowParameterExpression(when.parameter)} in ${listLiteral(when.in)}` : '';
+  return argoExpression(`${startsAtOrBefore}${condition}`);
 }
 
 /**
@@ -213,9 +203,9 @@ function previousStageValue(stages: StageMachine, stage: Stage): string {
   let expression = "''";
   for (const candidate of earlier) {
     const when = conditionOf(candidate);
-    expression = when ? `(${parameterRef(when.parameter)} in ${listLiteral(when.in)} ? '${candidate.name}' : ${expression})` : `'${candidate.name}'`;
+    expression = when ? `(${workflowParameterExpression(when.parameter)} in ${listLiteral(when.in)} ? '${candidate.name}' : ${expression})` : `'${candidate.name}'`;
   }
-  return `{{=${expression}}}`;
+  return argoExpression(expression);
 }
 
 function conditionOf(stage: Stage): WhenConfig | undefined {
@@ -293,7 +283,7 @@ function exitHandler(): Template {
       [{
         name: 'cancel-coderuns',
         template: PlayTemplates.cancelCodeRuns,
-        when: "'{{workflow.status}}' != Succeeded",
+        when: `'${WorkflowVariables.status}' != Succeeded`,
         arguments: { parameters: [{ name: CANCEL_SELECTOR_INPUT, value: PLAY_RUN_CODERUNS }] },
       }],
     ],
@@ -317,7 +307,7 @@ function setStageLabels(): Template {
     inputs: { parameters: LABEL_INPUTS.map((name) => ({ name })) },
     retryStrategy: boundedRetry({ limit: 3, attemptSeconds: SET_LABELS_SECONDS, backoffSeconds: 5 }),
     activeDeadlineSeconds: SET_LABELS_SECONDS,
-    resource: { action: 'patch', mergeStrategy: 'merge', flags: ['workflow', '{{workflow.name}}'], manifest: `${manifest}\n` },
+    resource: { action: 'patch', mergeStrategy: 'merge', flags: ['workflow', WorkflowVariables.name], manifest: `${manifest}\n` },
   };
 }
 
@@ -333,7 +323,7 @@ function setStageLabels(): Template {
  * which a check followed by a suspend could not promise (a resume in that gap finds no suspend node).
  */
 function gateTemplates(repository: RepositoryConfig, helperImage: string, argoImage: string): Template[] {
-  const stage = `{{inputs.parameters.${GATE_STAGE_INPUT}}}`;
+  const stage = inputParameter(GATE_STAGE_INPUT);
   const stageArgument = { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] };
   const gate: Template = {
     name: PlayTemplates.gate,
@@ -348,7 +338,7 @@ function gateTemplates(repository: RepositoryConfig, helperImage: string, argoIm
     inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
     steps: [
       [{ name: 'check', template: PlayTemplates.checkRelease, arguments: stageArgument }],
-      [{ name: 'release', template: GateTemplates.releaseOwnGate, when: '{{steps.check.outputs.parameters.released}} == true', arguments: stageArgument }],
+      [{ name: 'release', template: GateTemplates.releaseOwnGate, when: `${stepOutput('check', 'released')} == true`, arguments: stageArgument }],
     ],
   };
   const check: Template = {
@@ -359,10 +349,10 @@ function gateTemplates(repository: RepositoryConfig, helperImage: string, argoIm
       inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
       env: [
         { name: 'STAGE', value: stage },
-        { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
-        { name: 'WORKFLOW_NAME', value: '{{workflow.name}}' },
+        { name: 'NAMESPACE', value: WorkflowVariables.namespace },
+        { name: 'WORKFLOW_NAME', value: WorkflowVariables.name },
         { name: 'RESUMED_ANNOTATION', value: RESUMED_FROM_ANNOTATION },
-        { name: 'RELEASE_CONFIGMAP', value: releaseConfigMapName(repository.service, `{{workflow.parameters.${PlayParameters.taskId}}}`) },
+        { name: 'RELEASE_CONFIGMAP', value: releaseConfigMapName(repository.service, workflowParameter(PlayParameters.taskId)) },
       ],
       retryStrategy: { limit: '3', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
     }),
@@ -372,7 +362,7 @@ function gateTemplates(repository: RepositoryConfig, helperImage: string, argoIm
     name: GateTemplates.releaseOwnGate,
     argoImage,
     inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
-    workflow: '{{workflow.name}}',
+    workflow: WorkflowVariables.name,
     gate: stage,
   });
   const awaitRelease: Template = { name: PlayTemplates.awaitRelease, inputs: { parameters: [{ name: GATE_STAGE_INPUT }] }, suspend: {} };
@@ -400,7 +390,7 @@ function agentRun(stage: AgentStage, parallelAgent: string | undefined, props: P
     synchronization: { mutexes: [{ name: workspaceOfAgent(repository.service, agentName, agent.role) }] },
     cancelTemplate: PlayTemplates.cancelCodeRuns,
     spec: {
-      taskId: ArgoValue.int(`{{workflow.parameters.${PlayParameters.taskId}}}`),
+      taskId: ArgoValue.int(workflowParameter(PlayParameters.taskId)),
       service: repository.service,
       repositoryUrl: repository.name,
       docsRepositoryUrl: repository.docsRepository ?? repository.name,
@@ -412,8 +402,8 @@ function agentRun(stage: AgentStage, parallelAgent: string | undefined, props: P
       continueSession: true,
       overwriteMemory: false,
       contextVersion: 1,
-      taskRequirements: `{{workflow.parameters.${PlayParameters.taskRequirements}}}`,
-      env: { WORKFLOW_STAGE: stage.name, WORKFLOW_NAME: '{{workflow.name}}', TASK_ID: `{{workflow.parameters.${PlayParameters.taskId}}}` },
+      taskRequirements: workflowParameter(PlayParameters.taskRequirements),
+      env: { WORKFLOW_STAGE: stage.name, WORKFLOW_NAME: WorkflowVariables.name, TASK_ID: workflowParameter(PlayParameters.taskId) },
       cliConfig: {
         cliType: cliName,
         model: agent.model,
@@ -452,31 +442,31 @@ class ProgressEnvironment {
   public forExit(): EnvVar[] {
     return [
       { name: 'EVENT', value: 'exit' },
-      { name: 'STAGE', value: `{{workflow.labels.${PlayLabels.currentStage}}}` },
+      { name: 'STAGE', value: workflowLabel(PlayLabels.currentStage) },
       { name: 'PREVIOUS_STAGE', value: '' },
       { name: 'AGENT', value: '' },
       { name: 'CLI', value: '' },
       { name: 'STATUS', value: '' },
-      { name: 'WORKFLOW_STATUS', value: '{{workflow.status}}' },
+      { name: 'WORKFLOW_STATUS', value: WorkflowVariables.status },
       ...this.common(),
     ];
   }
 
   private common(): EnvVar[] {
     return [
-      { name: 'TASK_ID', value: `{{workflow.parameters.${PlayParameters.taskId}}}` },
-      { name: 'WORKFLOW_NAME', value: '{{workflow.name}}' },
-      { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+      { name: 'TASK_ID', value: workflowParameter(PlayParameters.taskId) },
+      { name: 'WORKFLOW_NAME', value: WorkflowVariables.name },
+      { name: 'NAMESPACE', value: WorkflowVariables.namespace },
       { name: 'REPOSITORY', value: this.repository.name },
       { name: 'BRANCH', value: this.repository.branch },
       { name: 'PROGRESS_CONFIGMAP', value: progressConfigMapName(this.repository.name) },
       { name: 'PROGRESS_SHARDS', value: String(PROGRESS_SHARDS) },
-      { name: 'PROGRESS_KEY', value: progressTaskKey(`{{workflow.parameters.${PlayParameters.taskId}}}`) },
+      { name: 'PROGRESS_KEY', value: progressTaskKey(workflowParameter(PlayParameters.taskId)) },
       { name: 'TRACKING_LABEL', value: PROGRESS_TRACKING_LABEL },
       { name: 'HISTORY_ANNOTATION', value: PlayAnnotations.stageHistory },
       { name: 'ENTERED_AT_ANNOTATION', value: PlayAnnotations.stageEnteredAt },
       { name: 'PARAMETER_NAMES', value: this.parameters.join(' ') },
-      ...this.parameters.map((name, index) => ({ name: `PARAMETER_${index + 1}`, value: `{{workflow.parameters.${name}}}` })),
+      ...this.parameters.map((name, index) => ({ name: `PARAMETER_${index + 1}`, value: workflowParameter(name) })),
     ];
   }
 }

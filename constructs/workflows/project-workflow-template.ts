@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
 import type { RepositoryConfig } from '../model/config-schema';
+import { inputParameter, WorkflowVariables } from '../model/argo-expressions';
 import { durationSeconds } from '../model/duration';
 import { PlayLabels, ProjectLabels, WorkflowTypes } from '../model/labels';
 import { dnsName } from '../model/naming';
@@ -192,15 +193,14 @@ function callChunk(chunk: Chunk, holder: WorkflowTemplate): WorkflowStep {
  * second create would run the chunk twice; a re-run of the project resumes every task from its record.
  */
 function runChunk(project: string): Template {
-  const input = (name: string): string => `{{inputs.parameters.${name}}}`;
   const child = {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Workflow',
     metadata: {
-      generateName: '{{workflow.name}}-',
+      generateName: `${WorkflowVariables.name}-`,
       labels: { [PlayLabels.workflowType]: WorkflowTypes.project, [ProjectLabels.project]: project },
     },
-    spec: { workflowTemplateRef: { name: input(CHUNK_INPUTS.template) }, entrypoint: input(CHUNK_INPUTS.entrypoint) },
+    spec: { workflowTemplateRef: { name: inputParameter(CHUNK_INPUTS.template) }, entrypoint: inputParameter(CHUNK_INPUTS.entrypoint) },
   };
   return {
     name: RUN_CHUNK,

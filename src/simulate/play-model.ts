@@ -14,8 +14,7 @@
  * Time is the index of the scenario step; the plays a scenario starts with were created before step 0.
  */
 import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/config-schema';
-import { PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
-import { repositoryLabelValue } from '../../constructs/model/naming';
+import { playLabels } from '../../constructs/model/play-workflow';
 import { playWorkflowName, releaseConfigMapName } from '../../constructs/model/play-contract';
 import { StageMachine } from '../../constructs/model/stage-machine';
 
@@ -153,12 +152,7 @@ export class PlayModel {
   }
 
   public labelsOf(play: Play): Record<string, string> {
-    return {
-      [PlayLabels.taskId]: String(play.task),
-      [PlayLabels.repository]: repositoryLabelValue(play.repository),
-      [PlayLabels.workflowType]: WorkflowTypes.play,
-      [PlayLabels.currentStage]: play.stage,
-    };
+    return playLabels({ task: String(play.task), repository: play.repository, stage: play.stage });
   }
 
   /** Argo has finished the Workflow: it reached its end stage or failed. */

@@ -7,9 +7,9 @@
  * start anywhere else, or skip a stage it should take, is refused with the reason.
  */
 import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/config-schema';
-import { PlayAnnotations, PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
-import { progressConfigMapOf, progressTaskKey, repositoryLabelValue } from '../../constructs/model/naming';
-import { PlayParameters, playTemplateName, playWorkflowName, ProgressStatuses, RESUMED_FROM_ANNOTATION } from '../../constructs/model/play-contract';
+import { progressConfigMapOf, progressTaskKey } from '../../constructs/model/naming';
+import { PlayParameters, ProgressStatuses, RESUMED_FROM_ANNOTATION } from '../../constructs/model/play-contract';
+import { playWorkflow } from '../../constructs/model/play-workflow';
 import { StageMachine } from '../../constructs/model/stage-machine';
 import type { ProgressConfigMap, TaskEntry } from './progress-state';
 
@@ -93,32 +93,13 @@ export function resumeWorkflow(configMaps: readonly ProgressConfigMap[], config:
   const stage = machine.get(record.stage);
   if (stage.type === 'end') throw new ResumeError(`task ${request.task} of ${request.repository} reached its end stage ${stage.name}; nothing to resume`);
   const parameters = playParameters(machine, config, stage.name, record.parameters, request.parameters);
-  return {
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'Workflow',
-    metadata: {
-      name: playWorkflowName(repository.service, record.task),
-      namespace: config.namespace,
-      labels: {
-        [PlayLabels.taskId]: record.task,
-        [PlayLabels.repository]: repositoryLabelValue(repository.name),
-        [PlayLabels.workflowType]: WorkflowTypes.play,
-        [PlayLabels.currentStage]: stage.name,
-      },
-      annotations: {
-        [PlayAnnotations.repository]: repository.name,
-        [RESUMED_FROM_ANNOTATION]: `${entry.configMap}/${entry.key}: stage ${record.stage}, status ${record.status}, last updated ${record.lastUpdated}`,
-      },
-    },
-    spec: {
-      workflowTemplateRef: { name: playTemplateName(repository.service) },
-      arguments: {
-        parameters: [
-          { name: PlayParameters.taskId, value: record.task },
-          { name: PlayParameters.startStage, value: stage.name },
-          ...Object.entries(parameters).map(([name, value]) => ({ name, value })),
-        ],
-      },
-    },
-  };
+  return playWorkflow({
+    service: repository.service,
+    namespace: config.namespace,
+    task: record.task,
+    repository: repository.name,
+    stage: stage.name,
+    parameters: Object.entries(parameters).map(([name, value]) => ({ name, value })),
+    extraAnnotations: { [RESUMED_FROM_ANNOTATION]: `${entry.configMap}/${entry.key}: stage ${record.stage}, status ${record.status}, last updated ${record.lastUpdated}` },
+  });
 }
