@@ -3,14 +3,14 @@ import { Construct } from 'constructs';
 import type { AgentConfig, ReleaseConfig, RepositoryConfig, ResumeStrategy } from '../model/config-schema';
 import { COMMON_LABELS } from '../model/labels';
 import { githubAppBotLogin, repositoryLabelValue } from '../model/naming';
-import { gateSensorName, playWorkflowName, releaseConfigMapName, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
+import { gateSensorName, playWorkflowName, releaseConfigMapName } from '../model/play-contract';
+import { RESUMER_GATE_PARAMETER, RESUMER_TEMPLATE_NAME, resumerArguments, resumerParameterDest, type ResumerParameter } from '../model/resumer-contract';
 import type { GateStage } from '../model/stage-machine';
 import { taskIdTemplate } from '../model/task-id-template';
 import type { DataFilter, EventDependency, ExprFilter, SensorSpec, Trigger, TriggerParameter } from './argo-events-types';
 import { assertSameNamespace, type IEventBus } from './event-bus';
 import { restrictedEventsPodTemplate } from './events-pod-security';
 import type { IGithubEventSource } from './github-event-source';
-import { RESUMER_GATE_PARAMETER, RESUMER_PARAMETERS, type ResumerParameter } from './play-resumer-template';
 import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, genericServiceRule, repositoryLookup } from './repository-lookup';
 
 export interface GateSensorProps {
@@ -213,8 +213,7 @@ function releaseDependency(props: GateSensorProps): EventDependency {
 function resumerTrigger(gate: string, dependencyName: string, namespace: string | undefined, props: GateSensorProps): Trigger {
   const strategy = props.strategy ?? 'label-selector';
   const repositories = props.repositories;
-  const dest = (name: ResumerParameter): string => `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf(name)}.value`;
-  const from = (name: ResumerParameter, src: Omit<TriggerParameter['src'], 'dependencyName'>): TriggerParameter => ({ src: { dependencyName, ...src }, dest: dest(name) });
+  const from = (name: ResumerParameter, src: Omit<TriggerParameter['src'], 'dependencyName'>): TriggerParameter => ({ src: { dependencyName, ...src }, dest: resumerParameterDest(name) });
   const perTask = (prefixOf: (service: string) => string): string =>
     taskIdTemplate(`${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => prefixOf(repository.service), genericServiceRule(prefixOf))}`);
   const releasePrefix = (service: string): string => releaseConfigMapName(service, '');
@@ -229,8 +228,6 @@ function resumerTrigger(gate: string, dependencyName: string, namespace: string 
     from('pr-number', { dataKey: 'body.pull_request.number' }),
     ...(strategy === 'workflow-name' ? [from('play', { dataTemplate: perTask(playPrefix) })] : []),
   ];
-  // Only the gate is known here; the parameters above fill in the rest from the event.
-  const value = (name: ResumerParameter): string => (name === RESUMER_GATE_PARAMETER ? gate : '');
   return {
     template: {
       name: `resume-${gate}`,
@@ -243,7 +240,8 @@ function resumerTrigger(gate: string, dependencyName: string, namespace: string 
             metadata: { generateName: `resume-${gate}-`.slice(0, 58), namespace },
             spec: {
               workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME },
-              arguments: { parameters: RESUMER_PARAMETERS.map((name) => ({ name, value: value(name) })) },
+              // Only the gate is known here; the parameters above fill in the rest from the event.
+              arguments: { parameters: resumerArguments({ [RESUMER_GATE_PARAMETER]: gate }) },
             },
           },
         },

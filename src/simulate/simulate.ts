@@ -5,7 +5,7 @@
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 import { playSelectorLabels } from '../../constructs/model/play-workflow';
 import { RESUMER_TEMPLATE_NAME } from '../../constructs/model/play-contract';
-import { RESUMER_PARAMETERS, type ResumerParameter } from '../../constructs/events/play-resumer-template';
+import { RESUMER_PARAMETERS, type ResumerParameter } from '../../constructs/model/resumer-contract';
 import { UnsupportedFeatureError } from './engine/unsupported';
 import { PlayModel, type CodeRunView, type Play, type PlayView } from './play-model';
 import type { GithubStep, Scenario, Step } from './scenario';
