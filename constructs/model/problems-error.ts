@@ -11,7 +11,7 @@ export class ProblemsError extends Error {
 
   public constructor(problems: readonly string[]) {
     super(problems.join('\n'));
-    this.name = new.target.name;
+    this.name = 'ProblemsError';
     this.problems = [...problems];
   }
 }

@@ -3,11 +3,12 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { readTextFile, type UnreadableFileError } from '../commands/read-text-file';
 import { formatPath } from '../../constructs/model/resolve-config';
+import { ProblemsError } from '../../constructs/model/problems-error';
 
 /** Thrown for an unusable scenario or payload: one line per problem. */
-export class ScenarioError extends Error {
-  public constructor(public readonly problems: readonly string[]) {
-    super(problems.join('\n'));
+export class ScenarioError extends ProblemsError {
+  public constructor(problems: readonly string[]) {
+    super(problems);
     this.name = 'ScenarioError';
   }
 }

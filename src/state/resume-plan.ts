@@ -12,11 +12,12 @@ import { PlayParameters, ProgressStatuses, RESUMED_FROM_ANNOTATION } from '../..
 import { playWorkflow } from '../../constructs/model/play-workflow';
 import { StageMachine } from '../../constructs/model/stage-machine';
 import type { ProgressConfigMap, TaskEntry } from './progress-state';
+import { ProblemsError } from '../../constructs/model/problems-error';
 
-/** Why a play cannot be resumed; one line, reported as unusable input. */
-export class ResumeError extends Error {
+/** Why a play cannot be resumed; one problem, reported as unusable input. */
+export class ResumeError extends ProblemsError {
   public constructor(message: string) {
-    super(message);
+    super([message]);
     this.name = 'ResumeError';
   }
 }
