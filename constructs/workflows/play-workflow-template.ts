@@ -1,8 +1,9 @@
 import { Construct } from 'constructs';
-import type { AgentConfig, CliConfig, RepositoryConfig, WhenConfig } from '../model/config-schema';
+import type { AgentConfig, CliConfig, RepositoryConfig } from '../model/config-schema';
 import { argoExpression, inputParameter, stepOutput, workflowLabel, workflowParameter, workflowParameterExpression, WorkflowVariables } from '../model/argo-expressions';
 import { durationSeconds } from '../model/duration';
 import { playTemplateLabels } from '../model/play-workflow';
+import { onStage, stageAgents, stageCondition } from '../model/stage-behaviour';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
 import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey, workspaceOfAgent } from '../model/naming';
 import {
@@ -19,7 +20,7 @@ import {
   ProgressStatuses,
   type ProgressStatus,
 } from '../model/play-contract';
-import type { AgentStage, GateStage, Stage, StageMachine } from '../model/stage-machine';
+import type { AgentStage, Stage, StageMachine } from '../model/stage-machine';
 import type { DagTask, EnvVar, Template } from './argo-types';
 import { cancelCodeRunsTemplate, CANCEL_SELECTOR_INPUT } from './cancel-coderuns';
 import { ArgoValue, codeRunTemplates, PLAY_RUN_CODERUNS } from './coderun-manifest';
@@ -183,9 +184,9 @@ function listLiteral(values: readonly string[]): string {
  * When a stage's tasks run: the play starts at or before it (earlier stages are done otherwise), and the
  * task satisfies the stage's condition, if it has one.
  */
-function stageCondition(stages: StageMachine, stage: Stage): string {
+function stageWhen(stages: StageMachine, stage: Stage): string {
   const startsAtOrBefore = `${workflowParameterExpression(PlayParameters.startStage)} in ${listLiteral(stages.names.slice(0, stages.indexOf(stage.name) + 1))}`;
-  const when = conditionOf(stage);
+  const when = stageCondition(stage);
   const condition = when ? ` && ${workflowParameterExpression(when.parameter)} in ${listLiteral(when.in)}` : '';
   return argoExpression(`${startsAtOrBefore}${condition}`);
 }
@@ -199,25 +200,25 @@ function previousStageValue(stages: StageMachine, stage: Stage): string {
   const earlier = stages.stagesBefore(stage.name);
   const nearest = earlier[earlier.length - 1];
   if (nearest === undefined) return '';
-  if (conditionOf(nearest) === undefined) return nearest.name;
+  if (stageCondition(nearest) === undefined) return nearest.name;
   let expression = "''";
   for (const candidate of earlier) {
-    const when = conditionOf(candidate);
+    const when = stageCondition(candidate);
     expression = when ? `(${workflowParameterExpression(when.parameter)} in ${listLiteral(when.in)} ? '${candidate.name}' : ${expression})` : `'${candidate.name}'`;
   }
   return argoExpression(expression);
 }
 
-function conditionOf(stage: Stage): WhenConfig | undefined {
-  return stage.type === 'end' ? undefined : stage.when;
-}
-
-/** The DAG tasks that do a stage's work: one agent run (or one per parallel agent), or the gate. */
-function workTasks(stage: AgentStage | GateStage, depends: string, when: string): DagTask[] {
-  if (stage.type === 'gate') {
-    return [{ name: stageTaskName(stage.name), template: PlayTemplates.gate, depends, when, arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: stage.name }] } }];
-  }
-  return parallelAgentsOf(stage).map((agent) => ({ name: stageTaskName(stage.name, agent), template: agentRunTemplateName(stage.name, agent), depends, when }));
+/**
+ * The DAG tasks that do a stage's work: one agent run (or one per parallel agent), or the gate; none for the
+ * end stage, which only is entered.
+ */
+function workTasks(stage: Stage, depends: string, when: string): DagTask[] | undefined {
+  return onStage<DagTask[] | undefined>(stage, {
+    agent: (agentStage) => parallelAgentsOf(agentStage).map((agent) => ({ name: stageTaskName(agentStage.name, agent), template: agentRunTemplateName(agentStage.name, agent), depends, when })),
+    gate: (gate) => [{ name: stageTaskName(gate.name), template: PlayTemplates.gate, depends, when, arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: gate.name }] } }],
+    end: () => undefined,
+  });
 }
 
 /** The agents of a parallel stage, or `[undefined]` for a stage with one agent (whose run keeps the stage's name). */
@@ -229,8 +230,8 @@ function mainDag(stages: StageMachine, props: PlayWorkflowTemplateProps): Templa
   const tasks: DagTask[] = [];
   let previousTasks: string[] = [];
   for (const stage of stages.stages) {
-    const when = stageCondition(stages, stage);
-    const agents = stage.type === 'agent' ? stage.agents : [];
+    const when = stageWhen(stages, stage);
+    const agents = stageAgents(stage);
     tasks.push({
       name: enterTaskName(stage.name),
       template: PlayTemplates.enterStage,
@@ -246,8 +247,8 @@ function mainDag(stages: StageMachine, props: PlayWorkflowTemplateProps): Templa
         ],
       },
     });
-    if (stage.type === 'end') continue;
     const work = workTasks(stage, enterTaskName(stage.name), when);
+    if (work === undefined) continue;
     tasks.push(...work);
     previousTasks = work.map((task) => task.name);
   }

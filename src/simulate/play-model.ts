@@ -16,6 +16,7 @@
 import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/config-schema';
 import { playLabels } from '../../constructs/model/play-workflow';
 import { playWorkflowName, releaseConfigMapName } from '../../constructs/model/play-contract';
+import { onStage } from '../../constructs/model/stage-behaviour';
 import { StageMachine } from '../../constructs/model/stage-machine';
 
 export interface Play {
@@ -268,11 +269,14 @@ export class PlayModel {
     play.waiting = false;
     play.attempt = 0;
     this.saveProgress(play);
-    const type = this.stages.get(stage).type;
-    if (type === 'agent') this.startAttempt(play, 1);
-    if (type !== 'gate') return;
-    if (this.released(play, stage)) this.advance(play);
-    else play.waiting = true;
+    onStage(this.stages.get(stage), {
+      agent: () => this.startAttempt(play, 1),
+      gate: () => {
+        if (this.released(play, stage)) this.advance(play);
+        else play.waiting = true;
+      },
+      end: () => undefined,
+    });
   }
 
   private saveProgress(play: Play): void {

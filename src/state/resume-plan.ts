@@ -10,6 +10,7 @@ import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/co
 import { progressConfigMapOf, progressTaskKey } from '../../constructs/model/naming';
 import { PlayParameters, ProgressStatuses, RESUMED_FROM_ANNOTATION } from '../../constructs/model/play-contract';
 import { playWorkflow } from '../../constructs/model/play-workflow';
+import { stageCondition } from '../../constructs/model/stage-behaviour';
 import { StageMachine } from '../../constructs/model/stage-machine';
 import type { ProgressConfigMap, TaskEntry } from './progress-state';
 import { ProblemsError } from '../../constructs/model/problems-error';
@@ -67,13 +68,15 @@ function playParameters(machine: StageMachine, config: PlatformConfig, stage: st
   }
   const chosen = Object.fromEntries(Object.entries({ ...stored, ...given }).filter(([name]) => declared.has(name)));
   if (stored === undefined) {
-    const unknown = machine.stagesFrom(stage).flatMap((ahead) => (ahead.type !== 'end' && ahead.when && !(ahead.when.parameter in chosen) ? [`${ahead.name} (${ahead.when.parameter})`] : []));
+    const unknown = machine.stagesFrom(stage).flatMap((ahead) => {
+      const when = stageCondition(ahead);
+      return when && !(when.parameter in chosen) ? [`${ahead.name} (${when.parameter})`] : [];
+    });
     if (unknown.length > 0) throw new ResumeError(`the record of this task keeps no play parameters, and conditional stages are ahead: ${unknown.join(', ')}; pass --parameter NAME=VALUE for each (an empty value is allowed) so the play takes the stages it should`);
   }
   const values: Record<string, string> = { [PlayParameters.taskType]: '', ...config.play.parameters, ...chosen };
   if (!machine.runsFor(stage, values)) {
-    const condition = machine.get(stage);
-    const when = condition.type !== 'end' ? condition.when : undefined;
+    const when = stageCondition(machine.get(stage));
     throw new ResumeError(`stage ${stage} runs only when ${when?.parameter} is one of ${when?.in.join(', ')}, but ${when?.parameter} is "${values[when?.parameter ?? ''] ?? ''}": pass --parameter ${when?.parameter}=VALUE, or the play would skip the stage it stopped in`);
   }
   return Object.fromEntries(Object.entries(chosen).sort(([a], [b]) => (a < b ? -1 : 1)));
