@@ -30,6 +30,7 @@ import { PROGRESS_SCRIPT } from './progress-script';
 import { CHECK_RELEASE_SCRIPT, RELEASED_FILE } from './release-scripts';
 import { argoResumeTemplate } from './argo-resume';
 import { argoCliImage } from '../model/argo-images';
+import { workflowLifetime } from './workflow-lifetime';
 import { WorkflowTemplate } from './workflow-template';
 
 export interface PlayWorkflowTemplateProps {
@@ -110,11 +111,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
           annotations: { [PlayAnnotations.repository]: props.repository.name },
         },
         activeDeadlineSeconds: deadline,
-        ttlStrategy: {
-          secondsAfterSuccess: props.keepSucceededSeconds ?? durationSeconds('1d'),
-          secondsAfterFailure: props.keepFailedSeconds ?? durationSeconds('3d'),
-        },
-        podGC: { strategy: 'OnPodCompletion', deleteDelayDuration: '5m' },
+        ...workflowLifetime(props),
         securityContext: HARDENED_POD,
         volumes: [SCRATCH_VOLUME],
       },

@@ -10,6 +10,7 @@ import type { StageMachine } from '../model/stage-machine';
 import type { DagTask, Template, WorkflowSpec, WorkflowStep } from './argo-types';
 import { HARDENED_POD, SCRATCH_VOLUME } from './hardened-script';
 import { projectTaskTemplates, ProjectTemplates } from './project-task-templates';
+import { workflowLifetime } from './workflow-lifetime';
 import { MAX_TEMPLATES, WorkflowTemplate } from './workflow-template';
 
 /**
@@ -128,11 +129,7 @@ export class ProjectWorkflowTemplate extends Construct {
       ...(isMain ? { entrypoint: MAIN_TEMPLATE } : {}),
       serviceAccountName: props.serviceAccountName,
       workflowMetadata: { labels: { [PlayLabels.workflowType]: WorkflowTypes.project } },
-      ttlStrategy: {
-        secondsAfterSuccess: props.keepSucceededSeconds ?? durationSeconds('1d'),
-        secondsAfterFailure: props.keepFailedSeconds ?? durationSeconds('3d'),
-      },
-      podGC: { strategy: 'OnPodCompletion', deleteDelayDuration: '5m' },
+      ...workflowLifetime(props),
       // The helper scripts run in these Workflows' pods: hardened, with a scratch /tmp.
       securityContext: HARDENED_POD,
       volumes: [SCRATCH_VOLUME],
