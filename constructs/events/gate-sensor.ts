@@ -12,6 +12,7 @@ import { assertSameNamespace, type IEventBus } from './event-bus';
 import { restrictedEventsPodTemplate } from './events-pod-security';
 import type { IGithubEventSource } from './github-event-source';
 import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, genericServiceRule, repositoryLookup } from './repository-lookup';
+import { ARGO_API_VERSION } from '../model/argo-api';
 
 export interface GateSensorProps {
   /** The gate this Sensor releases. */
@@ -70,7 +71,7 @@ export class GateSensor extends Construct {
       triggers: [resumerTrigger(this.gate, dependency.name, namespace, props)],
     };
     this.apiObject = new ApiObject(this, 'Resource', {
-      apiVersion: 'argoproj.io/v1alpha1',
+      apiVersion: ARGO_API_VERSION,
       kind: 'Sensor',
       metadata: { name: this.name, namespace: props.namespace, labels: { ...COMMON_LABELS } },
       spec,
@@ -235,7 +236,7 @@ function resumerTrigger(gate: string, dependencyName: string, namespace: string 
         operation: 'create',
         source: {
           resource: {
-            apiVersion: 'argoproj.io/v1alpha1',
+            apiVersion: ARGO_API_VERSION,
             kind: 'Workflow',
             metadata: { generateName: `resume-${gate}-`.slice(0, 58), namespace },
             spec: {

@@ -4,6 +4,7 @@ import { COMMON_LABELS } from '../model/labels';
 import { isDnsLabel, parseRepository } from '../model/naming';
 import { assertSameNamespace, type IEventBus } from './event-bus';
 import { restrictedEventsPodTemplate } from './events-pod-security';
+import { ARGO_API_VERSION } from '../model/argo-api';
 
 /** A GitHub EventSource, defined here or elsewhere: what a Sensor dependency names. */
 export interface IGithubEventSource {
@@ -70,7 +71,7 @@ export class GithubEventSource extends Construct implements IGithubEventSource {
     if (props.events.length === 0) throw new Error(`EventSource ${this.name} needs at least one GitHub event to subscribe to`);
     const port = props.port ?? 12000;
     this.apiObject = new ApiObject(this, 'Resource', {
-      apiVersion: 'argoproj.io/v1alpha1',
+      apiVersion: ARGO_API_VERSION,
       kind: 'EventSource',
       metadata: { name: this.name, namespace: props.namespace, labels: { ...COMMON_LABELS } },
       spec: {

@@ -9,6 +9,7 @@ import { workflowParameterExpression } from './argo-expressions';
 import { PlayAnnotations, PlayLabels, WorkflowTypes } from './labels';
 import { repositoryLabelValue } from './naming';
 import { PlayParameters, playTemplateName, playWorkflowName } from './play-contract';
+import { ARGO_API_VERSION } from './argo-api';
 
 /** What identifies one play: its task, its repository (`owner/name`) and the stage it is in. */
 export interface PlayIdentity {
@@ -70,7 +71,7 @@ export interface PlayWorkflowProps extends PlayIdentity {
  */
 export function playWorkflow(props: PlayWorkflowProps): Record<string, unknown> {
   return {
-    apiVersion: 'argoproj.io/v1alpha1',
+    apiVersion: ARGO_API_VERSION,
     kind: 'Workflow',
     metadata: {
       name: playWorkflowName(props.service, props.task),

@@ -12,6 +12,7 @@ import { HARDENED_POD, SCRATCH_VOLUME } from './hardened-script';
 import { projectTaskTemplates, ProjectTemplates } from './project-task-templates';
 import { workflowLifetime } from './workflow-lifetime';
 import { MAX_TEMPLATES, WorkflowTemplate } from './workflow-template';
+import { ARGO_API_VERSION } from '../model/argo-api';
 
 /**
  * Keep each WorkflowTemplate well under 256 KiB, the largest object ArgoCD's client-side apply can store in
@@ -191,7 +192,7 @@ function callChunk(chunk: Chunk, holder: WorkflowTemplate): WorkflowStep {
  */
 function runChunk(project: string): Template {
   const child = {
-    apiVersion: 'argoproj.io/v1alpha1',
+    apiVersion: ARGO_API_VERSION,
     kind: 'Workflow',
     metadata: {
       generateName: `${WorkflowVariables.name}-`,

@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { COMMON_LABELS } from '../model/labels';
 import { isDnsLabel } from '../model/naming';
 import type { Template, WorkflowSpec } from './argo-types';
+import { ARGO_API_VERSION } from '../model/argo-api';
 
 /** The Workflows CRDs accept at most this many templates in one object. */
 export const MAX_TEMPLATES = 200;
@@ -52,7 +53,7 @@ export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
     this.spec = structuredClone(props.spec);
     for (const template of props.templates ?? []) this.addTemplate(template);
     this.apiObject = new ApiObject(this, 'Resource', {
-      apiVersion: 'argoproj.io/v1alpha1',
+      apiVersion: ARGO_API_VERSION,
       kind: 'WorkflowTemplate',
       metadata: { name: props.name, namespace: props.namespace, labels: { ...COMMON_LABELS, ...props.labels } },
       spec: Lazy.any({ produce: () => ({ ...this.spec, templates: this.templateList }) }),
