@@ -42,6 +42,7 @@ export { AgentPlatform, PlatformCharts } from './platform/agent-platform';
 export { AGENT_ROLES, DEFAULT_STAGE_RETRIES, DEFAULT_STAGE_TIMEOUT, PlatformConfigSchema, RESUME_STRATEGIES } from './model/config-schema';
 export { DEFAULT_AGENTS, DEFAULT_CLIS, DEFAULT_CONFIG, DEFAULT_REPOSITORIES, DEFAULT_STAGES } from './model/default-config';
 export { CLI_OVERRIDE_PREFIX, ConfigError, cliOverrideVariable, resolveConfig } from './model/resolve-config';
+export { ProblemsError } from './model/problems-error';
 
 // Stages and their releases
 export { StageMachine } from './model/stage-machine';

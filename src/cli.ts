@@ -1,10 +1,8 @@
-import { ConfigError } from '../constructs/model/resolve-config';
-import { ExitCode, InputError, UsageError, type Io } from './commands/command';
+import { ProblemsError } from '../constructs/model/problems-error';
+import { ExitCode, UsageError, type Io } from './commands/command';
 import { COMMANDS } from './commands';
 import { endQuietlyOnClosedPipe } from './commands/closed-pipe';
 import { UnsupportedFeatureError } from './simulate/engine/unsupported';
-import { ScenarioError } from './simulate/scenario';
-import { SynthError } from './synth/synthesize';
 import { OutputError } from './synth/write-manifests';
 
 export { ExitCode, type Io } from './commands/command';
@@ -45,7 +43,8 @@ export function runCli(argv: readonly string[], io: Io = PROCESS_IO): number {
 }
 
 function report(error: unknown, command: string, io: Io): number {
-  if (error instanceof ConfigError || error instanceof SynthError || error instanceof ScenarioError || error instanceof InputError) {
+  // Configuration, scenario, input, synthesis and resume problems: each one line, the input was unusable.
+  if (error instanceof ProblemsError) {
     for (const problem of error.problems) io.err(`${problem}\n`);
     return ExitCode.badInput;
   }

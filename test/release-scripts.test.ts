@@ -9,6 +9,9 @@ import { resolveConfig } from '../constructs/model/resolve-config';
 import { NO_TASK } from '../constructs/model/task-id-template';
 import { CHECK_RELEASE_SCRIPT, CONFIRM_RELEASED_SCRIPT, FIND_PLAY_SCRIPT, RELEASED_FILE, WORKFLOW_FILE } from '../constructs/workflows/release-scripts';
 import { synthesizePlatform } from '../src/synth/synthesize';
+import type { Step } from '../src/simulate/scenario';
+import { simulate } from '../src/simulate/simulate';
+import { pullRequestEvent } from './support/github-payloads';
 import { FakeCluster, testWithFakeCluster, type KubeObject } from './support/fake-kubectl';
 import { parseManifests, type K8sObject } from './support/synth';
 import { runBash, type ScriptRun } from './support/run-bash';
@@ -182,6 +185,8 @@ type Run = ScriptRun;
 interface CheckedRun {
   readonly created?: string;
   readonly resumed?: boolean;
+  /** The play's name. @default play-run-{task} */
+  readonly name?: string;
 }
 
 /** One test's fake cluster, its private /tmp, and the scripts run against them. */
@@ -201,7 +206,7 @@ class Harness {
 
   /** Runs the check in the play `play-run-{task}`, which is created (as `run` says) unless it exists. */
   public runCheckRelease(gate: string, task: number, run: CheckedRun = {}): Promise<Run> {
-    const name = `play-run-${task}`;
+    const name = run.name ?? `play-run-${task}`;
     if (!this.cluster.get('workflow', NAMESPACE, name)) {
       const play = playWorkflow({ task, stage: gate, name });
       play.metadata.creationTimestamp = run.created ?? PLAY_CREATED;
@@ -650,5 +655,151 @@ describe.concurrent('no lost events', () => {
     expect(h.released()).toBe('false\n');
     await h.checkRelease(GATE, 8);
     expect(h.released()).toBe('false\n');
+  });
+});
+
+/**
+ * The release protocol exists twice: in bash (the gate's check, the resumer's find and `argo resume`) and in
+ * the simulator's model (src/simulate/play-model.ts, simulate.ts). The same scenarios run through both, and
+ * both must give the same outcome after every step: where the play is, and how many gates the resumer
+ * released. Bash's clock is the real one: a release is recorded now; a play started or recreated during a
+ * scenario is created in the future, after every release (as a new run is after the releases before it).
+ */
+describe('the release protocol, in bash and in the simulator', () => {
+  type ProtocolStep = 'release' | 'arrive' | 'restart' | 'deletePlay' | 'resumeFromState';
+  interface Outcome {
+    /** The play's stage; `none` while the task has no play. */
+    readonly stage: string;
+    /** Gates the resumer released in this step. */
+    readonly resumed: number;
+  }
+
+  const TASK = 5;
+  const FIRST = CONFIG.stages[0].name;
+  const AFTER_GATE = CONFIG.stages[CONFIG.stages.findIndex((stage) => stage.name === GATE) + 1].name;
+  const LATER_RUN_CREATED = '2099-01-01T00:00:00Z';
+
+  const scenarios: Record<string, ProtocolStep[]> = {
+    'early release: recorded before the play arrives, it passes on arrival': ['release', 'arrive'],
+    'late release: the play waits, the resumer releases it': ['arrive', 'release'],
+    'duplicate delivery: the second releases nothing': ['arrive', 'release', 'release'],
+    'an old run\'s release: a new run ignores it and waits': ['release', 'restart', 'arrive'],
+    'a resumed run keeps the release its run recorded': ['release', 'deletePlay', 'resumeFromState', 'arrive'],
+    'a run recreated at the gate passes with the release recorded while no play existed': ['arrive', 'deletePlay', 'release', 'resumeFromState'],
+  };
+
+  it('starts where the scenarios assume: an agent stage, then the gate', () => {
+    expect(FIRST).toBe(AGENT_STAGE);
+    expect(CONFIG.stages[1].name).toBe(GATE);
+  });
+
+  function simulatorStep(step: ProtocolStep, index: number): Step {
+    const task = { repository: REPOSITORY.name, task: TASK };
+    switch (step) {
+      case 'release':
+        return { github: 'pull_request', payload: pullRequestEvent('opened', { repository: REPOSITORY.name, number: 42, labels: [`task-${TASK}`] }), delivery: `d-${index}` };
+      case 'arrive':
+        return { agentDone: task };
+      case 'restart':
+        return { restart: task };
+      case 'deletePlay':
+        return { deletePlay: task };
+      case 'resumeFromState':
+        return { resumeFromState: task };
+    }
+  }
+
+  function simulatorOutcomes(steps: readonly ProtocolStep[]): Outcome[] {
+    const objects = MANIFESTS as Record<string, any>[];
+    return steps.map((_step, index) => {
+      // The report gives the plays at the end: run each prefix of the scenario.
+      const report = simulate({ config: CONFIG, objects }, { plays: [{ repository: REPOSITORY.name, task: TASK, stage: FIRST }], steps: steps.slice(0, index + 1).map(simulatorStep) });
+      const last = report.steps[index];
+      expect(last.ignored === undefined || !last.ignored.startsWith('no sensor matched'), `step ${index}: ${last.ignored}`).toBe(true);
+      const play = report.plays.find((candidate) => candidate.task === TASK);
+      return { stage: play?.stage ?? 'none', resumed: last.resumed.length };
+    });
+  }
+
+  /** The play as bash sees it: a Workflow in the fake cluster, moved as Argo moves it. */
+  interface BashPlay {
+    stage: string;
+    waiting: boolean;
+    readonly created: string;
+    readonly resumed: boolean;
+    readonly name: string;
+  }
+
+  async function bashOutcomes(h: Harness, steps: readonly ProtocolStep[]): Promise<Outcome[]> {
+    let runs = 0;
+    const start = (stage: string, created: string, resumed: boolean): BashPlay => ({ stage, waiting: false, created, resumed, name: `play-run-${TASK}-${(runs += 1)}` });
+    let play: BashPlay | undefined = start(FIRST, PLAY_CREATED, false);
+    let recorded = FIRST;
+    const store = (current: BashPlay) => {
+      const workflow = playWorkflow({ task: TASK, stage: current.stage, name: current.name, suspended: current.waiting });
+      workflow.metadata.creationTimestamp = current.created;
+      if (current.resumed) workflow.metadata.annotations = { ...workflow.metadata.annotations, [RESUMED_FROM_ANNOTATION]: `stage ${current.stage}` };
+      h.put(workflow);
+      recorded = current.stage;
+    };
+    const pass = (current: BashPlay) => {
+      current.stage = AFTER_GATE;
+      current.waiting = false;
+      store(current);
+    };
+    // At the gate: the suspend node is active, and beside it the check looks for a recorded release.
+    const enterGate = async (current: BashPlay) => {
+      current.stage = GATE;
+      current.waiting = true;
+      store(current);
+      await h.checkRelease(GATE, TASK, { name: current.name, created: current.created, resumed: current.resumed });
+      if (h.released() === 'true\n') pass(current);
+    };
+    store(play);
+    const outcomes: Outcome[] = [];
+    for (const step of steps) {
+      let resumed = 0;
+      if (step === 'arrive') await enterGate(play!);
+      if (step === 'release') {
+        await h.findPlay({ gate: GATE, task: String(TASK), prNumber: 42 });
+        // `argo resume` of the named play: it releases the gate only while its suspend node is active.
+        if (play && h.workflowToResume() === play.name && play.waiting) {
+          pass(play);
+          resumed = 1;
+        }
+      }
+      if (step === 'deletePlay' || step === 'restart') {
+        h.cluster.delete('workflow', NAMESPACE, play!.name);
+        play = undefined;
+      }
+      if (step === 'restart') {
+        play = start(FIRST, LATER_RUN_CREATED, false);
+        store(play);
+      }
+      if (step === 'resumeFromState') {
+        play = start(recorded, LATER_RUN_CREATED, true);
+        if (recorded === GATE) await enterGate(play);
+        else store(play);
+      }
+      outcomes.push({ stage: play?.stage ?? 'none', resumed });
+    }
+    return outcomes;
+  }
+
+  for (const [name, steps] of Object.entries(scenarios)) {
+    cluster(name, async ({ h }) => {
+      const simulated = simulatorOutcomes(steps);
+      expect(await bashOutcomes(h, steps)).toEqual(simulated);
+    });
+  }
+
+  it('have the outcomes the protocol promises', () => {
+    const stages = (steps: ProtocolStep[]) => simulatorOutcomes(steps).map((outcome) => `${outcome.stage}/${outcome.resumed}`);
+    expect(stages(scenarios['early release: recorded before the play arrives, it passes on arrival'])).toEqual([`${FIRST}/0`, `${AFTER_GATE}/0`]);
+    expect(stages(scenarios['late release: the play waits, the resumer releases it'])).toEqual([`${GATE}/0`, `${AFTER_GATE}/1`]);
+    expect(stages(scenarios['duplicate delivery: the second releases nothing'])).toEqual([`${GATE}/0`, `${AFTER_GATE}/1`, `${AFTER_GATE}/0`]);
+    expect(stages(scenarios['an old run\'s release: a new run ignores it and waits'])).toEqual([`${FIRST}/0`, `${FIRST}/0`, `${GATE}/0`]);
+    expect(stages(scenarios['a resumed run keeps the release its run recorded'])).toEqual([`${FIRST}/0`, 'none/0', `${FIRST}/0`, `${AFTER_GATE}/0`]);
+    expect(stages(scenarios['a run recreated at the gate passes with the release recorded while no play existed'])).toEqual([`${GATE}/0`, 'none/0', 'none/0', `${AFTER_GATE}/0`]);
   });
 });

@@ -6,15 +6,16 @@ import { COMMON_LABELS } from '../model/labels';
 import { dnsLabelProblem, githubAppBotLogin, repositoryLabelValue } from '../model/naming';
 import { checkProp, integerProblem, schemaProblem } from '../model/prop-checks';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
-import { gateSensorName, playWorkflowName, releaseConfigMapName, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
+import { gateSensorName, playWorkflowName, releaseConfigMapName } from '../model/play-contract';
+import { RESUMER_GATE_PARAMETER, RESUMER_TEMPLATE_NAME, resumerArguments, resumerParameterDest, type ResumerParameter } from '../model/resumer-contract';
 import type { GateStage } from '../model/stage-machine';
 import { taskIdTemplate } from '../model/task-id-template';
 import type { DataFilter, EventDependency, ExprFilter, SensorSpec, Trigger, TriggerParameter } from './argo-events-types';
 import { assertSameNamespace, type IEventBus } from './event-bus';
 import { restrictedEventsPodTemplate } from './events-pod-security';
 import type { IGithubEventSource } from './github-event-source';
-import { RESUMER_GATE_PARAMETER, RESUMER_PARAMETERS, type ResumerParameter } from './play-resumer-template';
 import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, genericServiceRule, repositoryLookup } from './repository-lookup';
+import { ARGO_API_VERSION } from '../model/argo-api';
 
 /** What `new GateSensor(scope, id, props)` takes. */
 export interface GateSensorProps {
@@ -88,7 +89,7 @@ export class GateSensor extends Construct {
       triggers: [resumerTrigger(this.gate, dependency.name, namespace, props)],
     };
     this.apiObject = new ApiObject(this, 'Resource', {
-      apiVersion: 'argoproj.io/v1alpha1',
+      apiVersion: ARGO_API_VERSION,
       kind: 'Sensor',
       metadata: { name: this.name, namespace: props.namespace, labels: { ...COMMON_LABELS } },
       spec,
@@ -251,8 +252,7 @@ function releaseDependency(props: GateSensorProps): EventDependency {
 function resumerTrigger(gate: string, dependencyName: string, namespace: string | undefined, props: GateSensorProps): Trigger {
   const strategy = props.strategy ?? 'label-selector';
   const repositories = props.repositories;
-  const dest = (name: ResumerParameter): string => `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf(name)}.value`;
-  const from = (name: ResumerParameter, src: Omit<TriggerParameter['src'], 'dependencyName'>): TriggerParameter => ({ src: { dependencyName, ...src }, dest: dest(name) });
+  const from = (name: ResumerParameter, src: Omit<TriggerParameter['src'], 'dependencyName'>): TriggerParameter => ({ src: { dependencyName, ...src }, dest: resumerParameterDest(name) });
   const perTask = (prefixOf: (service: string) => string): string =>
     taskIdTemplate(`${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => prefixOf(repository.service), genericServiceRule(prefixOf))}`);
   const releasePrefix = (service: string): string => releaseConfigMapName(service, '');
@@ -267,8 +267,6 @@ function resumerTrigger(gate: string, dependencyName: string, namespace: string 
     from('pr-number', { dataKey: 'body.pull_request.number' }),
     ...(strategy === 'workflow-name' ? [from('play', { dataTemplate: perTask(playPrefix) })] : []),
   ];
-  // Only the gate is known here; the parameters above fill in the rest from the event.
-  const value = (name: ResumerParameter): string => (name === RESUMER_GATE_PARAMETER ? gate : '');
   return {
     template: {
       name: `resume-${gate}`,
@@ -276,12 +274,13 @@ function resumerTrigger(gate: string, dependencyName: string, namespace: string 
         operation: 'create',
         source: {
           resource: {
-            apiVersion: 'argoproj.io/v1alpha1',
+            apiVersion: ARGO_API_VERSION,
             kind: 'Workflow',
             metadata: { generateName: `resume-${gate}-`.slice(0, 58), namespace },
             spec: {
               workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME },
-              arguments: { parameters: RESUMER_PARAMETERS.map((name) => ({ name, value: value(name) })) },
+              // Only the gate is known here; the parameters above fill in the rest from the event.
+              arguments: { parameters: resumerArguments({ [RESUMER_GATE_PARAMETER]: gate }) },
             },
           },
         },

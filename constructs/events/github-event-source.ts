@@ -5,6 +5,7 @@ import { dnsLabelProblem, isDnsLabel, isDnsSubdomain, parseRepository } from '..
 import { checkProp, integerProblem } from '../model/prop-checks';
 import { assertSameNamespace, type IEventBus } from './event-bus';
 import { restrictedEventsPodTemplate } from './events-pod-security';
+import { ARGO_API_VERSION } from '../model/argo-api';
 
 /** A GitHub EventSource, defined here or elsewhere: what a Sensor dependency names. */
 export interface IGithubEventSource {
@@ -89,7 +90,7 @@ export class GithubEventSource extends Construct implements IGithubEventSource {
     checkEventSourceProps(`EventSource ${this.name}`, props);
     const port = props.port ?? 12000;
     this.apiObject = new ApiObject(this, 'Resource', {
-      apiVersion: 'argoproj.io/v1alpha1',
+      apiVersion: ARGO_API_VERSION,
       kind: 'EventSource',
       metadata: { name: this.name, namespace: props.namespace, labels: { ...COMMON_LABELS } },
       spec: {

@@ -1,28 +1,28 @@
 import { Construct } from 'constructs';
+import { inputParameter, stepOutput, stepStatus, workflowParameter, WorkflowVariables } from '../model/argo-expressions';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
 import { pinnedImageProblem } from '../model/image-reference';
-import { GATE_STAGE_INPUT, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
 import { checkProp } from '../model/prop-checks';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
+import { GATE_STAGE_INPUT } from '../model/play-contract';
+import {
+  RESUMER_FIND_STEP,
+  RESUMER_GATE_PARAMETER,
+  RESUMER_PARAMETERS,
+  RESUMER_TEMPLATE_NAME,
+  RESUMER_WORKFLOW_OUTPUT,
+  RESUMER_WORKFLOW_TYPE,
+  ResumerTemplates,
+  type ResumerParameter,
+} from '../model/resumer-contract';
 import { argoResumeTemplate } from '../workflows/argo-resume';
 import type { Template } from '../workflows/argo-types';
 import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from '../workflows/hardened-script';
 import { CONFIRM_RELEASED_SCRIPT, FIND_PLAY_SCRIPT, WORKFLOW_FILE } from '../workflows/release-scripts';
 import { WorkflowTemplate } from '../workflows/workflow-template';
 
-/** The resumer parameter that names the gate to release. */
-export const RESUMER_GATE_PARAMETER = 'gate';
-/**
- * The resumer's parameters, in order: a Sensor writes the event's values into
- * `spec.arguments.parameters.{index}.value`, so the order is part of the contract. `play` is the play's
- * name under the `workflow-name` strategy, empty under `label-selector`.
- */
-export const RESUMER_PARAMETERS = [RESUMER_GATE_PARAMETER, 'repository', 'repository-label', 'release-configmap', 'task-id', 'pr-url', 'pr-number', 'play'] as const;
-/** One of `RESUMER_PARAMETERS`. */
-export type ResumerParameter = (typeof RESUMER_PARAMETERS)[number];
-
-/** The Workflow label that marks resumer runs (they are not plays). */
-export const RESUMER_WORKFLOW_TYPE = 'resumer';
+/** The resumer's contract lives in the model; it is exported here too, where users first found it. */
+export { RESUMER_GATE_PARAMETER, RESUMER_PARAMETERS, RESUMER_WORKFLOW_TYPE, type ResumerParameter } from '../model/resumer-contract';
 
 /** What `new PlayResumerTemplate(scope, id, props)` takes. */
 export interface PlayResumerTemplateProps {
@@ -42,8 +42,11 @@ export interface PlayResumerTemplateProps {
 }
 
 function parameter(name: ResumerParameter): string {
-  return `{{workflow.parameters.${name}}}`;
+  return workflowParameter(name);
 }
+
+/** The play the find step named; empty when there is none to resume. */
+const FOUND_WORKFLOW = stepOutput(RESUMER_FIND_STEP, RESUMER_WORKFLOW_OUTPUT);
 
 /**
  * The resumer: started by a gate's Sensor with the event's values, it records the release in the task's
@@ -65,7 +68,7 @@ export class PlayResumerTemplate extends WorkflowTemplate {
       namespace: props.namespace,
       labels: { [PlayLabels.workflowType]: RESUMER_WORKFLOW_TYPE },
       spec: {
-        entrypoint: 'resume',
+        entrypoint: ResumerTemplates.main,
         serviceAccountName,
         arguments: { parameters: RESUMER_PARAMETERS.map((name) => ({ name, value: '' })) },
         workflowMetadata: { labels: { [PlayLabels.workflowType]: RESUMER_WORKFLOW_TYPE } },
@@ -77,27 +80,27 @@ export class PlayResumerTemplate extends WorkflowTemplate {
       },
     });
     this.addTemplate({
-      name: 'resume',
+      name: ResumerTemplates.main,
       steps: [
-        [{ name: 'find', template: 'find-play' }],
+        [{ name: RESUMER_FIND_STEP, template: ResumerTemplates.findPlay }],
         [{
-          name: 'resume-gate',
-          template: 'resume-gate',
-          when: "'{{steps.find.outputs.parameters.workflow}}' != ''",
-          arguments: { parameters: [{ name: 'workflow', value: '{{steps.find.outputs.parameters.workflow}}' }] },
+          name: ResumerTemplates.resumeGate,
+          template: ResumerTemplates.resumeGate,
+          when: `'${FOUND_WORKFLOW}' != ''`,
+          arguments: { parameters: [{ name: 'workflow', value: FOUND_WORKFLOW }] },
           continueOn: { failed: true },
         }],
         [{
           name: 'confirm',
-          template: 'confirm-released',
-          when: "'{{steps.find.outputs.parameters.workflow}}' != '' && '{{steps.resume-gate.status}}' != 'Succeeded'",
-          arguments: { parameters: [{ name: 'workflow', value: '{{steps.find.outputs.parameters.workflow}}' }] },
+          template: ResumerTemplates.confirmReleased,
+          when: `'${FOUND_WORKFLOW}' != '' && '${stepStatus(ResumerTemplates.resumeGate)}' != 'Succeeded'`,
+          arguments: { parameters: [{ name: 'workflow', value: FOUND_WORKFLOW }] },
         }],
       ],
     });
     this.addTemplate({
       ...hardenedScript({
-        name: 'find-play',
+        name: ResumerTemplates.findPlay,
         image: props.helperImage,
         source: FIND_PLAY_SCRIPT,
         env: [
@@ -109,7 +112,7 @@ export class PlayResumerTemplate extends WorkflowTemplate {
           { name: 'PR_URL', value: parameter('pr-url') },
           { name: 'PR_NUMBER', value: parameter('pr-number') },
           { name: 'PLAY', value: parameter('play') },
-          { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+          { name: 'NAMESPACE', value: WorkflowVariables.namespace },
           { name: 'GATE_INPUT', value: GATE_STAGE_INPUT },
           { name: 'TASK_LABEL', value: PlayLabels.taskId },
           { name: 'REPOSITORY_LABEL_KEY', value: PlayLabels.repository },
@@ -122,19 +125,19 @@ export class PlayResumerTemplate extends WorkflowTemplate {
         ],
         retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
       }),
-      outputs: { parameters: [{ name: 'workflow', valueFrom: { path: WORKFLOW_FILE } }] },
+      outputs: { parameters: [{ name: RESUMER_WORKFLOW_OUTPUT, valueFrom: { path: WORKFLOW_FILE } }] },
     });
     this.addTemplate(resumeGate(props.argoImage));
     this.addTemplate(hardenedScript({
-      name: 'confirm-released',
+      name: ResumerTemplates.confirmReleased,
       image: props.helperImage,
       source: CONFIRM_RELEASED_SCRIPT,
       inputs: { parameters: [{ name: 'workflow' }] },
       env: [
-        { name: 'PLAY', value: '{{inputs.parameters.workflow}}' },
+        { name: 'PLAY', value: inputParameter('workflow') },
         { name: 'GATE', value: parameter(RESUMER_GATE_PARAMETER) },
         { name: 'GATE_INPUT', value: GATE_STAGE_INPUT },
-        { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+        { name: 'NAMESPACE', value: WorkflowVariables.namespace },
       ],
       retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
     }));
@@ -144,10 +147,10 @@ export class PlayResumerTemplate extends WorkflowTemplate {
 /** `argo resume` of the play the find step named, at the Sensor's gate. */
 function resumeGate(argoImage: string): Template {
   return argoResumeTemplate({
-    name: 'resume-gate',
+    name: ResumerTemplates.resumeGate,
     argoImage,
     inputs: { parameters: [{ name: 'workflow' }] },
-    workflow: '{{inputs.parameters.workflow}}',
+    workflow: inputParameter('workflow'),
     gate: parameter(RESUMER_GATE_PARAMETER),
   });
 }

@@ -127,8 +127,8 @@ export function releaseConfigMapName(service: string, taskId: number | string): 
   return `${dnsName(['play-release', service])}-task-${taskId}`;
 }
 
-/** The resumer WorkflowTemplate (label-selector strategy). */
-export const RESUMER_TEMPLATE_NAME = 'play-resumer';
+/** The resumer WorkflowTemplate's name; its whole contract is in `resumer-contract.ts`. */
+export { RESUMER_TEMPLATE_NAME } from './resumer-contract';
 
 /**
  * The Sensor of a gate.

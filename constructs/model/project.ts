@@ -6,6 +6,7 @@
  * Pure: no cdk8s, no I/O.
  */
 import type { ProjectTaskConfig } from './config-schema';
+import { ProblemsError } from './problems-error';
 
 export { ProjectSchema, ProjectTaskSchema, type ProjectConfig, type ProjectTaskConfig } from './config-schema';
 
@@ -20,12 +21,9 @@ export interface OrderedTask {
 }
 
 /** A project's task list that cannot run: duplicate ids, unknown dependencies, a cycle. */
-export class ProjectError extends Error {
-  public constructor(
-    /** One line per problem, each naming the task and what to change. */
-    public readonly problems: readonly string[],
-  ) {
-    super(problems.join('\n'));
+export class ProjectError extends ProblemsError {
+  public constructor(problems: readonly string[]) {
+    super(problems);
     this.name = 'ProjectError';
   }
 }

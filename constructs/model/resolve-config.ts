@@ -8,19 +8,16 @@ import type { z } from 'zod';
 import { DEFAULT_AGENTS, DEFAULT_CLIS } from './default-config';
 import { PlatformConfigSchema, type PlatformConfig } from './config-schema';
 import { RESERVED_KEYS } from './reserved-keys';
+import { ProblemsError } from './problems-error';
 
 /** The prefix of the environment variables that rebind an agent to another CLI: `AGENT_PLAY_CLI_REX=codex`. */
 export const CLI_OVERRIDE_PREFIX = 'AGENT_PLAY_CLI_';
 
 /** Thrown when the configuration is unusable; `problems` holds one line per problem, each naming its path. */
-export class ConfigError extends Error {
-  /** One line per problem, each naming its path. */
-  public readonly problems: readonly string[];
-
+export class ConfigError extends ProblemsError {
   public constructor(problems: readonly string[]) {
-    super(problems.join('\n'));
+    super(problems);
     this.name = 'ConfigError';
-    this.problems = [...problems];
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import type { AgentStageConfig, EndStageConfig, GateStageConfig, PlatformConfig } from './config-schema';
 import { CONDITION_PARAMETERS } from './play-contract';
+import { stageCondition } from './stage-behaviour';
 import { agentsOf, stageProblems, type StageDefinition } from './stage-rules';
 
 export type { StageDefinition } from './stage-rules';
@@ -86,7 +87,7 @@ export class StageMachine {
 
   /** The stages that run only for some tasks. */
   public get conditionalStages(): Stage[] {
-    return this.list.filter((stage) => stage.type !== 'end' && stage.when !== undefined).map((stage) => structuredClone(stage));
+    return this.list.filter((stage) => stageCondition(stage) !== undefined).map((stage) => structuredClone(stage));
   }
 
   /** Whether a stage of that name exists. */
@@ -120,9 +121,9 @@ export class StageMachine {
    * play template's `when` decides it.
    */
   public runsFor(name: string, parameters: Readonly<Record<string, string>>): boolean {
-    const stage = this.get(name);
-    if (stage.type === 'end' || stage.when === undefined) return true;
-    return stage.when.in.includes(parameters[stage.when.parameter] ?? '');
+    const when = stageCondition(this.get(name));
+    if (when === undefined) return true;
+    return when.in.includes(parameters[when.parameter] ?? '');
   }
 
   /** The next stage after `name` that runs for a task with these play parameters, or undefined after the end. */

@@ -1,3 +1,4 @@
+import { WorkflowVariables } from '../model/argo-expressions';
 import { gateNodeSelector } from '../model/play-contract';
 import type { Template } from './argo-types';
 import { EXECUTOR_POD_SPEC_PATCH, HARDENED_CONTAINER, SCRATCH_MOUNT } from './hardened-script';
@@ -34,7 +35,7 @@ export function argoResumeTemplate(props: ArgoResumeTemplateProps): Template {
       image: props.argoImage,
       // Named, so the kubelet need not ask the registry for the image's entrypoint (the CLI image's is `argo`).
       command: ['argo'],
-      args: ['resume', props.workflow, '--namespace', '{{workflow.namespace}}', '--node-field-selector', gateNodeSelector(props.gate)],
+      args: ['resume', props.workflow, '--namespace', WorkflowVariables.namespace, '--node-field-selector', gateNodeSelector(props.gate)],
       // The CLI may keep a cache in its home; the root file system is read-only.
       env: [{ name: 'HOME', value: SCRATCH_MOUNT.mountPath }],
       volumeMounts: [SCRATCH_MOUNT],

@@ -4,6 +4,7 @@
  * working the same branch and workspace as the attempt that replaces it. Deleting is how a CodeRun is
  * cancelled: the CodeRun controller's Job goes with it (owner reference).
  */
+import { inputParameter, WorkflowVariables } from '../model/argo-expressions';
 import { CODERUN_GROUP, CODERUN_PLURAL, CodeRunPhases } from '../model/coderun-schema';
 import type { Template } from './argo-types';
 import { HELPER_DEADLINE_SECONDS, hardenedScript } from './hardened-script';
@@ -44,8 +45,8 @@ export function cancelCodeRunsTemplate(name: string, helperImage: string): Templ
     source: CANCEL_CODERUNS_SCRIPT,
     inputs: { parameters: [{ name: CANCEL_SELECTOR_INPUT }] },
     env: [
-      { name: 'SELECTOR', value: `{{inputs.parameters.${CANCEL_SELECTOR_INPUT}}}` },
-      { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+      { name: 'SELECTOR', value: inputParameter(CANCEL_SELECTOR_INPUT) },
+      { name: 'NAMESPACE', value: WorkflowVariables.namespace },
       { name: 'CODERUNS', value: `${CODERUN_PLURAL}.${CODERUN_GROUP}` },
       { name: 'SUCCEEDED', value: CodeRunPhases.succeeded },
       { name: 'FAILED', value: CodeRunPhases.failed },

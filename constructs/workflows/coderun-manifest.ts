@@ -1,3 +1,4 @@
+import { argoExpression, inputParameter, RETRIES, stepOutput, workflowParameter, WorkflowVariables } from '../model/argo-expressions';
 import { CODERUN_API_VERSION, CODERUN_KIND, CodeRunPhases, type CodeRunSpec } from '../model/coderun-schema';
 import { CodeRunLabels, WorkflowTypes } from '../model/labels';
 import { agentAttemptTemplateNames, CODERUN_ATTEMPT_INPUT, CODERUN_NAME_OUTPUT, PlayParameters } from '../model/play-contract';
@@ -38,7 +39,7 @@ export class ArgoValue {
 
   /** The tag Argo replaces. */
   public get tag(): string {
-    return `{{=${this.expression}}}`;
+    return argoExpression(this.expression);
   }
 }
 
@@ -79,7 +80,7 @@ export interface CodeRunManifestProps {
 /** The labels that say which play run, stage and agent a CodeRun belongs to; a new attempt cancels by them. */
 function ownerLabels(stage: string, githubApp: string): Record<string, string> {
   return {
-    [CodeRunLabels.workflowUid]: '{{workflow.uid}}',
+    [CodeRunLabels.workflowUid]: WorkflowVariables.uid,
     [CodeRunLabels.stage]: stage,
     [CodeRunLabels.githubApp]: githubApp,
   };
@@ -106,9 +107,9 @@ export function codeRunManifest(props: CodeRunManifestProps): string {
     metadata: {
       generateName: props.generateName,
       labels: {
-        [CodeRunLabels.taskId]: `{{workflow.parameters.${PlayParameters.taskId}}}`,
+        [CodeRunLabels.taskId]: workflowParameter(PlayParameters.taskId),
         [CodeRunLabels.service]: props.spec.service,
-        [CodeRunLabels.workflowName]: '{{workflow.name}}',
+        [CodeRunLabels.workflowName]: WorkflowVariables.name,
         [CodeRunLabels.workflowType]: WorkflowTypes.coderun,
         ...ownerLabels(props.stage, props.spec.githubApp),
       },
@@ -123,7 +124,7 @@ export function codeRunManifest(props: CodeRunManifestProps): string {
     manifest,
     (_key, value: unknown) => {
       if (value instanceof ArgoValue) return placeholder(value.tag);
-      if (typeof value === 'string' && value.includes('{{')) return placeholder(`{{=toJson(${referenceExpression(value)})}}`);
+      if (typeof value === 'string' && value.includes('{{')) return placeholder(argoExpression(`toJson(${referenceExpression(value)})`));
       return value;
     },
     2,
@@ -186,10 +187,10 @@ export function codeRunTemplates(props: CodeRunTemplateProps): Template[] {
     synchronization: props.synchronization,
     steps: [
       [{ name: 'cancel', template: props.cancelTemplate, arguments: { parameters: [{ name: CANCEL_SELECTOR_INPUT, value: labelSelector(labels) }] } }],
-      [{ name: 'create', template: names.create, arguments: { parameters: [{ name: CODERUN_ATTEMPT_INPUT, value: '{{retries}}' }] } }],
-      [{ name: 'wait', template: names.wait, arguments: { parameters: [{ name: CODERUN_NAME_OUTPUT, value: `{{steps.create.outputs.parameters.${CODERUN_NAME_OUTPUT}}}` }] } }],
+      [{ name: 'create', template: names.create, arguments: { parameters: [{ name: CODERUN_ATTEMPT_INPUT, value: RETRIES }] } }],
+      [{ name: 'wait', template: names.wait, arguments: { parameters: [{ name: CODERUN_NAME_OUTPUT, value: stepOutput('create', CODERUN_NAME_OUTPUT) }] } }],
     ],
-    outputs: { parameters: [{ name: CODERUN_NAME_OUTPUT, valueFrom: { parameter: `{{steps.create.outputs.parameters.${CODERUN_NAME_OUTPUT}}}` } }] },
+    outputs: { parameters: [{ name: CODERUN_NAME_OUTPUT, valueFrom: { parameter: stepOutput('create', CODERUN_NAME_OUTPUT) } }] },
   };
   const spec = { ...props.spec, contextVersion: ArgoValue.expression(`asInt(inputs.parameters['${CODERUN_ATTEMPT_INPUT}']) + 1`) };
   const create: Template = {
@@ -208,11 +209,11 @@ export function codeRunTemplates(props: CodeRunTemplateProps): Template[] {
       action: 'get',
       successCondition: `status.phase == ${CodeRunPhases.succeeded}`,
       failureCondition: `status.phase == ${CodeRunPhases.failed}`,
-      manifest: `${JSON.stringify({ apiVersion: CODERUN_API_VERSION, kind: CODERUN_KIND, metadata: { name: `{{inputs.parameters.${CODERUN_NAME_OUTPUT}}}` } }, null, 2)}\n`,
+      manifest: `${JSON.stringify({ apiVersion: CODERUN_API_VERSION, kind: CODERUN_KIND, metadata: { name: inputParameter(CODERUN_NAME_OUTPUT) } }, null, 2)}\n`,
     },
   };
   return [attempt, create, wait];
 }
 
 /** The selector of every CodeRun of this play run: the exit handler cancels those still working. */
-export const PLAY_RUN_CODERUNS = labelSelector({ [CodeRunLabels.workflowUid]: '{{workflow.uid}}' });
+export const PLAY_RUN_CODERUNS = labelSelector({ [CodeRunLabels.workflowUid]: WorkflowVariables.uid });

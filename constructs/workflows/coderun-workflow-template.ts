@@ -9,6 +9,7 @@ import {
   type AgentConfig,
   type RepositoryConfig,
 } from '../model/config-schema';
+import { workflowParameter, workflowParameterExpression } from '../model/argo-expressions';
 import { durationSeconds } from '../model/duration';
 import { pinnedImageProblem } from '../model/image-reference';
 import { dnsLabelProblem } from '../model/naming';
@@ -88,10 +89,6 @@ function checkCodeRunProps(props: CodeRunWorkflowTemplateProps) {
   };
 }
 
-function parameter(name: string): string {
-  return `{{workflow.parameters.${name}}}`;
-}
-
 /**
  * A WorkflowTemplate that runs one agent: each attempt cancels the CodeRun a lost attempt left, creates its
  * own (owned by the Workflow, `contextVersion` = the attempt) and waits for it to succeed or fail. Every CLI parameter has a typed, non-empty default (the CodeRun controller rejects an
@@ -135,7 +132,7 @@ export class CodeRunWorkflowTemplate extends WorkflowTemplate {
         arguments: { parameters },
         workflowMetadata: {
           labels: { [PlayLabels.workflowType]: WorkflowTypes.coderun },
-          labelsFrom: { [PlayLabels.taskId]: { expression: `workflow.parameters['${P.taskId}']` } },
+          labelsFrom: { [PlayLabels.taskId]: { expression: workflowParameterExpression(P.taskId) } },
         },
         activeDeadlineSeconds: durationSeconds('1d'),
         ttlStrategy: { secondsAfterSuccess: 300, secondsAfterFailure: durationSeconds('3h') },
@@ -148,29 +145,29 @@ export class CodeRunWorkflowTemplate extends WorkflowTemplate {
     for (const template of codeRunTemplates({
       name: 'run-agent',
       generateName: 'coderun-',
-      stage: parameter(P.stage),
+      stage: workflowParameter(P.stage),
       timeoutSeconds: checked.timeoutSeconds,
       retries: checked.retries,
       cancelTemplate: PlayTemplates.cancelCodeRuns,
       spec: {
-        taskId: ArgoValue.int(parameter(P.taskId)),
-        service: parameter(P.serviceId),
-        repositoryUrl: parameter(P.repositoryUrl),
-        docsRepositoryUrl: parameter(P.docsRepositoryUrl),
-        docsProjectDirectory: parameter(P.docsProjectDirectory),
-        docsBranch: parameter(P.docsBranch),
-        workingDirectory: parameter(P.workingDirectory),
-        model: parameter(P.cliModel),
-        githubApp: parameter(P.githubApp),
-        continueSession: ArgoValue.bool(parameter(P.continueSession)),
-        overwriteMemory: ArgoValue.bool(parameter(P.overwriteMemory)),
+        taskId: ArgoValue.int(workflowParameter(P.taskId)),
+        service: workflowParameter(P.serviceId),
+        repositoryUrl: workflowParameter(P.repositoryUrl),
+        docsRepositoryUrl: workflowParameter(P.docsRepositoryUrl),
+        docsProjectDirectory: workflowParameter(P.docsProjectDirectory),
+        docsBranch: workflowParameter(P.docsBranch),
+        workingDirectory: workflowParameter(P.workingDirectory),
+        model: workflowParameter(P.cliModel),
+        githubApp: workflowParameter(P.githubApp),
+        continueSession: ArgoValue.bool(workflowParameter(P.continueSession)),
+        overwriteMemory: ArgoValue.bool(workflowParameter(P.overwriteMemory)),
         contextVersion: 1,
-        taskRequirements: parameter(P.taskRequirements),
+        taskRequirements: workflowParameter(P.taskRequirements),
         cliConfig: {
-          cliType: parameter(P.cliType),
-          model: parameter(P.cliModel),
-          maxTokens: ArgoValue.int(parameter(P.cliMaxTokens)),
-          temperature: ArgoValue.float(parameter(P.cliTemperature)),
+          cliType: workflowParameter(P.cliType),
+          model: workflowParameter(P.cliModel),
+          maxTokens: ArgoValue.int(workflowParameter(P.cliMaxTokens)),
+          temperature: ArgoValue.float(workflowParameter(P.cliTemperature)),
         },
       },
     })) {

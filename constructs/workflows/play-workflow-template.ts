@@ -10,15 +10,17 @@ import {
   type AgentConfig,
   type CliConfig,
   type RepositoryConfig,
-  type WhenConfig,
 } from '../model/config-schema';
 import { durationSeconds } from '../model/duration';
 import { pinnedImageProblem } from '../model/image-reference';
 import { dnsLabelProblem, isDnsLabel } from '../model/naming';
 import { checkProp, durationProp, schemaProblem } from '../model/prop-checks';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
+import { argoExpression, inputParameter, stepOutput, workflowLabel, workflowParameter, workflowParameterExpression, WorkflowVariables } from '../model/argo-expressions';
+import { playTemplateLabels } from '../model/play-workflow';
+import { onStage, stageAgents, stageCondition } from '../model/stage-behaviour';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
-import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey, repositoryLabelValue, workspaceOfAgent } from '../model/naming';
+import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey, workspaceOfAgent } from '../model/naming';
 import {
   agentRunTemplateName,
   enterTaskName,
@@ -33,7 +35,7 @@ import {
   ProgressStatuses,
   type ProgressStatus,
 } from '../model/play-contract';
-import type { AgentStage, GateStage, Stage, StageMachine } from '../model/stage-machine';
+import type { AgentStage, Stage, StageMachine } from '../model/stage-machine';
 import type { DagTask, EnvVar, Template } from './argo-types';
 import { cancelCodeRunsTemplate, CANCEL_SELECTOR_INPUT } from './cancel-coderuns';
 import { ArgoValue, codeRunTemplates, PLAY_RUN_CODERUNS } from './coderun-manifest';
@@ -43,6 +45,7 @@ import { PROGRESS_SCRIPT } from './progress-script';
 import { CHECK_RELEASE_SCRIPT, RELEASED_FILE } from './release-scripts';
 import { argoResumeTemplate } from './argo-resume';
 import { argoCliImage } from '../model/argo-images';
+import { workflowLifetime } from './workflow-lifetime';
 import { WorkflowTemplate } from './workflow-template';
 
 /** What `new PlayWorkflowTemplate(scope, id, props)` takes. */
@@ -127,22 +130,11 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
           ],
         },
         workflowMetadata: {
-          labels: {
-            [PlayLabels.workflowType]: WorkflowTypes.play,
-            [PlayLabels.repository]: repositoryLabelValue(props.repository.name),
-          },
-          labelsFrom: {
-            [PlayLabels.taskId]: { expression: `workflow.parameters['${PlayParameters.taskId}']` },
-            [PlayLabels.currentStage]: { expression: `workflow.parameters['${PlayParameters.startStage}']` },
-          },
+          ...playTemplateLabels(props.repository.name),
           annotations: { [PlayAnnotations.repository]: props.repository.name },
         },
         activeDeadlineSeconds: checked.deadlineSeconds,
-        ttlStrategy: {
-          secondsAfterSuccess: checked.keepSucceededSeconds,
-          secondsAfterFailure: checked.keepFailedSeconds,
-        },
-        podGC: { strategy: 'OnPodCompletion', deleteDelayDuration: '5m' },
+        ...workflowLifetime(checked),
         securityContext: HARDENED_POD,
         volumes: [SCRATCH_VOLUME],
       },
@@ -220,12 +212,7 @@ const ENTER_INPUTS = ['stage', 'previous-stage', 'agent', 'cli', 'status'] as co
 const LABEL_INPUTS = ['stage', 'previous-stage', 'agent'] as const;
 
 function input(name: (typeof ENTER_INPUTS)[number]): string {
-  return `{{inputs.parameters.${name}}}`;
-}
-
-/** An expr-lang reference to a workflow parameter (names with `-` need the index form). */
-function parameterRef(name: string): string {
-  return `workflow.parameters['${name}']`;
+  return inputParameter(name);
 }
 
 /** A list literal of strings for expr-lang. */
@@ -237,11 +224,11 @@ function listLiteral(values: readonly string[]): string {
  * When a stage's tasks run: the play starts at or before it (earlier stages are done otherwise), and the
  * task satisfies the stage's condition, if it has one.
  */
-function stageCondition(stages: StageMachine, stage: Stage): string {
-  const startsAtOrBefore = `${parameterRef(PlayParameters.startStage)} in ${listLiteral(stages.names.slice(0, stages.indexOf(stage.name) + 1))}`;
-  const when = conditionOf(stage);
-  const condition = when ? ` && ${parameterRef(when.parameter)} in ${listLiteral(when.in)}` : '';
-  return `{{=${startsAtOrBefore}${condition}}}`;
+function stageWhen(stages: StageMachine, stage: Stage): string {
+  const startsAtOrBefore = `${workflowParameterExpression(PlayParameters.startStage)} in ${listLiteral(stages.names.slice(0, stages.indexOf(stage.name) + 1))}`;
+  const when = stageCondition(stage);
+  const condition = when ? ` && ${workflowParameterExpression(when.parameter)} in ${listLiteral(when.in)}` : '';
+  return argoExpression(`${startsAtOrBefore}${condition}`);
 }
 
 /**
@@ -253,25 +240,25 @@ function previousStageValue(stages: StageMachine, stage: Stage): string {
   const earlier = stages.stagesBefore(stage.name);
   const nearest = earlier[earlier.length - 1];
   if (nearest === undefined) return '';
-  if (conditionOf(nearest) === undefined) return nearest.name;
+  if (stageCondition(nearest) === undefined) return nearest.name;
   let expression = "''";
   for (const candidate of earlier) {
-    const when = conditionOf(candidate);
-    expression = when ? `(${parameterRef(when.parameter)} in ${listLiteral(when.in)} ? '${candidate.name}' : ${expression})` : `'${candidate.name}'`;
+    const when = stageCondition(candidate);
+    expression = when ? `(${workflowParameterExpression(when.parameter)} in ${listLiteral(when.in)} ? '${candidate.name}' : ${expression})` : `'${candidate.name}'`;
   }
-  return `{{=${expression}}}`;
+  return argoExpression(expression);
 }
 
-function conditionOf(stage: Stage): WhenConfig | undefined {
-  return stage.type === 'end' ? undefined : stage.when;
-}
-
-/** The DAG tasks that do a stage's work: one agent run (or one per parallel agent), or the gate. */
-function workTasks(stage: AgentStage | GateStage, depends: string, when: string): DagTask[] {
-  if (stage.type === 'gate') {
-    return [{ name: stageTaskName(stage.name), template: PlayTemplates.gate, depends, when, arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: stage.name }] } }];
-  }
-  return parallelAgentsOf(stage).map((agent) => ({ name: stageTaskName(stage.name, agent), template: agentRunTemplateName(stage.name, agent), depends, when }));
+/**
+ * The DAG tasks that do a stage's work: one agent run (or one per parallel agent), or the gate; none for the
+ * end stage, which only is entered.
+ */
+function workTasks(stage: Stage, depends: string, when: string): DagTask[] | undefined {
+  return onStage<DagTask[] | undefined>(stage, {
+    agent: (agentStage) => parallelAgentsOf(agentStage).map((agent) => ({ name: stageTaskName(agentStage.name, agent), template: agentRunTemplateName(agentStage.name, agent), depends, when })),
+    gate: (gate) => [{ name: stageTaskName(gate.name), template: PlayTemplates.gate, depends, when, arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: gate.name }] } }],
+    end: () => undefined,
+  });
 }
 
 /** The agents of a parallel stage, or `[undefined]` for a stage with one agent (whose run keeps the stage's name). */
@@ -283,8 +270,8 @@ function mainDag(stages: StageMachine, props: PlayWorkflowTemplateProps): Templa
   const tasks: DagTask[] = [];
   let previousTasks: string[] = [];
   for (const stage of stages.stages) {
-    const when = stageCondition(stages, stage);
-    const agents = stage.type === 'agent' ? stage.agents : [];
+    const when = stageWhen(stages, stage);
+    const agents = stageAgents(stage);
     tasks.push({
       name: enterTaskName(stage.name),
       template: PlayTemplates.enterStage,
@@ -300,8 +287,8 @@ function mainDag(stages: StageMachine, props: PlayWorkflowTemplateProps): Templa
         ],
       },
     });
-    if (stage.type === 'end') continue;
     const work = workTasks(stage, enterTaskName(stage.name), when);
+    if (work === undefined) continue;
     tasks.push(...work);
     previousTasks = work.map((task) => task.name);
   }
@@ -337,7 +324,7 @@ function exitHandler(): Template {
       [{
         name: 'cancel-coderuns',
         template: PlayTemplates.cancelCodeRuns,
-        when: "'{{workflow.status}}' != Succeeded",
+        when: `'${WorkflowVariables.status}' != Succeeded`,
         arguments: { parameters: [{ name: CANCEL_SELECTOR_INPUT, value: PLAY_RUN_CODERUNS }] },
       }],
     ],
@@ -361,7 +348,7 @@ function setStageLabels(): Template {
     inputs: { parameters: LABEL_INPUTS.map((name) => ({ name })) },
     retryStrategy: boundedRetry({ limit: 3, attemptSeconds: SET_LABELS_SECONDS, backoffSeconds: 5 }),
     activeDeadlineSeconds: SET_LABELS_SECONDS,
-    resource: { action: 'patch', mergeStrategy: 'merge', flags: ['workflow', '{{workflow.name}}'], manifest: `${manifest}\n` },
+    resource: { action: 'patch', mergeStrategy: 'merge', flags: ['workflow', WorkflowVariables.name], manifest: `${manifest}\n` },
   };
 }
 
@@ -377,7 +364,7 @@ function setStageLabels(): Template {
  * which a check followed by a suspend could not promise (a resume in that gap finds no suspend node).
  */
 function gateTemplates(repository: RepositoryConfig, helperImage: string, argoImage: string): Template[] {
-  const stage = `{{inputs.parameters.${GATE_STAGE_INPUT}}}`;
+  const stage = inputParameter(GATE_STAGE_INPUT);
   const stageArgument = { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] };
   const gate: Template = {
     name: PlayTemplates.gate,
@@ -392,7 +379,7 @@ function gateTemplates(repository: RepositoryConfig, helperImage: string, argoIm
     inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
     steps: [
       [{ name: 'check', template: PlayTemplates.checkRelease, arguments: stageArgument }],
-      [{ name: 'release', template: GateTemplates.releaseOwnGate, when: '{{steps.check.outputs.parameters.released}} == true', arguments: stageArgument }],
+      [{ name: 'release', template: GateTemplates.releaseOwnGate, when: `${stepOutput('check', 'released')} == true`, arguments: stageArgument }],
     ],
   };
   const check: Template = {
@@ -403,10 +390,10 @@ function gateTemplates(repository: RepositoryConfig, helperImage: string, argoIm
       inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
       env: [
         { name: 'STAGE', value: stage },
-        { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
-        { name: 'WORKFLOW_NAME', value: '{{workflow.name}}' },
+        { name: 'NAMESPACE', value: WorkflowVariables.namespace },
+        { name: 'WORKFLOW_NAME', value: WorkflowVariables.name },
         { name: 'RESUMED_ANNOTATION', value: RESUMED_FROM_ANNOTATION },
-        { name: 'RELEASE_CONFIGMAP', value: releaseConfigMapName(repository.service, `{{workflow.parameters.${PlayParameters.taskId}}}`) },
+        { name: 'RELEASE_CONFIGMAP', value: releaseConfigMapName(repository.service, workflowParameter(PlayParameters.taskId)) },
       ],
       retryStrategy: { limit: '3', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
     }),
@@ -416,7 +403,7 @@ function gateTemplates(repository: RepositoryConfig, helperImage: string, argoIm
     name: GateTemplates.releaseOwnGate,
     argoImage,
     inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
-    workflow: '{{workflow.name}}',
+    workflow: WorkflowVariables.name,
     gate: stage,
   });
   const awaitRelease: Template = { name: PlayTemplates.awaitRelease, inputs: { parameters: [{ name: GATE_STAGE_INPUT }] }, suspend: {} };
@@ -444,7 +431,7 @@ function agentRun(stage: AgentStage, parallelAgent: string | undefined, props: P
     synchronization: { mutexes: [{ name: workspaceOfAgent(repository.service, agentName, agent.role) }] },
     cancelTemplate: PlayTemplates.cancelCodeRuns,
     spec: {
-      taskId: ArgoValue.int(`{{workflow.parameters.${PlayParameters.taskId}}}`),
+      taskId: ArgoValue.int(workflowParameter(PlayParameters.taskId)),
       service: repository.service,
       repositoryUrl: repository.name,
       docsRepositoryUrl: repository.docsRepository ?? repository.name,
@@ -456,8 +443,8 @@ function agentRun(stage: AgentStage, parallelAgent: string | undefined, props: P
       continueSession: true,
       overwriteMemory: false,
       contextVersion: 1,
-      taskRequirements: `{{workflow.parameters.${PlayParameters.taskRequirements}}}`,
-      env: { WORKFLOW_STAGE: stage.name, WORKFLOW_NAME: '{{workflow.name}}', TASK_ID: `{{workflow.parameters.${PlayParameters.taskId}}}` },
+      taskRequirements: workflowParameter(PlayParameters.taskRequirements),
+      env: { WORKFLOW_STAGE: stage.name, WORKFLOW_NAME: WorkflowVariables.name, TASK_ID: workflowParameter(PlayParameters.taskId) },
       cliConfig: {
         cliType: cliName,
         model: agent.model,
@@ -496,31 +483,31 @@ class ProgressEnvironment {
   public forExit(): EnvVar[] {
     return [
       { name: 'EVENT', value: 'exit' },
-      { name: 'STAGE', value: `{{workflow.labels.${PlayLabels.currentStage}}}` },
+      { name: 'STAGE', value: workflowLabel(PlayLabels.currentStage) },
       { name: 'PREVIOUS_STAGE', value: '' },
       { name: 'AGENT', value: '' },
       { name: 'CLI', value: '' },
       { name: 'STATUS', value: '' },
-      { name: 'WORKFLOW_STATUS', value: '{{workflow.status}}' },
+      { name: 'WORKFLOW_STATUS', value: WorkflowVariables.status },
       ...this.common(),
     ];
   }
 
   private common(): EnvVar[] {
     return [
-      { name: 'TASK_ID', value: `{{workflow.parameters.${PlayParameters.taskId}}}` },
-      { name: 'WORKFLOW_NAME', value: '{{workflow.name}}' },
-      { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+      { name: 'TASK_ID', value: workflowParameter(PlayParameters.taskId) },
+      { name: 'WORKFLOW_NAME', value: WorkflowVariables.name },
+      { name: 'NAMESPACE', value: WorkflowVariables.namespace },
       { name: 'REPOSITORY', value: this.repository.name },
       { name: 'BRANCH', value: this.repository.branch },
       { name: 'PROGRESS_CONFIGMAP', value: progressConfigMapName(this.repository.name) },
       { name: 'PROGRESS_SHARDS', value: String(PROGRESS_SHARDS) },
-      { name: 'PROGRESS_KEY', value: progressTaskKey(`{{workflow.parameters.${PlayParameters.taskId}}}`) },
+      { name: 'PROGRESS_KEY', value: progressTaskKey(workflowParameter(PlayParameters.taskId)) },
       { name: 'TRACKING_LABEL', value: PROGRESS_TRACKING_LABEL },
       { name: 'HISTORY_ANNOTATION', value: PlayAnnotations.stageHistory },
       { name: 'ENTERED_AT_ANNOTATION', value: PlayAnnotations.stageEnteredAt },
       { name: 'PARAMETER_NAMES', value: this.parameters.join(' ') },
-      ...this.parameters.map((name, index) => ({ name: `PARAMETER_${index + 1}`, value: `{{workflow.parameters.${name}}}` })),
+      ...this.parameters.map((name, index) => ({ name: `PARAMETER_${index + 1}`, value: workflowParameter(name) })),
     ];
   }
 }

@@ -3,9 +3,11 @@
  * that holds chunks: look up the task's progress record (every run is a resume), then create the play, or
  * apply it again when it exists, and wait for it to end.
  */
-import { PlayAnnotations, PlayLabels, ProjectLabels, WorkflowTypes } from '../model/labels';
-import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey, repositoryLabelValue } from '../model/naming';
-import { PlayParameters, playTemplateName, playWorkflowName, ProgressStatuses } from '../model/play-contract';
+import { inputParameter, stepOutput, WorkflowVariables } from '../model/argo-expressions';
+import { ProjectLabels } from '../model/labels';
+import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey } from '../model/naming';
+import { PlayParameters, ProgressStatuses } from '../model/play-contract';
+import { playWorkflow } from '../model/play-workflow';
 import type { RepositoryConfig } from '../model/config-schema';
 import type { Template } from './argo-types';
 import { hardenedScript, SCRATCH_MOUNT } from './hardened-script';
@@ -24,7 +26,7 @@ export const TaskActions = { start: 'start', skip: 'skip' } as const;
 /** The step of run-task that reads the progress record, and the outputs the next step reads. */
 const FIND_STEP = 'find-start';
 const ACTION_OUTPUT = 'action';
-const stepOutput = (name: string): string => `{{steps.${FIND_STEP}.outputs.parameters.${name}}}`;
+const findOutput = (name: string): string => stepOutput(FIND_STEP, name);
 
 const START_STAGE_FILE = `${SCRATCH_MOUNT.mountPath}/start-stage`;
 const ACTION_FILE = `${SCRATCH_MOUNT.mountPath}/action`;
@@ -80,8 +82,6 @@ export interface ProjectTaskTemplatesProps {
   readonly playDeadlineSeconds: number;
 }
 
-const input = (name: string): string => `{{inputs.parameters.${name}}}`;
-
 function findStart(props: ProjectTaskTemplatesProps): Template {
   const template = hardenedScript({
     name: ProjectTemplates.findStart,
@@ -90,11 +90,11 @@ function findStart(props: ProjectTaskTemplatesProps): Template {
     inputs: { parameters: [{ name: PlayParameters.taskId }] },
     retryStrategy: { limit: '3', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
     env: [
-      { name: 'TASK_ID', value: input(PlayParameters.taskId) },
-      { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
+      { name: 'TASK_ID', value: inputParameter(PlayParameters.taskId) },
+      { name: 'NAMESPACE', value: WorkflowVariables.namespace },
       { name: 'PROGRESS_CONFIGMAP', value: progressConfigMapName(props.repository.name) },
       { name: 'PROGRESS_SHARDS', value: String(PROGRESS_SHARDS) },
-      { name: 'PROGRESS_KEY', value: progressTaskKey(input(PlayParameters.taskId)) },
+      { name: 'PROGRESS_KEY', value: progressTaskKey(inputParameter(PlayParameters.taskId)) },
       { name: 'FIRST_STAGE', value: props.firstStage },
       { name: 'COMPLETED', value: ProgressStatuses.completed },
       { name: 'START', value: TaskActions.start },
@@ -116,29 +116,15 @@ function findStart(props: ProjectTaskTemplatesProps): Template {
 
 /** The child play: named, labelled and parameterized like any play, and tied to the project. */
 function childPlay(props: ProjectTaskTemplatesProps): Record<string, unknown> {
-  const service = props.repository.service;
-  return {
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'Workflow',
-    metadata: {
-      name: playWorkflowName(service, input(PlayParameters.taskId)),
-      namespace: '{{workflow.namespace}}',
-      labels: {
-        [PlayLabels.taskId]: input(PlayParameters.taskId),
-        [PlayLabels.repository]: repositoryLabelValue(props.repository.name),
-        [PlayLabels.workflowType]: WorkflowTypes.play,
-        [PlayLabels.currentStage]: input(PlayParameters.startStage),
-        [ProjectLabels.project]: props.project,
-      },
-      annotations: { [PlayAnnotations.repository]: props.repository.name },
-    },
-    spec: {
-      workflowTemplateRef: { name: playTemplateName(service) },
-      arguments: {
-        parameters: [PlayParameters.taskId, PlayParameters.startStage, ...Object.keys(props.parameters)].map((name) => ({ name, value: input(name) })),
-      },
-    },
-  };
+  return playWorkflow({
+    service: props.repository.service,
+    namespace: WorkflowVariables.namespace,
+    task: inputParameter(PlayParameters.taskId),
+    repository: props.repository.name,
+    stage: inputParameter(PlayParameters.startStage),
+    parameters: Object.keys(props.parameters).map((name) => ({ name, value: inputParameter(name) })),
+    extraLabels: { [ProjectLabels.project]: props.project },
+  });
 }
 
 /**
@@ -164,21 +150,21 @@ function startPlay(props: ProjectTaskTemplatesProps): Template {
 }
 
 function runTask(props: ProjectTaskTemplatesProps): Template {
-  const passed = Object.keys(props.parameters).map((name) => ({ name, value: input(name) }));
+  const passed = Object.keys(props.parameters).map((name) => ({ name, value: inputParameter(name) }));
   return {
     name: ProjectTemplates.runTask,
     inputs: { parameters: [{ name: PlayParameters.taskId }, ...Object.entries(props.parameters).map(([name, value]) => ({ name, default: value }))] },
     steps: [
-      [{ name: FIND_STEP, template: ProjectTemplates.findStart, arguments: { parameters: [{ name: PlayParameters.taskId, value: input(PlayParameters.taskId) }] } }],
+      [{ name: FIND_STEP, template: ProjectTemplates.findStart, arguments: { parameters: [{ name: PlayParameters.taskId, value: inputParameter(PlayParameters.taskId) }] } }],
       [
         {
           name: 'play',
           template: ProjectTemplates.startPlay,
-          when: `'${stepOutput(ACTION_OUTPUT)}' == '${TaskActions.start}'`,
+          when: `'${findOutput(ACTION_OUTPUT)}' == '${TaskActions.start}'`,
           arguments: {
             parameters: [
-              { name: PlayParameters.taskId, value: input(PlayParameters.taskId) },
-              { name: PlayParameters.startStage, value: stepOutput(PlayParameters.startStage) },
+              { name: PlayParameters.taskId, value: inputParameter(PlayParameters.taskId) },
+              { name: PlayParameters.startStage, value: findOutput(PlayParameters.startStage) },
               ...passed,
             ],
           },

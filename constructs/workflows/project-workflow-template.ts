@@ -5,6 +5,7 @@ import { pinnedImageProblem } from '../model/image-reference';
 import { dnsLabelProblem } from '../model/naming';
 import { checkProp, durationProp, schemaProblem } from '../model/prop-checks';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
+import { inputParameter, WorkflowVariables } from '../model/argo-expressions';
 import { PlayLabels, ProjectLabels, WorkflowTypes } from '../model/labels';
 import { dnsName } from '../model/naming';
 import { PlayParameters } from '../model/play-contract';
@@ -13,7 +14,9 @@ import type { StageMachine } from '../model/stage-machine';
 import type { DagTask, Template, WorkflowSpec, WorkflowStep } from './argo-types';
 import { HARDENED_POD, SCRATCH_VOLUME } from './hardened-script';
 import { projectTaskTemplates, ProjectTemplates } from './project-task-templates';
+import { workflowLifetime } from './workflow-lifetime';
 import { MAX_TEMPLATES, WorkflowTemplate } from './workflow-template';
+import { ARGO_API_VERSION } from '../model/argo-api';
 
 /**
  * Keep each WorkflowTemplate well under 256 KiB, the largest object ArgoCD's client-side apply can store in
@@ -152,11 +155,7 @@ export class ProjectWorkflowTemplate extends Construct {
       ...(isMain ? { entrypoint: MAIN_TEMPLATE } : {}),
       serviceAccountName: this.settings.serviceAccountName,
       workflowMetadata: { labels: { [PlayLabels.workflowType]: WorkflowTypes.project } },
-      ttlStrategy: {
-        secondsAfterSuccess: this.settings.keepSucceededSeconds,
-        secondsAfterFailure: this.settings.keepFailedSeconds,
-      },
-      podGC: { strategy: 'OnPodCompletion', deleteDelayDuration: '5m' },
+      ...workflowLifetime(this.settings),
       // The helper scripts run in these Workflows' pods: hardened, with a scratch /tmp.
       securityContext: HARDENED_POD,
       volumes: [SCRATCH_VOLUME],
@@ -217,15 +216,14 @@ function callChunk(chunk: Chunk, holder: WorkflowTemplate): WorkflowStep {
  * second create would run the chunk twice; a re-run of the project resumes every task from its record.
  */
 function runChunk(project: string): Template {
-  const input = (name: string): string => `{{inputs.parameters.${name}}}`;
   const child = {
-    apiVersion: 'argoproj.io/v1alpha1',
+    apiVersion: ARGO_API_VERSION,
     kind: 'Workflow',
     metadata: {
-      generateName: '{{workflow.name}}-',
+      generateName: `${WorkflowVariables.name}-`,
       labels: { [PlayLabels.workflowType]: WorkflowTypes.project, [ProjectLabels.project]: project },
     },
-    spec: { workflowTemplateRef: { name: input(CHUNK_INPUTS.template) }, entrypoint: input(CHUNK_INPUTS.entrypoint) },
+    spec: { workflowTemplateRef: { name: inputParameter(CHUNK_INPUTS.template) }, entrypoint: inputParameter(CHUNK_INPUTS.entrypoint) },
   };
   return {
     name: RUN_CHUNK,

@@ -4,6 +4,7 @@ import { COMMON_LABELS } from '../model/labels';
 import { dnsLabelProblem, isDnsLabel, isLabelKey, isLabelValue, serviceAccountNameProblem } from '../model/naming';
 import { checkProp } from '../model/prop-checks';
 import type { Template, WorkflowSpec } from './argo-types';
+import { ARGO_API_VERSION } from '../model/argo-api';
 
 /** The Workflows CRDs accept at most this many templates in one object. */
 export const MAX_TEMPLATES = 200;
@@ -76,7 +77,7 @@ export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
     this.spec = structuredClone(props.spec);
     for (const template of props.templates ?? []) this.addTemplate(template);
     this.apiObject = new ApiObject(this, 'Resource', {
-      apiVersion: 'argoproj.io/v1alpha1',
+      apiVersion: ARGO_API_VERSION,
       kind: 'WorkflowTemplate',
       metadata: { name: props.name, namespace: props.namespace, labels: { ...COMMON_LABELS, ...props.labels } },
       spec: Lazy.any({ produce: () => ({ ...this.spec, templates: this.templateList }) }),

@@ -2,6 +2,7 @@
  * What every `agent-play` command shares: its I/O, its exit codes and the errors that become a usage line.
  * One command per file in this folder; `src/cli.ts` only dispatches.
  */
+import { ProblemsError } from '../../constructs/model/problems-error';
 
 /** Exit codes: 0 done, 1 the command found errors, 2 the input was unusable. */
 export const ExitCode = { ok: 0, failed: 1, badInput: 2 } as const;
@@ -29,9 +30,9 @@ export class UsageError extends Error {
  * Thrown for input that cannot be used (a missing file, a file that is not what it should be); reported as
  * one line per problem, exit 2.
  */
-export class InputError extends Error {
-  public constructor(public readonly problems: readonly string[]) {
-    super(problems.join('\n'));
+export class InputError extends ProblemsError {
+  public constructor(problems: readonly string[]) {
+    super(problems);
     this.name = 'InputError';
   }
 }

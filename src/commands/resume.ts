@@ -7,8 +7,8 @@ import { RESERVED_KEYS } from '../../constructs/model/resolve-config';
 import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { loadConfig } from '../config/load-config';
 import { readProgressState } from '../state/progress-state';
-import { ResumeError, resumeWorkflow } from '../state/resume-plan';
-import { type Command, ExitCode, HELP_OPTION, InputError, type Io, printUsage, UsageError } from './command';
+import { resumeWorkflow } from '../state/resume-plan';
+import { type Command, ExitCode, HELP_OPTION, type Io, printUsage, UsageError } from './command';
 import { readInput } from './read-input';
 
 const USAGE = `Usage: agent-play resume --repository OWNER/NAME --task N [FILE|-] [--config FILE] [--parameter NAME=VALUE]...
@@ -111,14 +111,9 @@ function run(args: string[], io: Io): number {
   const config = loadConfig({ file: values.config, env: io.env });
   const input = readInput(positionals[0], io, 'the progress ConfigMaps');
   const configMaps = readProgressState(input.text, input.source);
-  try {
-    const workflow = resumeWorkflow(configMaps, config, { repository, task, parameters: given });
-    // As synth writes manifests: YAML 1.1, which kubectl reads, so a stage such as `on` stays a string.
-    io.out(stringify(workflow, { lineWidth: 0, version: '1.1' }));
-  } catch (error) {
-    if (error instanceof ResumeError) throw new InputError([error.message]);
-    throw error;
-  }
+  const workflow = resumeWorkflow(configMaps, config, { repository, task, parameters: given });
+  // As synth writes manifests: YAML 1.1, which kubectl reads, so a stage such as `on` stays a string.
+  io.out(stringify(workflow, { lineWidth: 0, version: '1.1' }));
   return ExitCode.ok;
 }
 

@@ -7,13 +7,13 @@
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 import { cliOverrideVariable } from '../../constructs/model/resolve-config';
 import { formatPath } from '../../constructs/model/resolve-config';
+import { isRecord } from '../is-record';
 
 export type Source = { readonly from: 'default' } | { readonly from: 'file'; readonly file: string } | { readonly from: 'environment'; readonly variable: string };
 
 /** `default`, `file:agent-play.yaml`, `environment:AGENT_PLAY_CLI_REX`. */
 export const sourceText = (source: Source): string => (source.from === 'default' ? 'default' : source.from === 'file' ? `file:${source.file}` : `environment:${source.variable}`);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export interface ProvenanceInputs {
   readonly config: PlatformConfig;

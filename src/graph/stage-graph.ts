@@ -4,6 +4,7 @@
  */
 import type { ReleaseConfig } from '../../constructs/model/config-schema';
 import type { Stage, StageMachine } from '../../constructs/model/stage-machine';
+import { onStage, stageCondition } from '../../constructs/model/stage-behaviour';
 import { label, nodeId } from './mermaid';
 
 const id = (stage: Stage): string => nodeId('stage', stage.name);
@@ -19,15 +20,13 @@ export function describeRelease(release: ReleaseConfig): string {
 }
 
 function node(stage: Stage): string {
-  const condition = stage.type !== 'end' && stage.when ? [`when ${stage.when.parameter} in ${stage.when.in.join(', ')}`] : [];
-  switch (stage.type) {
-    case 'agent':
-      return `  ${id(stage)}[${label(stage.name, `${stage.agents.length > 1 ? 'agents' : 'agent'}: ${stage.agents.join(' + ')}`, ...condition)}]`;
-    case 'gate':
-      return `  ${id(stage)}{{${label(stage.name, ...stage.release.map(describeRelease), ...condition)}}}`;
-    default:
-      return `  ${id(stage)}([${label(stage.name)}])`;
-  }
+  const when = stageCondition(stage);
+  const condition = when ? [`when ${when.parameter} in ${when.in.join(', ')}`] : [];
+  return onStage(stage, {
+    agent: (agent) => `  ${id(agent)}[${label(agent.name, `${agent.agents.length > 1 ? 'agents' : 'agent'}: ${agent.agents.join(' + ')}`, ...condition)}]`,
+    gate: (gate) => `  ${id(gate)}{{${label(gate.name, ...gate.release.map(describeRelease), ...condition)}}}`,
+    end: (end) => `  ${id(end)}([${label(end.name)}])`,
+  });
 }
 
 export function stageGraph(machine: StageMachine): string {
@@ -36,8 +35,8 @@ export function stageGraph(machine: StageMachine): string {
   for (let index = 0; index + 1 < stages.length; index += 1) {
     lines.push(`  ${id(stages[index])} --> ${id(stages[index + 1])}`);
     // A conditional stage can be passed over: draw the path around it.
-    const next = stages[index + 1];
-    if (next.type !== 'end' && next.when && stages[index + 2]) lines.push(`  ${id(stages[index])} -. ${label(`skipped unless ${next.when.parameter} in ${next.when.in.join(', ')}`)} .-> ${id(stages[index + 2])}`);
+    const when = stageCondition(stages[index + 1]);
+    if (when && stages[index + 2]) lines.push(`  ${id(stages[index])} -. ${label(`skipped unless ${when.parameter} in ${when.in.join(', ')}`)} .-> ${id(stages[index + 2])}`);
   }
   return `${lines.join('\n')}\n`;
 }

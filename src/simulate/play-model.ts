@@ -14,9 +14,9 @@
  * Time is the index of the scenario step; the plays a scenario starts with were created before step 0.
  */
 import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/config-schema';
-import { PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
-import { repositoryLabelValue } from '../../constructs/model/naming';
+import { playLabels } from '../../constructs/model/play-workflow';
 import { playWorkflowName, releaseConfigMapName } from '../../constructs/model/play-contract';
+import { onStage } from '../../constructs/model/stage-behaviour';
 import { StageMachine } from '../../constructs/model/stage-machine';
 
 export interface Play {
@@ -153,12 +153,7 @@ export class PlayModel {
   }
 
   public labelsOf(play: Play): Record<string, string> {
-    return {
-      [PlayLabels.taskId]: String(play.task),
-      [PlayLabels.repository]: repositoryLabelValue(play.repository),
-      [PlayLabels.workflowType]: WorkflowTypes.play,
-      [PlayLabels.currentStage]: play.stage,
-    };
+    return playLabels({ task: String(play.task), repository: play.repository, stage: play.stage });
   }
 
   /** Argo has finished the Workflow: it reached its end stage or failed. */
@@ -274,11 +269,14 @@ export class PlayModel {
     play.waiting = false;
     play.attempt = 0;
     this.saveProgress(play);
-    const type = this.stages.get(stage).type;
-    if (type === 'agent') this.startAttempt(play, 1);
-    if (type !== 'gate') return;
-    if (this.released(play, stage)) this.advance(play);
-    else play.waiting = true;
+    onStage(this.stages.get(stage), {
+      agent: () => this.startAttempt(play, 1),
+      gate: () => {
+        if (this.released(play, stage)) this.advance(play);
+        else play.waiting = true;
+      },
+      end: () => undefined,
+    });
   }
 
   private saveProgress(play: Play): void {

@@ -4,11 +4,12 @@ import { z } from 'zod';
 import { readTextFile, type UnreadableFileError } from '../commands/read-text-file';
 import { formatPath } from '../../constructs/model/resolve-config';
 import { recordWithoutReservedKeys } from '../../constructs/model/reserved-keys';
+import { ProblemsError } from '../../constructs/model/problems-error';
 
 /** Thrown for an unusable scenario or payload: one line per problem. */
-export class ScenarioError extends Error {
-  public constructor(public readonly problems: readonly string[]) {
-    super(problems.join('\n'));
+export class ScenarioError extends ProblemsError {
+  public constructor(problems: readonly string[]) {
+    super(problems);
     this.name = 'ScenarioError';
   }
 }

@@ -3,9 +3,9 @@
  * trigger parameters), and what the triggers do is applied to a model of the plays.
  */
 import type { PlatformConfig } from '../../constructs/model/config-schema';
-import { PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
+import { playSelectorLabels } from '../../constructs/model/play-workflow';
 import { RESUMER_TEMPLATE_NAME } from '../../constructs/model/play-contract';
-import { RESUMER_PARAMETERS, type ResumerParameter } from '../../constructs/events/play-resumer-template';
+import { RESUMER_PARAMETERS, type ResumerParameter } from '../../constructs/model/resumer-contract';
 import { UnsupportedFeatureError } from './engine/unsupported';
 import { PlayModel, type CodeRunView, type Play, type PlayView } from './play-model';
 import type { GithubStep, Scenario, Step } from './scenario';
@@ -175,11 +175,7 @@ function runResumer(model: PlayModel, args: Record<ResumerParameter, string>, re
   report.recorded.push({ repository: args.repository, task, gate });
   const plays = args.play !== ''
     ? [model.byName(args.play)].filter((play): play is Play => play !== undefined)
-    : model.selectByLabels({
-      [PlayLabels.taskId]: String(task),
-      [PlayLabels.repository]: args['repository-label'],
-      [PlayLabels.workflowType]: WorkflowTypes.play,
-    });
+    : model.selectByLabels(playSelectorLabels(String(task), args['repository-label']));
   if (plays.length !== 1) {
     report.notes.push(plays.length === 0 ? `resumer for ${gate}: no live play for task ${task}; the release waits` : `resumer for ${gate}: ${plays.length} live plays match; resuming none`);
     return;

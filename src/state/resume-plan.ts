@@ -7,16 +7,18 @@
  * start anywhere else, or skip a stage it should take, is refused with the reason.
  */
 import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/config-schema';
-import { PlayAnnotations, PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
-import { progressConfigMapOf, progressTaskKey, repositoryLabelValue } from '../../constructs/model/naming';
-import { PlayParameters, playTemplateName, playWorkflowName, ProgressStatuses, RESUMED_FROM_ANNOTATION } from '../../constructs/model/play-contract';
+import { progressConfigMapOf, progressTaskKey } from '../../constructs/model/naming';
+import { PlayParameters, ProgressStatuses, RESUMED_FROM_ANNOTATION } from '../../constructs/model/play-contract';
+import { playWorkflow } from '../../constructs/model/play-workflow';
+import { stageCondition } from '../../constructs/model/stage-behaviour';
 import { StageMachine } from '../../constructs/model/stage-machine';
 import type { ProgressConfigMap, TaskEntry } from './progress-state';
+import { ProblemsError } from '../../constructs/model/problems-error';
 
-/** Why a play cannot be resumed; one line, reported as unusable input. */
-export class ResumeError extends Error {
+/** Why a play cannot be resumed; one problem, reported as unusable input. */
+export class ResumeError extends ProblemsError {
   public constructor(message: string) {
-    super(message);
+    super([message]);
     this.name = 'ResumeError';
   }
 }
@@ -66,13 +68,15 @@ function playParameters(machine: StageMachine, config: PlatformConfig, stage: st
   }
   const chosen = Object.fromEntries(Object.entries({ ...stored, ...given }).filter(([name]) => declared.has(name)));
   if (stored === undefined) {
-    const unknown = machine.stagesFrom(stage).flatMap((ahead) => (ahead.type !== 'end' && ahead.when && !(ahead.when.parameter in chosen) ? [`${ahead.name} (${ahead.when.parameter})`] : []));
+    const unknown = machine.stagesFrom(stage).flatMap((ahead) => {
+      const when = stageCondition(ahead);
+      return when && !(when.parameter in chosen) ? [`${ahead.name} (${when.parameter})`] : [];
+    });
     if (unknown.length > 0) throw new ResumeError(`the record of this task keeps no play parameters, and conditional stages are ahead: ${unknown.join(', ')}; pass --parameter NAME=VALUE for each (an empty value is allowed) so the play takes the stages it should`);
   }
   const values: Record<string, string> = { [PlayParameters.taskType]: '', ...config.play.parameters, ...chosen };
   if (!machine.runsFor(stage, values)) {
-    const condition = machine.get(stage);
-    const when = condition.type !== 'end' ? condition.when : undefined;
+    const when = stageCondition(machine.get(stage));
     throw new ResumeError(`stage ${stage} runs only when ${when?.parameter} is one of ${when?.in.join(', ')}, but ${when?.parameter} is "${values[when?.parameter ?? ''] ?? ''}": pass --parameter ${when?.parameter}=VALUE, or the play would skip the stage it stopped in`);
   }
   return Object.fromEntries(Object.entries(chosen).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -93,32 +97,13 @@ export function resumeWorkflow(configMaps: readonly ProgressConfigMap[], config:
   const stage = machine.get(record.stage);
   if (stage.type === 'end') throw new ResumeError(`task ${request.task} of ${request.repository} reached its end stage ${stage.name}; nothing to resume`);
   const parameters = playParameters(machine, config, stage.name, record.parameters, request.parameters);
-  return {
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'Workflow',
-    metadata: {
-      name: playWorkflowName(repository.service, record.task),
-      namespace: config.namespace,
-      labels: {
-        [PlayLabels.taskId]: record.task,
-        [PlayLabels.repository]: repositoryLabelValue(repository.name),
-        [PlayLabels.workflowType]: WorkflowTypes.play,
-        [PlayLabels.currentStage]: stage.name,
-      },
-      annotations: {
-        [PlayAnnotations.repository]: repository.name,
-        [RESUMED_FROM_ANNOTATION]: `${entry.configMap}/${entry.key}: stage ${record.stage}, status ${record.status}, last updated ${record.lastUpdated}`,
-      },
-    },
-    spec: {
-      workflowTemplateRef: { name: playTemplateName(repository.service) },
-      arguments: {
-        parameters: [
-          { name: PlayParameters.taskId, value: record.task },
-          { name: PlayParameters.startStage, value: stage.name },
-          ...Object.entries(parameters).map(([name, value]) => ({ name, value })),
-        ],
-      },
-    },
-  };
+  return playWorkflow({
+    service: repository.service,
+    namespace: config.namespace,
+    task: record.task,
+    repository: repository.name,
+    stage: stage.name,
+    parameters: Object.entries(parameters).map(([name, value]) => ({ name, value })),
+    extraAnnotations: { [RESUMED_FROM_ANNOTATION]: `${entry.configMap}/${entry.key}: stage ${record.stage}, status ${record.status}, last updated ${record.lastUpdated}` },
+  });
 }

@@ -5,6 +5,7 @@
  */
 import { fieldPath, type Finding, type ManifestObject } from './finding';
 import { readKubernetesYaml, type YamlDocument } from './kubernetes-yaml';
+import { isRecord as isObject } from '../is-record';
 
 export const READER_RULES = {
   duplicateKey: 'yaml-duplicate-key',
@@ -17,7 +18,7 @@ export interface ManifestReading {
   readonly findings: Finding[];
 }
 
-const isRecord = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord: (value: unknown) => value is Record<string, any> = isObject;
 
 /** A `kind: List` (what `kubectl get -o yaml` prints for several objects), or any `*List` with items. */
 const isList = (value: Record<string, any>): boolean => typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items);

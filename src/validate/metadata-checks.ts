@@ -5,6 +5,7 @@
  */
 import { isDnsLabel, isDnsSubdomain, isLabelKey, isLabelValue, MAX_LABEL_VALUE_LENGTH } from '../../constructs/model/naming';
 import { fieldPath, type ManifestObject, type Violation } from './finding';
+import { isRecord } from '../is-record';
 
 export const METADATA_RULES = {
   name: 'metadata-name',
@@ -42,7 +43,6 @@ const NAME_RULES: Readonly<Record<string, NameRule>> = {
   ClusterRoleBinding: PATH_SEGMENT,
 };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The API server cuts a generateName prefix to 58 characters, so that the name with its 5 random ones fits 63. */
 const GENERATE_NAME_PREFIX_LIMIT = 58;

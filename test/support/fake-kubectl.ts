@@ -375,6 +375,11 @@ export class FakeCluster {
     writeFileSync(path, `${JSON.stringify(stored)}\n`);
   }
 
+  /** Removes an object, as `kubectl delete` would (a test's own step, not a call the scripts make). */
+  public delete(kind: FakeKind, namespace: string, name: string): void {
+    rmSync(this.objectPath(kind, namespace, name), { force: true });
+  }
+
   /** The stored object, or undefined when absent. */
   public get(kind: FakeKind, namespace: string, name: string): KubeObject | undefined {
     const path = this.objectPath(kind, namespace, name);

@@ -18,6 +18,7 @@
  */
 import { formatGoFloat, goJson } from './go-format';
 import { refusePath, splitPath, type PathComponent, type PathSyntax } from './path';
+import { isRecord } from '../../is-record';
 
 export interface GjsonResult {
   readonly exists: boolean;
@@ -50,10 +51,6 @@ export function parseGjsonPath(path: string): PathComponent[] {
     if (component.lead === '[' || component.lead === '{') refusePath(GJSON, path, `the "${component.lead}" multipath selector`);
   }
   return components;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** One step down: an object key, or an array index written as plain digits (gjson's `parseUint`). */

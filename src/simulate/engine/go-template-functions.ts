@@ -11,6 +11,7 @@
  */
 import { goJson, goTrimSpace, goTypeName, formatGoFloat } from './go-format';
 import { goRegexpCompileError, goRegexpFind, goRegexpMatch, goReplaceAll } from './re2';
+import { isRecord } from '../../is-record';
 import { UnsupportedFeatureError } from './unsupported';
 
 /** `any` is Go's `interface{}` / `reflect.Value` parameter, `string` a Go `string` parameter. */
@@ -25,10 +26,6 @@ export interface TemplateFunction {
 
 export function isNil(value: unknown): value is null | undefined {
   return value === undefined || value === null;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** text/template's `isTrue`: the zero value of each type, empty strings, lists and maps, and nil are false. */

@@ -22,7 +22,8 @@
  * Template syntax errors and Go execution errors are plain Errors that give `line:column`.
  */
 import { goJson, goTypeName } from './go-format';
-import { formatScalar, isNil, isRecord, TEMPLATE_FUNCTIONS, truth, type ParamType } from './go-template-functions';
+import { isRecord } from '../../is-record';
+import { formatScalar, isNil, TEMPLATE_FUNCTIONS, truth, type ParamType } from './go-template-functions';
 import { templateContext, templatePosition, unsupportedInTemplate } from './go-template-lexer';
 import { TemplateParser, type Command, type ControlNode, type Operand, type Pipe, type TemplateNode } from './go-template-parser';
 import { UnsupportedFeatureError } from './unsupported';

@@ -19,6 +19,7 @@
  *   value, for which `-1` makes an array).
  */
 import { refusePath, splitPath, type PathComponent, type PathSyntax } from './path';
+import { isRecord } from '../../is-record';
 
 const SJSON: PathSyntax = {
   name: 'sjson path',
@@ -49,10 +50,6 @@ function arrayIndex(component: PathComponent): number | undefined {
 
 function isAppend(component: PathComponent): boolean {
   return component.key === '-1';
-}
-
-function isRecord(value: unknown): value is Record<string, Json> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** `appendBuild`: the value for a path that does not exist yet. */

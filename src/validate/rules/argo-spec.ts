@@ -4,11 +4,12 @@
  * that each one reports at the same paths.
  */
 import { fieldPath, type ManifestObject } from '../finding';
+import { isRecord as isObject } from '../../is-record';
 
 export type Json = Record<string, any>;
 export type Path = readonly (string | number)[];
 
-export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord: (value: unknown) => value is Json = isObject;
 export const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** The kinds that hold a workflow spec. */

@@ -3,10 +3,11 @@
  * Schema draft-07 (what ajv reads), and object schemas closed so that unknown fields are errors, as
  * `kubectl --validate=strict` and `argo lint` make them (the API server would silently drop them).
  */
+import { isRecord as isObject } from '../../is-record';
 
 export type JsonSchema = Record<string, any>;
 
-export const isRecord = (value: unknown): value is Record<string, any> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord: (value: unknown) => value is Record<string, any> = isObject;
 
 /** Keywords whose value is a map of sub-schemas. */
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'];

@@ -1,0 +1,7 @@
+/**
+ * The API group and version of every Argo Workflows and Argo Events object we emit (Workflow,
+ * WorkflowTemplate, Sensor, EventSource, EventBus all serve `argoproj.io/v1alpha1`).
+ *
+ * Pure: no cdk8s, no I/O.
+ */
+export const ARGO_API_VERSION = 'argoproj.io/v1alpha1';

@@ -1,0 +1,37 @@
+/** Stage types dispatch through `onStage` (constructs/model/stage-behaviour.ts), one handler per type. */
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../constructs/model/resolve-config';
+import { onStage, stageAgents, stageCondition } from '../constructs/model/stage-behaviour';
+import { StageMachine, type Stage } from '../constructs/model/stage-machine';
+
+const machine = StageMachine.fromConfig(resolveConfig({ env: {} }));
+
+describe('onStage', () => {
+  it('calls the handler of each stage type with the stage', () => {
+    const seen = machine.stages.map((stage) => onStage(stage, { agent: (agent) => `agent ${agent.agents.join('+')}`, gate: (gate) => `gate ${gate.name}`, end: (end) => `end ${end.name}` }));
+    expect(seen).toEqual(machine.stages.map((stage) => (stage.type === 'agent' ? `agent ${stage.agents.join('+')}` : `${stage.type} ${stage.name}`)));
+  });
+
+  it('will not compile without a handler for every type', () => {
+    const stage = machine.end;
+    // @ts-expect-error: the end stage has no handler
+    const call = () => onStage(stage, { agent: () => 1, gate: () => 2 });
+    expect(call).toThrow();
+  });
+
+  it('refuses a stage of a type it does not know', () => {
+    const stranger = { name: 'x', type: 'review' } as unknown as Stage;
+    expect(() => onStage(stranger, { agent: () => 1, gate: () => 2, end: () => 3 })).toThrow(/unknown stage type/);
+  });
+});
+
+describe('stageCondition and stageAgents', () => {
+  it('read the condition and the agents of each type, none for the end stage', () => {
+    const when = { parameter: 'task-type', in: ['backend'] };
+    expect(stageCondition({ name: 'a', type: 'agent', agents: ['rex'], when } as unknown as Stage)).toEqual(when);
+    expect(stageCondition({ name: 'g', type: 'gate', release: [], when } as unknown as Stage)).toEqual(when);
+    expect(stageCondition(machine.end)).toBeUndefined();
+    expect(stageAgents({ name: 'a', type: 'agent', agents: ['rex', 'blaze'] } as unknown as Stage)).toEqual(['rex', 'blaze']);
+    expect(stageAgents(machine.end)).toEqual([]);
+  });
+});
