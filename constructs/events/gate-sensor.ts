@@ -100,7 +100,9 @@ export class GateSensor extends Construct {
 function checkSensorProps(owner: string, props: GateSensorProps): string {
   checkProp(owner, 'name', props.name, props.name === undefined ? undefined : dnsLabelProblem(props.name));
   if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
-  props.repositories.forEach((repository, index) => checkProp(owner, `repositories[${index}]`, repository?.name, schemaProblem(RepositorySchema, repository)));
+  props.repositories.forEach((repository, index) => {
+    checkProp(owner, `repositories[${index}]`, repository?.name, schemaProblem(RepositorySchema, repository));
+  });
   for (const release of props.gate.release) {
     for (const agent of release.by) {
       const known = Object.keys(props.agents);
