@@ -6,9 +6,10 @@
  */
 import { z } from 'zod';
 
+/** The keys refused in every map we read: `__proto__`, `constructor` and `prototype`. */
 export const RESERVED_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
 
-/** The reserved keys of a mapping, in the order they appear. */
+/** The reserved keys of a mapping, in the order they appear (none for anything that is not a mapping). */
 export function reservedKeysOf(value: unknown): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
   return Object.keys(value).filter((key) => RESERVED_KEYS.includes(key));

@@ -109,7 +109,7 @@ export function compileVersions(id: string, versions: Readonly<Record<string, Co
         if (!version) {
           const validate = cachedValidators({ document, refs })[rootName(name).replace('.', '_')];
           const schema = inlineReferences(prepared[name], definitions);
-          const unevaluated = unevaluatedRules(prepared[name], definitions).map((found): SchemaProblem => ({ pointer: '', message: `CEL rule at ${found.at} not evaluated (agent-play only evaluates the Argo Workflows CRDs' rules): ${found.rule}`, kind: 'cel-not-evaluated' }));
+          const unevaluated = unevaluatedRules(prepared[name], definitions).map((found): SchemaProblem => ({ pointer: '', message: `CEL rule at ${found.at} not evaluated (a transition rule on oldSelf, or a Kubernetes-only CEL function agent-play's CEL library does not have): ${found.rule}`, kind: 'cel-not-evaluated' }));
           version = { schema, validate, unevaluated };
           compiled.set(name, version);
         }
