@@ -1,14 +1,13 @@
 import { Construct } from 'constructs';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
-import { GATE_STAGE_INPUT, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
+import { GATE_STAGE_INPUT, RESUMER_GATE_PARAMETER, RESUMER_TEMPLATE_NAME } from '../model/play-contract';
 import { argoResumeTemplate } from '../workflows/argo-resume';
 import type { Template } from '../workflows/argo-types';
 import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from '../workflows/hardened-script';
 import { CONFIRM_RELEASED_SCRIPT, FIND_PLAY_SCRIPT, WORKFLOW_FILE } from '../workflows/release-scripts';
 import { WorkflowTemplate } from '../workflows/workflow-template';
 
-/** The resumer parameter that names the gate to release. */
-export const RESUMER_GATE_PARAMETER = 'gate';
+export { RESUMER_GATE_PARAMETER } from '../model/play-contract';
 /**
  * The resumer's parameters, in order: a Sensor writes the event's values into
  * `spec.arguments.parameters.{index}.value`, so the order is part of the contract. `play` is the play's

@@ -123,6 +123,9 @@ export function releaseConfigMapName(service: string, taskId: number | string): 
 /** The resumer WorkflowTemplate (label-selector strategy). */
 export const RESUMER_TEMPLATE_NAME = 'play-resumer';
 
+/** The resumer parameter that names the gate to release. */
+export const RESUMER_GATE_PARAMETER = 'gate';
+
 /** The Sensor of a gate. */
 export function gateSensorName(stage: string): string {
   return dnsName(['gate', stage]);

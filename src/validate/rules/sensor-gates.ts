@@ -6,8 +6,7 @@
  * argument, and an argoWorkflow `resume` trigger whose `--node-field-selector` selects a gate's suspend node.
  * A run without any play WorkflowTemplate (a Sensor validated alone) is not checked.
  */
-import { GATE_STAGE_INPUT, RESUMER_TEMPLATE_NAME } from '../../../constructs/model/play-contract';
-import { RESUMER_GATE_PARAMETER } from '../../../constructs/events/play-resumer-template';
+import { GATE_STAGE_INPUT, RESUMER_GATE_PARAMETER, RESUMER_TEMPLATE_NAME } from '../../../constructs/model/play-contract';
 import type { LintContext, LintRule, Violation } from '../finding';
 import { callsOf, hasPlaceholder, isRecord, listOf, namedList, pathOf, templatesOf, workflowObjects } from './argo-spec';
 import { triggersOf } from './sensor-spec';
