@@ -10,8 +10,8 @@
 //                                       (`npm ci --omit=dev`); the published package carries build/
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
 const release = args.has('--release');
@@ -52,21 +52,39 @@ try {
   throw new Error('esbuild is not installed: run `npm ci` (with the dev dependencies) to build');
 }
 
-const entryPoints = { cli: 'src/cli.ts', main: 'src/main.ts', index: 'constructs/index.ts', validate: 'src/validate/index.ts' };
+/**
+ * The command registry (src/commands/index.ts) imports every command, as the tests need it; in the compiled
+ * command line each import becomes a `require` run when its command is used (esbuild initialises a required
+ * module on first use), so that one command does not load every other command's modules.
+ */
+const lazyCommands = {
+  name: 'lazy-commands',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]commands[\\/]index\.ts$/ }, ({ path: file }) => {
+      const source = readFileSync(file, 'utf8');
+      const imports = [...source.matchAll(/^import \{ (\w+)Command \} from '\.\/([\w-]+)';$/gm)];
+      const listed = /export const COMMANDS: readonly Command\[\] = \[([^\]]*)\];/.exec(source);
+      const names = listed?.[1].split(',').map((entry) => entry.trim().replace(/Command$/, ''));
+      if (!names || imports.length !== names.length || imports.some(([, binding, module]) => binding !== module || !names.includes(module))) {
+        throw new Error(`${file}: expected \`import { <name>Command } from './<name>';\` for each command of COMMANDS`);
+      }
+      const entries = names.map((name) => `  lazyCommand('${name}', () => (require('./${name}') as typeof import('./${name}')).${name}Command),`);
+      const contents = `import type { Command } from './command';\nimport { lazyCommand } from './lazy-command';\n\nexport const COMMANDS: readonly Command[] = [\n${entries.join('\n')}\n];\n`;
+      return { contents, loader: 'ts', resolveDir: dirname(file) };
+    });
+  },
+};
+
+const entryPoints = { 'start-cli': 'src/start-cli.ts', main: 'src/main.ts', index: 'constructs/index.ts', validate: 'src/validate/index.ts' };
 if (!release) Object.assign(entryPoints, { 'minimal-app': 'bench/minimal-app.ts', 'project-app': 'bench/project-app.ts' });
 if (release) rmSync('build', { recursive: true, force: true });
-esbuild.buildSync({
-  entryPoints,
-  outdir: 'build',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: release ? false : 'linked',
-  logLevel: 'warning',
-});
+const common = { outdir: 'build', outExtension: { '.js': '.cjs' }, bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: release ? false : 'linked', logLevel: 'warning' };
+esbuild.buildSync({ ...common, entryPoints, packages: 'external' });
+// The command line carries its runtime dependencies (one file to read and compile, V8's compiled form kept
+// by src/start-cli.ts); the peers stay in node_modules, and so does ajv, which only compiles new schemas.
+await esbuild.build({ ...common, entryPoints: { 'cli-bundle': 'src/cli.ts' }, external: ['cdk8s', 'cdk8s-plus-28', 'constructs', 'ajv'], plugins: [lazyCommands] });
+renameSync('build/start-cli.cjs', 'build/cli.cjs');
+if (!release) renameSync('build/start-cli.cjs.map', 'build/cli.cjs.map');
 
 // The usage text `agent-play --help` prints, written by the command line itself (see bin/agent-play.cjs).
 writeFileSync('build/usage.txt', execFileSync(process.execPath, ['build/cli.cjs', '--help'], { encoding: 'utf8' }));

@@ -4,6 +4,11 @@ import { COMMANDS } from './commands';
 import { endQuietlyOnClosedPipe } from './commands/closed-pipe';
 import { UnsupportedFeatureError } from './simulate/engine/unsupported';
 import { OutputError } from './synth/write-manifests';
+import { z } from 'zod';
+
+// A command parses each zod schema once or a few times: compiling zod's fast path (`new Function`) costs
+// more than it saves there, so the command line reads its input with zod's interpreter.
+z.config({ jitless: true });
 
 export { ExitCode, type Io } from './commands/command';
 export { endQuietlyOnClosedPipe } from './commands/closed-pipe';

@@ -82,7 +82,7 @@ describe('the packed package', () => {
   it('ships the compiled library, its declarations, the schemas and their licenses; no sources, source maps or bench bundles', () => {
     const installed = path.join(app, 'node_modules', 'cdk8s-agent-play');
     const files = readdirSync(installed, { recursive: true, encoding: 'utf8' }).sort();
-    for (const expected of ['build/index.cjs', 'build/validate.cjs', 'build/cli.cjs', 'build/types/constructs/index.d.ts', 'build/types/src/validate/index.d.ts', 'schemas/argo-workflows.json', 'schemas/PROVENANCE.json', 'schemas/LICENSE-argo-workflows', 'schemas/LICENSE-argo-events', 'bin/agent-play.cjs']) {
+    for (const expected of ['build/index.cjs', 'build/validate.cjs', 'build/cli.cjs', 'build/cli-bundle.cjs', 'build/types/constructs/index.d.ts', 'build/types/src/validate/index.d.ts', 'schemas/argo-workflows.json', 'schemas/PROVENANCE.json', 'schemas/LICENSE-argo-workflows', 'schemas/LICENSE-argo-events', 'bin/agent-play.cjs']) {
       expect(files).toContain(expected);
     }
     expect(files.filter((file) => file.endsWith('.map') || file.includes('minimal-app') || file.includes('project-app') || file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { GENERATED_HEADER, type ManifestFiles } from './synthesize';
+import { GENERATED_HEADER, type ManifestFiles } from './generated-files';
 
 /** Thrown when the output folder cannot be replaced safely. */
 export class OutputError extends Error {

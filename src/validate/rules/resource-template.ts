@@ -3,14 +3,11 @@
  * manifestFrom naming an input artifact) for every action but get and delete, and a manifest that parses as
  * YAML once Argo's placeholders are set aside.
  */
-import { parseAllDocuments } from 'yaml';
 import type { LintRule, Violation } from '../finding';
 import { hasPlaceholder, isRecord, namedList, pathOf, templatesOf, workflowSpecOf, WORKFLOW_KINDS, type TemplateAt } from './argo-spec';
+import { parseResourceManifest } from './resource-manifest';
 
 const ACTIONS = ['get', 'create', 'apply', 'delete', 'replace', 'patch'];
-
-/** The manifest with every `{{...}}` replaced by a plain word, as Argo substitutes before parsing. */
-const withoutPlaceholders = (manifest: string): string => manifest.replace(/\{\{[^{}]*\}\}/g, 'placeholder');
 
 function resourceViolations({ template, name, at }: TemplateAt): Violation[] {
   const resource = template.resource;
@@ -25,8 +22,8 @@ function resourceViolations({ template, name, at }: TemplateAt): Violation[] {
     violations.push({ path: pathOf(at, 'resource'), message: `resource template "${name}" (${action}) needs a manifest or manifestFrom` });
   }
   if (typeof resource.manifest === 'string') {
-    const errors = Array.from(parseAllDocuments(withoutPlaceholders(resource.manifest))).flatMap((document) => document.errors);
-    if (errors.length > 0) violations.push({ path: pathOf(at, 'resource', 'manifest'), message: `the manifest is not YAML: ${errors[0].message.split('\n')[0]}` });
+    const { errors } = parseResourceManifest(resource.manifest);
+    if (errors.length > 0) violations.push({ path: pathOf(at, 'resource', 'manifest'), message: `the manifest is not YAML: ${errors[0]}` });
   }
   const artifact = resource.manifestFrom?.artifact?.name;
   if (typeof artifact === 'string' && !namedList(template.inputs, 'artifacts').some((input) => input.name === artifact)) {

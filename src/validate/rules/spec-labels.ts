@@ -4,11 +4,11 @@
  * resource template's manifest sets, and those of the resources a Sensor trigger creates. Values that are
  * `{{...}}` placeholders are filled in later and left alone.
  */
-import { parseAllDocuments } from 'yaml';
 import { ARGOCD_SYNC_OPTIONS_ANNOTATION } from '../../../constructs/model/labels';
 import type { LintRule, Violation } from '../finding';
 import { labelViolations } from '../metadata-checks';
 import { hasPlaceholder, isRecord, templatesOf, workflowSpecOf, WORKFLOW_KINDS, type Json, type Path } from './argo-spec';
+import { parseResourceManifest } from './resource-manifest';
 import { triggersOf } from './sensor-spec';
 
 /** The labels with placeholder keys or values left out. */
@@ -22,10 +22,8 @@ const labelsAt = (labels: unknown, at: Path): Violation[] => labelViolations(con
  */
 function manifestLabels(manifest: unknown, at: Path): Violation[] {
   if (typeof manifest !== 'string') return [];
-  const documents = Array.from(parseAllDocuments(manifest.replace(/\{\{[^{}]*\}\}/g, 'placeholder')));
-  return documents.flatMap((document) => {
-    if (document.errors.length > 0) return [];
-    const value = document.toJS() as Json | null;
+  return parseResourceManifest(manifest).values.flatMap((parsed) => {
+    const value = parsed as Json | null;
     return isRecord(value) ? labelsAt(value.metadata?.labels, at).map((violation) => ({ ...violation, message: `the manifest's metadata.labels: ${violation.message}` })) : [];
   });
 }

@@ -13,10 +13,10 @@ import ucs2length from 'ajv/dist/runtime/ucs2length';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
 import { version as AJV_VERSION } from 'ajv/package.json';
+import { userCacheDir } from '../../user-cache-dir';
 import { AJV_OPTIONS, type JsonSchema } from './json-schema-passes';
 
 /** Bump when what is compiled changes in a way the key does not capture. */
@@ -28,12 +28,7 @@ const RUNTIME: Readonly<Record<string, unknown>> = {
   'ajv/dist/runtime/ucs2length': { default: ucs2length },
 };
 
-/** The user's cache folder for agent-play. */
-export function userCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  if (env.AGENT_PLAY_CACHE_DIR) return path.resolve(env.AGENT_PLAY_CACHE_DIR);
-  const base = env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(homedir(), '.cache');
-  return path.join(base, 'agent-play');
-}
+export { userCacheDir };
 
 /** The package's own folder of validators compiled at build time, beside the compiled code. */
 const packagedDir = (): string => path.join(__dirname, 'validators');

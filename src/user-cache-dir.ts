@@ -1,0 +1,15 @@
+/**
+ * The user's cache folder for agent-play (`$AGENT_PLAY_CACHE_DIR`, else `$XDG_CACHE_HOME/agent-play`, else
+ * `~/.cache/agent-play`), never the working folder: compiled validators, large YAML read into JSON and the
+ * compiled command line live there. Its own module so that the command line's loader (src/start-cli.ts)
+ * finds it without loading anything else.
+ */
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+
+/** The user's cache folder for agent-play. */
+export function userCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  if (env.AGENT_PLAY_CACHE_DIR) return path.resolve(env.AGENT_PLAY_CACHE_DIR);
+  const base = env.XDG_CACHE_HOME ? path.resolve(env.XDG_CACHE_HOME) : path.join(homedir(), '.cache');
+  return path.join(base, 'agent-play');
+}

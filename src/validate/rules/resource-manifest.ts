@@ -1,0 +1,35 @@
+/**
+ * A resource template's manifest read once per process: the resource-template rule needs its parse errors
+ * and the spec-labels rule its objects, and parsing the same YAML twice was a sixth of a synthesis.
+ */
+import { parseAllDocuments } from 'yaml';
+
+export interface ParsedManifest {
+  /** The first line of each YAML error, in document order. */
+  readonly errors: readonly string[];
+  /** The value of each document that parsed. */
+  readonly values: readonly unknown[];
+}
+
+/** The manifest with every `{{...}}` replaced by a plain word, as Argo substitutes before parsing. */
+const withoutPlaceholders = (manifest: string): string => manifest.replace(/\{\{[^{}]*\}\}/g, 'placeholder');
+
+/** Enough for every manifest of a platform; past it the oldest half is dropped so a long run stays small. */
+const REMEMBERED = 256;
+const parsed = new Map<string, ParsedManifest>();
+
+/** The manifest's documents, parsed with each placeholder replaced by a plain word (a legal label value). */
+export function parseResourceManifest(manifest: string): ParsedManifest {
+  const known = parsed.get(manifest);
+  if (known) return known;
+  const errors: string[] = [];
+  const values: unknown[] = [];
+  for (const document of parseAllDocuments(withoutPlaceholders(manifest))) {
+    if (document.errors.length > 0) errors.push(...document.errors.map((error) => error.message.split('\n')[0]));
+    else values.push(document.toJS());
+  }
+  const result = { errors, values };
+  if (parsed.size >= REMEMBERED) for (const key of [...parsed.keys()].slice(0, REMEMBERED / 2)) parsed.delete(key);
+  parsed.set(manifest, result);
+  return result;
+}

@@ -1,0 +1,20 @@
+/**
+ * The suite shares modules between test files (vitest.config.mts, isolate: false), so a file that mocks a
+ * module must be listed to run isolated: otherwise its mock would reach the files after it.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { expect, it } from 'vitest';
+import { ISOLATED_TEST_FILES } from './support/isolated-test-files.mjs';
+
+const ROOT = resolve(__dirname, '..');
+const MOCKS = /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv)\(/;
+
+it('runs every test file that mocks a module isolated, and lists no other', () => {
+  const files = readdirSync(resolve(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => relative(ROOT, join(ROOT, 'test', name)).split('\\').join('/'));
+  const mocking = files.filter((file) => file !== 'test/vitest-config.test.ts' && MOCKS.test(readFileSync(join(ROOT, file), 'utf8')));
+  expect(mocking.length).toBeGreaterThan(0);
+  expect([...ISOLATED_TEST_FILES].sort()).toEqual(mocking.sort());
+});
