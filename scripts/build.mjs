@@ -64,7 +64,7 @@ const lazyCommands = {
       const source = readFileSync(file, 'utf8');
       const imports = [...source.matchAll(/^import \{ (\w+)Command \} from '\.\/([\w-]+)';$/gm)];
       const listed = /export const COMMANDS: readonly Command\[\] = \[([^\]]*)\];/.exec(source);
-      const names = listed?.[1].split(',').map((entry) => entry.trim().replace(/Command$/, ''));
+      const names = listed?.[1].split(',').map((entry) => entry.trim().replace(/Command$/, '')).filter((name) => name !== '');
       if (!names || imports.length !== names.length || imports.some(([, binding, module]) => binding !== module || !names.includes(module))) {
         throw new Error(`${file}: expected \`import { <name>Command } from './<name>';\` for each command of COMMANDS`);
       }
