@@ -2,7 +2,6 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { ISOLATED_TEST_FILES } from './test/support/isolated-test-files.mts';
 
-
 export default defineConfig({
   // `import ... from 'cdk8s-agent-play'` inside the checkout means the sources (as tsconfig.json's paths say).
   resolve: {

@@ -11,5 +11,5 @@ const app = new App();
 const chart = new Chart(app, 'minimal');
 new kplus.Deployment(chart, 'web', { containers: [{ image: 'nginx:1.27.3', portNumber: 8080 }] });
 new kplus.ConfigMap(chart, 'settings', { data: { greeting: 'hello' } });
-const outIndex = process.argv.indexOf("--out");
-writeManifests(outIndex > 0 ? process.argv[outIndex + 1] : "dist-minimal", synthesizeApp(app));
+const outIndex = process.argv.indexOf('--out');
+writeManifests(outIndex > 0 ? process.argv[outIndex + 1] : 'dist-minimal', synthesizeApp(app));

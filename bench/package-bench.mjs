@@ -66,7 +66,9 @@ function alternating(...names) {
   for (const name of names) seconds(name);
   const runs = Object.fromEntries(names.map((name) => [name, []]));
   for (let run = 0; run < RUNS; run += 1) for (const name of names) runs[name].push(seconds(name));
-  return Object.fromEntries(names.map((name) => [name, { wall: median(runs[name].map((run) => run.wall)), cpu: median(runs[name].map((run) => run.cpu)) }]));
+  return Object.fromEntries(
+    names.map((name) => [name, { wall: median(runs[name].map((run) => run.wall)), cpu: median(runs[name].map((run) => run.cpu)) }]),
+  );
 }
 
 execFileSync('node', ['scripts/build.mjs'], { stdio: 'inherit' });
@@ -86,7 +88,12 @@ const help = alternating('help', 'nodeEmpty');
 compare('agent-play --help vs node -e 0 (+50 ms)', help.help, help.nodeEmpty, 1.5, 0.05);
 if (existsSync(UPSTREAM)) {
   const crds = alternating('validateCrds');
-  rows.push({ label: `agent-play validate --crds ${UPSTREAM} (second run)`, ours: crds.validateCrds, allowed: 1.5, pass: crds.validateCrds.wall <= 1.5 });
+  rows.push({
+    label: `agent-play validate --crds ${UPSTREAM} (second run)`,
+    ours: crds.validateCrds,
+    allowed: 1.5,
+    pass: crds.validateCrds.wall <= 1.5,
+  });
 } else console.log(`(skipped --crds ${UPSTREAM}: not beside this checkout)`);
 rmSync(scratch, { recursive: true, force: true });
 
@@ -94,6 +101,11 @@ const cpuText = (seconds) => (Number.isNaN(seconds) ? '' : `, cpu ${seconds.toFi
 console.log(`medians of ${RUNS} alternating runs, whole processes; the machine is shared, so compare ratios, not seconds`);
 for (const row of rows) {
   const versus = row.base ? ` vs ${row.base.wall.toFixed(3)} s = ${(row.ours.wall / row.base.wall).toFixed(2)}x` : '';
-  const cpuRatio = row.base && !Number.isNaN(row.ours.cpu) ? ` (cpu ${row.ours.cpu.toFixed(3)} s vs ${row.base.cpu.toFixed(3)} s = ${(row.ours.cpu / row.base.cpu).toFixed(2)}x)` : cpuText(row.ours.cpu);
-  console.log(`${row.pass ? 'PASS' : 'MISS'} ${row.label.padEnd(58)} ${row.ours.wall.toFixed(3)} s${versus}${cpuRatio} (allowed ${row.allowed.toFixed(3)} s)`);
+  const cpuRatio =
+    row.base && !Number.isNaN(row.ours.cpu)
+      ? ` (cpu ${row.ours.cpu.toFixed(3)} s vs ${row.base.cpu.toFixed(3)} s = ${(row.ours.cpu / row.base.cpu).toFixed(2)}x)`
+      : cpuText(row.ours.cpu);
+  console.log(
+    `${row.pass ? 'PASS' : 'MISS'} ${row.label.padEnd(58)} ${row.ours.wall.toFixed(3)} s${versus}${cpuRatio} (allowed ${row.allowed.toFixed(3)} s)`,
+  );
 }

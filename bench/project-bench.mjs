@@ -12,7 +12,9 @@ const MAX_GROWTH = 13;
 
 function once(tasks) {
   const command = ['node', 'build/project-app.cjs', String(tasks)];
-  const result = existsSync(GNU_TIME) ? spawnSync(GNU_TIME, ['-f', '%M', ...command], { encoding: 'utf8' }) : spawnSync(command[0], command.slice(1), { encoding: 'utf8' });
+  const result = existsSync(GNU_TIME)
+    ? spawnSync(GNU_TIME, ['-f', '%M', ...command], { encoding: 'utf8' })
+    : spawnSync(command[0], command.slice(1), { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`project of ${tasks} tasks failed:\n${result.stderr}`);
   const report = JSON.parse(result.stdout.trim());
   const lines = result.stderr.trim().split('\n');
@@ -24,14 +26,23 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 execFileSync('node', ['scripts/build.mjs'], { stdio: 'inherit' });
 const results = SIZES.map((tasks) => {
   const runs = Array.from({ length: RUNS }, () => once(tasks));
-  return { tasks, milliseconds: median(runs.map((run) => run.milliseconds)), peakMiB: median(runs.map((run) => run.peakMiB)), bytes: runs[0].bytes };
+  return {
+    tasks,
+    milliseconds: median(runs.map((run) => run.milliseconds)),
+    peakMiB: median(runs.map((run) => run.peakMiB)),
+    bytes: runs[0].bytes,
+  };
 });
 
 console.log(`project synthesis, median of ${RUNS} runs (in-process synthesis time; peak memory of the whole process)`);
 for (const result of results) {
-  console.log(`${String(result.tasks).padStart(6)} tasks  ${result.milliseconds.toFixed(0).padStart(6)} ms  ${result.peakMiB.toFixed(0).padStart(4)} MiB peak  ${(result.bytes / 1024).toFixed(0).padStart(6)} KiB of YAML`);
+  console.log(
+    `${String(result.tasks).padStart(6)} tasks  ${result.milliseconds.toFixed(0).padStart(6)} ms  ${result.peakMiB.toFixed(0).padStart(4)} MiB peak  ${(result.bytes / 1024).toFixed(0).padStart(6)} KiB of YAML`,
+  );
 }
 const [, thousand, tenThousand] = results;
 const growth = tenThousand.milliseconds / thousand.milliseconds;
-console.log(`growth 10,000 / 1,000 tasks: ${growth.toFixed(1)}x time, ${(tenThousand.bytes / thousand.bytes).toFixed(1)}x output  ${growth <= MAX_GROWTH ? 'PASS' : 'MISS'} (linear is 10x; at most ${MAX_GROWTH}x)`);
+console.log(
+  `growth 10,000 / 1,000 tasks: ${growth.toFixed(1)}x time, ${(tenThousand.bytes / thousand.bytes).toFixed(1)}x output  ${growth <= MAX_GROWTH ? 'PASS' : 'MISS'} (linear is 10x; at most ${MAX_GROWTH}x)`,
+);
 if (growth > MAX_GROWTH) process.exitCode = 1;

@@ -4,7 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
 execFileSync('node', ['scripts/build.mjs'], { stdio: 'inherit' });
-const benches = readdirSync('bench').filter((name) => name.endsWith('-bench.mjs')).sort();
+const benches = readdirSync('bench')
+  .filter((name) => name.endsWith('-bench.mjs'))
+  .sort();
 for (const bench of benches) {
   console.log(`\n== ${bench}`);
   execFileSync('node', [`bench/${bench}`], { stdio: 'inherit' });

@@ -46,9 +46,14 @@ if (existsSync(UPSTREAM)) results.push(measure(`--crds ${UPSTREAM}`, () => Schem
 
 console.log(`validate ${MANIFESTS}/ in-process: schema loading and compilation once, then the median of ${RUNS} runs`);
 for (const result of results) {
-  console.log(`${result.name.padEnd(28)} compile+first ${result.compileMs.toFixed(0).padStart(6)} ms   validate ${result.validateMs.toFixed(1).padStart(6)} ms   ${result.validateMs < TARGET_MS ? 'PASS' : 'MISS'} (< ${TARGET_MS} ms)`);
+  console.log(
+    `${result.name.padEnd(28)} compile+first ${result.compileMs.toFixed(0).padStart(6)} ms   validate ${result.validateMs.toFixed(1).padStart(6)} ms   ${result.validateMs < TARGET_MS ? 'PASS' : 'MISS'} (< ${TARGET_MS} ms)`,
+  );
 }
 const wall = median(Array.from({ length: 3 }, () => processWall([])));
 console.log(`whole process, node build/cli.cjs validate ${MANIFESTS}: ${wall.toFixed(0)} ms (Node start-up and module loading included)`);
-if (existsSync(UPSTREAM)) console.log(`whole process with --crds ${UPSTREAM}: ${processWall(['--crds', UPSTREAM]).toFixed(0)} ms (reads and compiles megabytes of CRDs)`);
+if (existsSync(UPSTREAM))
+  console.log(
+    `whole process with --crds ${UPSTREAM}: ${processWall(['--crds', UPSTREAM]).toFixed(0)} ms (reads and compiles megabytes of CRDs)`,
+  );
 if (results.some((result) => result.validateMs >= TARGET_MS)) process.exitCode = 1;

@@ -110,4 +110,14 @@ export { MAX_DAG_TASKS, ProjectError } from './model/project';
 export { TASK_BRANCH_PATTERN, TASK_LABEL_PATTERN } from './model/task-id-template';
 
 // The CodeRun custom resource
-export { CODERUN_API_VERSION, CODERUN_GROUP, CODERUN_KIND, CODERUN_PLURAL, CODERUN_VERSION, CodeRunPhases, CodeRunSpecSchema, CodeRunStatusSchema, codeRunOpenApiSchema } from './model/coderun-schema';
+export {
+  CODERUN_API_VERSION,
+  CODERUN_GROUP,
+  CODERUN_KIND,
+  CODERUN_PLURAL,
+  CODERUN_VERSION,
+  CodeRunPhases,
+  CodeRunSpecSchema,
+  CodeRunStatusSchema,
+  codeRunOpenApiSchema,
+} from './model/coderun-schema';

@@ -22,7 +22,11 @@ export function buildApp(): App {
         { name: 'waiting-pr-created', type: 'gate', release: [{ event: 'pull_request', actions: ['opened', 'reopened'] }] },
         { name: 'code-quality', type: 'agent', agent: 'cleo' },
         { name: 'security', type: 'agent', agent: 'cipher', timeout: '2h' },
-        { name: 'waiting-ready-for-qa', type: 'gate', release: [{ event: 'pull_request', actions: ['labeled'], label: 'ready-for-qa', by: ['cleo'] }] },
+        {
+          name: 'waiting-ready-for-qa',
+          type: 'gate',
+          release: [{ event: 'pull_request', actions: ['labeled'], label: 'ready-for-qa', by: ['cleo'] }],
+        },
         { name: 'testing', type: 'agent', agent: 'tess' },
         { name: 'waiting-pr-merged', type: 'gate', release: [{ event: 'pull_request', actions: ['closed'], merged: true }] },
         { name: 'completed', type: 'end' },

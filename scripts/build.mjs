@@ -64,25 +64,53 @@ const lazyCommands = {
       const source = readFileSync(file, 'utf8');
       const imports = [...source.matchAll(/^import \{ (\w+)Command \} from '\.\/([\w-]+)';$/gm)];
       const listed = /export const COMMANDS: readonly Command\[\] = \[([^\]]*)\];/.exec(source);
-      const names = listed?.[1].split(',').map((entry) => entry.trim().replace(/Command$/, '')).filter((name) => name !== '');
-      if (!names || imports.length !== names.length || imports.some(([, binding, module]) => binding !== module || !names.includes(module))) {
+      const names = listed?.[1]
+        .split(',')
+        .map((entry) => entry.trim().replace(/Command$/, ''))
+        .filter((name) => name !== '');
+      if (
+        !names ||
+        imports.length !== names.length ||
+        imports.some(([, binding, module]) => binding !== module || !names.includes(module))
+      ) {
         throw new Error(`${file}: expected \`import { <name>Command } from './<name>';\` for each command of COMMANDS`);
       }
-      const entries = names.map((name) => `  lazyCommand('${name}', () => (require('./${name}') as typeof import('./${name}')).${name}Command),`);
+      const entries = names.map(
+        (name) => `  lazyCommand('${name}', () => (require('./${name}') as typeof import('./${name}')).${name}Command),`,
+      );
       const contents = `import type { Command } from './command';\nimport { lazyCommand } from './lazy-command';\n\nexport const COMMANDS: readonly Command[] = [\n${entries.join('\n')}\n];\n`;
       return { contents, loader: 'ts', resolveDir: dirname(file) };
     });
   },
 };
 
-const entryPoints = { 'start-cli': 'src/start-cli.ts', main: 'src/main.ts', index: 'constructs/index.ts', validate: 'src/validate/index.ts' };
+const entryPoints = {
+  'start-cli': 'src/start-cli.ts',
+  main: 'src/main.ts',
+  index: 'constructs/index.ts',
+  validate: 'src/validate/index.ts',
+};
 if (!release) Object.assign(entryPoints, { 'minimal-app': 'bench/minimal-app.ts', 'project-app': 'bench/project-app.ts' });
 if (release) rmSync('build', { recursive: true, force: true });
-const common = { outdir: 'build', outExtension: { '.js': '.cjs' }, bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: release ? false : 'linked', logLevel: 'warning' };
+const common = {
+  outdir: 'build',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: release ? false : 'linked',
+  logLevel: 'warning',
+};
 esbuild.buildSync({ ...common, entryPoints, packages: 'external' });
 // The command line carries its runtime dependencies (one file to read and compile, V8's compiled form kept
 // by src/start-cli.ts); the peers stay in node_modules, and so does ajv, which only compiles new schemas.
-await esbuild.build({ ...common, entryPoints: { 'cli-bundle': 'src/cli.ts' }, external: ['cdk8s', 'cdk8s-plus-28', 'constructs', 'ajv'], plugins: [lazyCommands] });
+await esbuild.build({
+  ...common,
+  entryPoints: { 'cli-bundle': 'src/cli.ts' },
+  external: ['cdk8s', 'cdk8s-plus-28', 'constructs', 'ajv'],
+  plugins: [lazyCommands],
+});
 renameSync('build/start-cli.cjs', 'build/cli.cjs');
 if (!release) renameSync('build/start-cli.cjs.map', 'build/cli.cjs.map');
 
@@ -94,9 +122,13 @@ if (release) {
   // Validating the committed manifests compiles the built-in schemas' validators (every kind of each
   // schema document at once) into a scratch cache; the package ships them so that no user compiles them.
   const cache = 'build/.validators-cache';
-  execFileSync(process.execPath, ['build/cli.cjs', 'validate', 'dist-manifests'], { stdio: 'ignore', env: { ...process.env, AGENT_PLAY_CACHE_DIR: cache } });
+  execFileSync(process.execPath, ['build/cli.cjs', 'validate', 'dist-manifests'], {
+    stdio: 'ignore',
+    env: { ...process.env, AGENT_PLAY_CACHE_DIR: cache },
+  });
   mkdirSync('build/validators', { recursive: true });
-  for (const name of readdirSync(join(cache, 'validators')).filter((file) => file.endsWith('.cjs'))) cpSync(join(cache, 'validators', name), join('build/validators', name));
+  for (const name of readdirSync(join(cache, 'validators')).filter((file) => file.endsWith('.cjs')))
+    cpSync(join(cache, 'validators', name), join('build/validators', name));
   rmSync(cache, { recursive: true, force: true });
 }
 writeFileSync(STAMP, stamp);

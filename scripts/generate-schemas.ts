@@ -66,12 +66,23 @@ function workflowsData(argoDir: string, read: (file: string) => string): string 
     kinds[kind] = {
       crd: crd.metadata.name,
       group: crd.spec.group,
-      versions: versions.map((version: JsonSchema) => ({ name: version.name, storage: version.storage === true, served: version.served === true })),
+      versions: versions.map((version: JsonSchema) => ({
+        name: version.name,
+        storage: version.storage === true,
+        served: version.served === true,
+      })),
     };
-    for (const version of versions) roots[`${kind}/${version.name}`] = pruneSchema(version.schema.openAPIV3Schema, `${file}#${version.name}`);
+    for (const version of versions)
+      roots[`${kind}/${version.name}`] = pruneSchema(version.schema.openAPIV3Schema, `${file}#${version.name}`);
   }
   const shared = shareRepeatedSchemas(roots);
-  return jsonFile({ project: 'argo-workflows', version: UPSTREAM.workflows.tag, kinds, roots: shared.roots, definitions: shared.definitions });
+  return jsonFile({
+    project: 'argo-workflows',
+    version: UPSTREAM.workflows.tag,
+    kinds,
+    roots: shared.roots,
+    definitions: shared.definitions,
+  });
 }
 
 /** The names of the definitions `start` reaches through `$ref`, itself included. */
@@ -91,9 +102,16 @@ function reachable(definitions: Record<string, JsonSchema>, start: readonly stri
 function eventsData(read: (file: string) => string): string {
   const document = JSON.parse(read(UPSTREAM.events.jsonSchema)) as JsonSchema;
   if (!isRecord(document.definitions)) throw new Error(`${UPSTREAM.events.jsonSchema}: no definitions`);
-  const kinds = Object.fromEntries(UPSTREAM.events.kinds.map((kind) => [kind, { apiVersion: 'argoproj.io/v1alpha1', definition: `io.argoproj.events.v1alpha1.${kind}` }]));
-  const names = reachable(document.definitions, Object.values(kinds).map((kind) => kind.definition));
-  const definitions = Object.fromEntries([...names].sort().map((name) => [name, pruneSchema(document.definitions[name], `definitions/${name}`)]));
+  const kinds = Object.fromEntries(
+    UPSTREAM.events.kinds.map((kind) => [kind, { apiVersion: 'argoproj.io/v1alpha1', definition: `io.argoproj.events.v1alpha1.${kind}` }]),
+  );
+  const names = reachable(
+    document.definitions,
+    Object.values(kinds).map((kind) => kind.definition),
+  );
+  const definitions = Object.fromEntries(
+    [...names].sort().map((name) => [name, pruneSchema(document.definitions[name], `definitions/${name}`)]),
+  );
   return jsonFile({ project: 'argo-events', version: UPSTREAM.events.tag, $id: document.$id, kinds, definitions });
 }
 
@@ -148,7 +166,9 @@ function main(): void {
     writeFileSync(`${target}.tmp`, text);
     renameSync(`${target}.tmp`, target);
   }
-  process.stdout.write(`wrote ${[...files.keys()].map((name) => `${SCHEMAS_DIR}/${name} (${files.get(name)?.length} bytes)`).join(', ')}\n`);
+  process.stdout.write(
+    `wrote ${[...files.keys()].map((name) => `${SCHEMAS_DIR}/${name} (${files.get(name)?.length} bytes)`).join(', ')}\n`,
+  );
 }
 
 if (require.main === module) main();

@@ -44,7 +44,14 @@ function loadCli(): typeof Cli {
   const script = new Script(Module.wrap(code), { filename: BUNDLE, cachedData });
   const loaded = new Module(BUNDLE, module);
   loaded.filename = BUNDLE;
-  (script.runInThisContext() as (...args: unknown[]) => void).call(loaded.exports, loaded.exports, createRequire(BUNDLE), loaded, BUNDLE, __dirname);
+  (script.runInThisContext() as (...args: unknown[]) => void).call(
+    loaded.exports,
+    loaded.exports,
+    createRequire(BUNDLE),
+    loaded,
+    BUNDLE,
+    __dirname,
+  );
   loaded.loaded = true;
   // Written once the command has run, so that the functions it compiled on the way are kept too.
   if (!cachedData || script.cachedDataRejected) process.once('exit', () => writeCache(cacheFile, script.createCachedData()));

@@ -1,6 +1,16 @@
 /** Every `{{...}}` the constructs emit comes from constructs/model/argo-expressions.ts: its forms, pinned. */
 import { describe, expect, it } from 'vitest';
-import { argoExpression, inputParameter, RETRIES, stepOutput, stepStatus, workflowLabel, workflowParameter, workflowParameterExpression, WorkflowVariables } from '../constructs/model/argo-expressions';
+import {
+  argoExpression,
+  inputParameter,
+  RETRIES,
+  stepOutput,
+  stepStatus,
+  workflowLabel,
+  workflowParameter,
+  workflowParameterExpression,
+  WorkflowVariables,
+} from '../constructs/model/argo-expressions';
 
 describe('Argo references', () => {
   it('builds each reference form Argo substitutes', () => {
@@ -10,7 +20,12 @@ describe('Argo references', () => {
     expect(stepOutput('find', 'workflow')).toBe('{{steps.find.outputs.parameters.workflow}}');
     expect(stepStatus('resume-gate')).toBe('{{steps.resume-gate.status}}');
     expect(RETRIES).toBe('{{retries}}');
-    expect(WorkflowVariables).toEqual({ name: '{{workflow.name}}', namespace: '{{workflow.namespace}}', uid: '{{workflow.uid}}', status: '{{workflow.status}}' });
+    expect(WorkflowVariables).toEqual({
+      name: '{{workflow.name}}',
+      namespace: '{{workflow.namespace}}',
+      uid: '{{workflow.uid}}',
+      status: '{{workflow.status}}',
+    });
   });
 
   it('builds expr-lang expressions, with the index form for names that hold a dash', () => {

@@ -18,7 +18,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, type DocumentOptions, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
 import { CodeRunSpecSchema } from '../constructs/model/coderun-schema';
-import { ARGO_SCHEMAS_DIR, ARGO_WORKFLOWS_KINDS, describeWithUpstream, HAS_UPSTREAM_ARGO, validateArgoEventsObject, validateArgoWorkflowsObject, validateCrdSchema } from './support/argo-schemas';
+import {
+  ARGO_SCHEMAS_DIR,
+  ARGO_WORKFLOWS_KINDS,
+  describeWithUpstream,
+  HAS_UPSTREAM_ARGO,
+  validateArgoEventsObject,
+  validateArgoWorkflowsObject,
+  validateCrdSchema,
+} from './support/argo-schemas';
 import { synth, type K8sObject } from './support/synth';
 
 type Json = Record<string, any>;
@@ -46,7 +54,7 @@ const OCTAL_MODE =
   '`mode: 0755` is octal 493 in YAML 1.1, which is how Go reads it and what the file means; YAML 1.2 reads decimal 755, which the CRD rejects (`maximum: 511`)';
 const GO_FLOW_INDENT =
   'a multi-line quoted scalar in a flow sequence (`args: ["` ... `"]`) whose closing `"]` line is indented no deeper than its key: ' +
-  'YAML 1.1 and 1.2 forbid it (yaml: MISSING_CHAR / BAD_INDENT), Go\'s YAML parser (kubectl, argo) accepts it. Re-indenting that line ' +
+  "YAML 1.1 and 1.2 forbid it (yaml: MISSING_CHAR / BAD_INDENT), Go's YAML parser (kubectl, argo) accepts it. Re-indenting that line " +
   'does not change the value (line folding strips leading white space)';
 
 const WORKFLOWS_READINGS: Readonly<Record<string, SpecialReading>> = {
@@ -54,7 +62,8 @@ const WORKFLOWS_READINGS: Readonly<Record<string, SpecialReading>> = {
   'input-artifact-http.yaml': { read: 'yaml-1.1', reason: OCTAL_MODE },
   'buildkit-template.yaml': {
     read: 'yaml-1.2',
-    reason: "the `yaml` package's 1.1 schema reads the plain scalar `.` (a `git clone` target) as the float NaN; Go reads the string \".\", as YAML 1.2 does",
+    reason:
+      'the `yaml` package\'s 1.1 schema reads the plain scalar `.` (a `git clone` target) as the float NaN; Go reads the string ".", as YAML 1.2 does',
   },
   'ci.yaml': { read: 'reindent-flow-end', reason: GO_FLOW_INDENT },
   'ci-output-artifact.yaml': { read: 'reindent-flow-end', reason: GO_FLOW_INDENT },
@@ -68,7 +77,7 @@ const WORKFLOWS_READINGS: Readonly<Record<string, SpecialReading>> = {
     read: 'last-duplicate-wins',
     reason:
       'genuine upstream defect: `metadata.annotations` appears twice (lines 6 and 13). `argo lint` (strict decoding) and YAML reject it; ' +
-      "non-strict Go readers keep the last one, which is how the rest of the file is validated here",
+      'non-strict Go readers keep the last one, which is how the rest of the file is validated here',
     duplicateAtLine: 13,
   },
 };
@@ -82,7 +91,8 @@ function readYaml(text: string, options: ParseOptions & DocumentOptions & Schema
   const documents = Array.from(parseAllDocuments(text, options));
   const errors = documents.flatMap((document) => document.errors);
   // A document with errors is not read at all: yaml's error recovery yields wrong values (e.g. truncated strings).
-  const objects = errors.length > 0 ? [] : documents.map((document) => document.toJS()).filter((object) => object !== null && object !== undefined);
+  const objects =
+    errors.length > 0 ? [] : documents.map((document) => document.toJS()).filter((object) => object !== null && object !== undefined);
   return { objects, errors };
 }
 
@@ -101,16 +111,23 @@ function readExample(file: string, special: SpecialReading | undefined): unknown
         expect(readingsDiffer, `${name}: YAML 1.1 and 1.2 read it differently; classify it in the readings table`).toBe(false);
         return yaml12.objects;
       }
-      expect(yaml11.errors.map((error) => error.message), `${name} parses with neither YAML 1.2 nor 1.1; list it with the reason`).toEqual([]);
+      expect(
+        yaml11.errors.map((error) => error.message),
+        `${name} parses with neither YAML 1.2 nor 1.1; list it with the reason`,
+      ).toEqual([]);
       return yaml11.objects;
     case 'yaml-1.1':
     case 'yaml-1.2':
       expect(readingsDiffer, `${name} is listed as reading differently under YAML 1.1 and 1.2`).toBe(true);
       return special.read === 'yaml-1.1' ? yaml11.objects : yaml12.objects;
     case 'reindent-flow-end': {
-      for (const reading of [yaml12, yaml11]) expect(errorCodes(reading), `${name} is listed as unparsable`).toEqual(expect.arrayContaining(['BAD_INDENT', 'MISSING_CHAR']));
+      for (const reading of [yaml12, yaml11])
+        expect(errorCodes(reading), `${name} is listed as unparsable`).toEqual(expect.arrayContaining(['BAD_INDENT', 'MISSING_CHAR']));
       const repaired = readYaml(text.replace(/^( *)(["']\])[ \t]*$/gm, '$1  $2'));
-      expect(repaired.errors.map((error) => error.message), `${name} after re-indenting its closing "] lines`).toEqual([]);
+      expect(
+        repaired.errors.map((error) => error.message),
+        `${name} after re-indenting its closing "] lines`,
+      ).toEqual([]);
       return repaired.objects;
     }
     case 'last-duplicate-wins': {
@@ -127,7 +144,10 @@ function readExample(file: string, special: SpecialReading | undefined): unknown
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const label = (object: Json): string => `${object.kind}/${object.metadata?.name ?? object.metadata?.generateName}`;
-const yamlFiles = (directory: string): string[] => readdirSync(directory).filter((file) => file.endsWith('.yaml')).sort();
+const yamlFiles = (directory: string): string[] =>
+  readdirSync(directory)
+    .filter((file) => file.endsWith('.yaml'))
+    .sort();
 
 // ---------------------------------------------------------------------------------------------------------
 // 1a. The Argo Workflows example corpus
@@ -188,28 +208,43 @@ const webhookWithoutUrl = (where: string): EventsFinding => ({
 const EVENTS_FINDINGS: Readonly<Record<string, EventsFinding>> = {
   'sensors/azure-service-bus-sensor.yaml': {
     cause: 'schema-strictness',
-    reason: 'AzureServiceBusTrigger requires queueName, topicName and subscriptionName; the controller needs a queue or a topic with a subscription (this one uses a queue)',
-    problems: ["/spec/triggers/0/template/azureServiceBus: must have required property 'topicName'", "/spec/triggers/0/template/azureServiceBus: must have required property 'subscriptionName'"],
+    reason:
+      'AzureServiceBusTrigger requires queueName, topicName and subscriptionName; the controller needs a queue or a topic with a subscription (this one uses a queue)',
+    problems: [
+      "/spec/triggers/0/template/azureServiceBus: must have required property 'topicName'",
+      "/spec/triggers/0/template/azureServiceBus: must have required property 'subscriptionName'",
+    ],
   },
   'event-sources/azure-service-bus.yaml': {
     cause: 'schema-strictness',
     reason: 'AzureServiceBusEventSource requires queueName, topicName and subscriptionName; a queue alone is what the event source needs',
-    problems: ["/spec/azureServiceBus/example: must have required property 'topicName'", "/spec/azureServiceBus/example: must have required property 'subscriptionName'"],
+    problems: [
+      "/spec/azureServiceBus/example: must have required property 'topicName'",
+      "/spec/azureServiceBus/example: must have required property 'subscriptionName'",
+    ],
   },
   'sensors/context-filter-webhook.yaml': {
     cause: 'schema-strictness',
-    reason: 'EventContext (used as filters.context) requires all 7 CloudEvents attributes; a filter on a few is what the controller evaluates',
-    problems: ['id', 'specversion', 'type', 'time'].map((field) => `/spec/dependencies/0/filters/context: must have required property '${field}'`),
+    reason:
+      'EventContext (used as filters.context) requires all 7 CloudEvents attributes; a filter on a few is what the controller evaluates',
+    problems: ['id', 'specversion', 'type', 'time'].map(
+      (field) => `/spec/dependencies/0/filters/context: must have required property '${field}'`,
+    ),
   },
   'sensors/filter-with-context.yaml': {
     cause: 'schema-strictness',
     reason: 'EventContext (used as filters.context) requires all 7 CloudEvents attributes; this filter sets only `source`',
-    problems: ['id', 'specversion', 'type', 'datacontenttype', 'subject', 'time'].map((field) => `/spec/dependencies/0/filters/context: must have required property '${field}'`),
+    problems: ['id', 'specversion', 'type', 'datacontenttype', 'subject', 'time'].map(
+      (field) => `/spec/dependencies/0/filters/context: must have required property '${field}'`,
+    ),
   },
   'sensors/custom-trigger.yaml': {
     cause: 'schema-strictness',
     reason: 'CustomTrigger requires `secure` and `payload` (bool / list fields without omitempty); the controller defaults them',
-    problems: ["/spec/triggers/0/template/custom: must have required property 'secure'", "/spec/triggers/0/template/custom: must have required property 'payload'"],
+    problems: [
+      "/spec/triggers/0/template/custom: must have required property 'secure'",
+      "/spec/triggers/0/template/custom: must have required property 'payload'",
+    ],
   },
   'sensors/http-trigger-secure-headers.yaml': {
     cause: 'schema-strictness',
@@ -219,7 +254,10 @@ const EVENTS_FINDINGS: Readonly<Record<string, EventsFinding>> = {
   'event-sources/github.yaml': webhookWithoutUrl('/spec/github/example-without-api-credentials/webhook'),
   'event-sources/slack.yaml': {
     ...webhookWithoutUrl(''),
-    problems: ["/spec/slack/example-insecure/webhook: must have required property 'url'", "/spec/slack/example-secure/webhook: must have required property 'url'"],
+    problems: [
+      "/spec/slack/example-insecure/webhook: must have required property 'url'",
+      "/spec/slack/example-secure/webhook: must have required property 'url'",
+    ],
   },
   'event-sources/webhook.yaml': webhookWithoutUrl('/spec/webhook/example'),
   'sensors/trigger-openwhisk.yaml': {
@@ -229,7 +267,8 @@ const EVENTS_FINDINGS: Readonly<Record<string, EventsFinding>> = {
   },
   'sensors/trigger-with-atleast-once-semantics.yaml': {
     cause: 'upstream-defect',
-    reason: '`atLeastOnce` is a field of the Trigger, not of its template; under `template` it is dropped and the trigger stays at-most-once',
+    reason:
+      '`atLeastOnce` is a field of the Trigger, not of its template; under `template` it is dropped and the trigger stays at-most-once',
     problems: ['/spec/triggers/0/template: must NOT have additional properties (atLeastOnce)'],
   },
   'sensors/trigger-with-policy.yaml': {
@@ -239,7 +278,8 @@ const EVENTS_FINDINGS: Readonly<Record<string, EventsFinding>> = {
   },
   'sensors/url-sensor.yaml': {
     cause: 'upstream-defect',
-    reason: 'the key is `verifycert`; URLArtifact\'s JSON tag is `verifyCert`, so it is dropped (harmless here: the value is the default, false)',
+    reason:
+      "the key is `verifycert`; URLArtifact's JSON tag is `verifyCert`, so it is dropped (harmless here: the value is the default, false)",
     problems: ['/spec/triggers/0/template/k8s/source/url: must NOT have additional properties (verifycert)'],
   },
   'event-sources/stripe.yaml': {
@@ -250,7 +290,9 @@ const EVENTS_FINDINGS: Readonly<Record<string, EventsFinding>> = {
 };
 
 describeWithUpstream('the Argo Events validator on the upstream examples (argo-events v1.9.11 examples/{sensors,event-sources})', () => {
-  const files = (HAS_UPSTREAM_ARGO ? ['sensors', 'event-sources'] : []).flatMap((directory) => yamlFiles(path.join(EVENTS_EXAMPLES, directory)).map((file) => `${directory}/${file}`));
+  const files = (HAS_UPSTREAM_ARGO ? ['sensors', 'event-sources'] : []).flatMap((directory) =>
+    yamlFiles(path.join(EVENTS_EXAMPLES, directory)).map((file) => `${directory}/${file}`),
+  );
   const seen = new Map<string, number>();
 
   it('finds the corpus', () => {
@@ -319,17 +361,25 @@ describe('the Argo Workflows validator rejects', () => {
   });
 
   it('an unknown field in a template', () => {
-    expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.templates[1].colour = 'red')))).toEqual(['/spec/templates/1: must NOT have additional properties (colour)']);
-    expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.templates[0].dag.tasks[0].foo = 1)))).toEqual(['/spec/templates/0/dag/tasks/0: must NOT have additional properties (foo)']);
+    expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.templates[1].colour = 'red')))).toEqual([
+      '/spec/templates/1: must NOT have additional properties (colour)',
+    ]);
+    expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.templates[0].dag.tasks[0].foo = 1)))).toEqual([
+      '/spec/templates/0/dag/tasks/0: must NOT have additional properties (foo)',
+    ]);
   });
 
   it('a 129-character template name (128 is fine)', () => {
     expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.templates[1].name = 'x'.repeat(128))))).toEqual([]);
-    expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.templates[1].name = 'x'.repeat(129))))).toEqual(['/spec/templates/1/name: must NOT have more than 128 characters']);
+    expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.templates[1].name = 'x'.repeat(129))))).toEqual([
+      '/spec/templates/1/name: must NOT have more than 128 characters',
+    ]);
   });
 
   it('a numeric parameter value', () => {
-    expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.arguments.parameters[0].value = 5)))).toEqual(['/spec/arguments/parameters/0/value: must be string']);
+    expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.arguments.parameters[0].value = 5)))).toEqual([
+      '/spec/arguments/parameters/0/value: must be string',
+    ]);
   });
 
   it('a template with both script and dag', () => {
@@ -341,11 +391,13 @@ describe('the Argo Workflows validator rejects', () => {
     expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.templates[0].dag.tasks[1].dependencies = ['first'])))).toEqual([
       "/spec/templates/0/dag/tasks/1: cannot use both 'depends' and 'dependencies'",
     ]);
-    expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.templates[0].dag.tasks[1].continueOn = { failed: true })))).toEqual([
-      "/spec/templates/0/dag/tasks/1: cannot use 'continueOn' when using 'depends'",
-    ]);
+    expect(
+      validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.templates[0].dag.tasks[1].continueOn = { failed: true }))),
+    ).toEqual(["/spec/templates/0/dag/tasks/1: cannot use 'continueOn' when using 'depends'"]);
     const digit = workflowTemplate((wt) => (wt.spec.templates[0].dag.tasks[1].name = '2nd'));
-    expect(validateArgoWorkflowsObject(digit)).toEqual([`/spec/templates/0/dag/tasks/1: task name cannot begin with a digit when using 'depends' or 'dependencies'`]);
+    expect(validateArgoWorkflowsObject(digit)).toEqual([
+      `/spec/templates/0/dag/tasks/1: task name cannot begin with a digit when using 'depends' or 'dependencies'`,
+    ]);
     // Without depends/dependencies a digit-led name is allowed (the CRD pattern permits it).
     expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.templates[0].dag.tasks[0].name = '1st')))).toEqual([]);
   });
@@ -357,23 +409,38 @@ describe('the Argo Workflows validator rejects', () => {
       '/spec/templates/0: activeDeadlineSeconds is only valid for leaf templates',
     ]);
     expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.spec.templates[0].timeout = '')))).toEqual([]);
-    expect(validateArgoWorkflowsObject(workflowTemplate((wt) => Object.assign(wt.spec.templates[1], { activeDeadlineSeconds: 60, timeout: '1m' })))).toEqual([]);
+    expect(
+      validateArgoWorkflowsObject(
+        workflowTemplate((wt) => Object.assign(wt.spec.templates[1], { activeDeadlineSeconds: 60, timeout: '1m' })),
+      ),
+    ).toEqual([]);
   });
 
   it('the other CRD rules: two artifact locations, count with end, manifest with manifestFrom', () => {
     const twoLocations = workflowTemplate((wt) => (wt.spec.templates[1].inputs.artifacts[0].s3 = { key: 'k' }));
-    expect(validateArgoWorkflowsObject(twoLocations)).toEqual(['/spec/templates/1/inputs/artifacts/0: at most one artifact location can be specified']);
+    expect(validateArgoWorkflowsObject(twoLocations)).toEqual([
+      '/spec/templates/1/inputs/artifacts/0: at most one artifact location can be specified',
+    ]);
     const sequence = workflowTemplate((wt) => (wt.spec.templates[0].dag.tasks[0].withSequence = { count: '3', end: '5' }));
-    expect(validateArgoWorkflowsObject(sequence)).toEqual(['/spec/templates/0/dag/tasks/0/withSequence: only one of count or end can be defined']);
+    expect(validateArgoWorkflowsObject(sequence)).toEqual([
+      '/spec/templates/0/dag/tasks/0/withSequence: only one of count or end can be defined',
+    ]);
     const resource = workflowTemplate((wt) =>
       wt.spec.templates.push({ name: 'apply', resource: { action: 'apply', manifest: '{}', manifestFrom: { artifact: { name: 'm' } } } }),
     );
-    expect(validateArgoWorkflowsObject(resource)).toEqual(['/spec/templates/2/resource: only one of manifest or manifestFrom can be specified']);
+    expect(validateArgoWorkflowsObject(resource)).toEqual([
+      '/spec/templates/2/resource: only one of manifest or manifestFrom can be specified',
+    ]);
   });
 
   it('the same rules inside a CronWorkflow, and an unknown enum value', () => {
     const base = workflowTemplate();
-    const cron = { apiVersion: base.apiVersion, kind: 'CronWorkflow', metadata: { name: 'nightly' }, spec: { schedules: ['0 1 * * *'], workflowSpec: base.spec } };
+    const cron = {
+      apiVersion: base.apiVersion,
+      kind: 'CronWorkflow',
+      metadata: { name: 'nightly' },
+      spec: { schedules: ['0 1 * * *'], workflowSpec: base.spec },
+    };
     expect(validateArgoWorkflowsObject(cron)).toEqual([]);
     cron.spec.workflowSpec.templates[0].script = { image: 'alpine:3.23', source: 'true' };
     cron.spec.workflowSpec.templates.push({ name: 'get', resource: { action: 'fetch', manifest: '{}' } });
@@ -385,7 +452,9 @@ describe('the Argo Workflows validator rejects', () => {
 
   it('a metadata.name that is not a DNS-1123 label of at most 63 characters', () => {
     expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.metadata.name = 'x'.repeat(63))))).toEqual([]);
-    expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.metadata.name = 'x'.repeat(64))))).toEqual(['/metadata/name: must NOT be longer than 63 characters (has 64)']);
+    expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.metadata.name = 'x'.repeat(64))))).toEqual([
+      '/metadata/name: must NOT be longer than 63 characters (has 64)',
+    ]);
     expect(validateArgoWorkflowsObject(workflowTemplate((wt) => (wt.metadata.name = 'Play_Test')))).toEqual([
       `/metadata/name: "Play_Test" is not a DNS-1123 label (lower-case alphanumerics and '-', starting and ending alphanumeric)`,
     ]);
@@ -430,8 +499,13 @@ describe('the Argo Events validator rejects', () => {
     const wrong = sensor();
     wrong.spec.dependencies[0].filters.data[0].value = 'pull_request';
     wrong.spec.triggers[0].atLeastOnce = 'yes';
-    expect(validateArgoEventsObject(wrong)).toEqual(['/spec/dependencies/0/filters/data/0/value: must be array', '/spec/triggers/0/atLeastOnce: must be boolean']);
-    expect(validateArgoEventsObject({ ...sensor(), apiVersion: 'argoproj.io/v1beta1' })).toEqual(['/apiVersion: must be equal to constant ("argoproj.io/v1alpha1")']);
+    expect(validateArgoEventsObject(wrong)).toEqual([
+      '/spec/dependencies/0/filters/data/0/value: must be array',
+      '/spec/triggers/0/atLeastOnce: must be boolean',
+    ]);
+    expect(validateArgoEventsObject({ ...sensor(), apiVersion: 'argoproj.io/v1beta1' })).toEqual([
+      '/apiVersion: must be equal to constant ("argoproj.io/v1alpha1")',
+    ]);
     expect(validateArgoEventsObject({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow' })).toEqual([
       '/kind: "Workflow" is not an Argo Events kind (expected one of Sensor, EventSource, EventBus)',
     ]);
@@ -466,14 +540,26 @@ describe('the CodeRun CRD (validateCrdSchema)', () => {
   const crd = platform.one('CustomResourceDefinition', 'coderuns.agents.platform');
   const play: K8sObject = platform.one('WorkflowTemplate', 'play-play-test');
   const base = { apiVersion: 'agents.platform/v1', kind: 'CodeRun', metadata: { name: 'x' } };
-  const spec = { taskId: 5, service: 's', repositoryUrl: 'o/r', docsRepositoryUrl: 'o/r', model: 'm', githubApp: 'A', cliConfig: { cliType: 'claude', model: 'm' } };
+  const spec = {
+    taskId: 5,
+    service: 's',
+    repositoryUrl: 'o/r',
+    docsRepositoryUrl: 'o/r',
+    model: 'm',
+    githubApp: 'A',
+    cliConfig: { cliType: 'claude', model: 'm' },
+  };
 
   it('accepts every CodeRun the play creates, once Argo substitutes its references', () => {
-    const manifests: string[] = play.spec.templates.filter((template: Json) => template.resource?.action === 'create').map((template: Json) => template.resource.manifest);
+    const manifests: string[] = play.spec.templates
+      .filter((template: Json) => template.resource?.action === 'create')
+      .map((template: Json) => template.resource.manifest);
     expect(manifests.length).toBeGreaterThan(0);
     for (const manifest of manifests) {
       // toJson writes a JSON string; the other references here are numbers (task id, attempt).
-      const coderun = JSON.parse(manifest.replace(/\{\{[^}]+\}\}/g, (reference: string) => (reference.startsWith('{{=toJson(') ? '"x"' : '5')));
+      const coderun = JSON.parse(
+        manifest.replace(/\{\{[^}]+\}\}/g, (reference: string) => (reference.startsWith('{{=toJson(') ? '"x"' : '5')),
+      );
       expect(validateCrdSchema(crd, coderun)).toEqual([]);
       expect(CodeRunSpecSchema.safeParse(coderun.spec).success).toBe(true);
     }
@@ -481,9 +567,15 @@ describe('the CodeRun CRD (validateCrdSchema)', () => {
 
   it('rejects an unknown spec field, an empty cliConfig, a wrong type, a wrong apiVersion or kind, and a bad name', () => {
     expect(validateCrdSchema(crd, { ...base, spec })).toEqual([]);
-    expect(validateCrdSchema(crd, { ...base, spec: { ...spec, colour: 'red' } })).toEqual(['/spec: must NOT have additional properties (colour)']);
-    expect(validateCrdSchema(crd, { ...base, spec: { ...spec, cliConfig: {} } })).toContain("/spec/cliConfig: must have required property 'cliType'");
-    expect(validateCrdSchema(crd, { ...base, spec: { ...spec, cliConfig: { cliType: '', model: 'm' } } }).join('\n')).toMatch(/^\/spec\/cliConfig\/cliType: /);
+    expect(validateCrdSchema(crd, { ...base, spec: { ...spec, colour: 'red' } })).toEqual([
+      '/spec: must NOT have additional properties (colour)',
+    ]);
+    expect(validateCrdSchema(crd, { ...base, spec: { ...spec, cliConfig: {} } })).toContain(
+      "/spec/cliConfig: must have required property 'cliType'",
+    );
+    expect(validateCrdSchema(crd, { ...base, spec: { ...spec, cliConfig: { cliType: '', model: 'm' } } }).join('\n')).toMatch(
+      /^\/spec\/cliConfig\/cliType: /,
+    );
     expect(validateCrdSchema(crd, { ...base, spec: { ...spec, taskId: '5' } })).toEqual(['/spec/taskId: must be integer']);
     expect(validateCrdSchema(crd, { ...base, apiVersion: 'agents.platform/v2', kind: 'CodeRuns', spec })).toEqual([
       '/apiVersion: "agents.platform/v2" is not served by coderuns.agents.platform (agents.platform/v1)',
@@ -514,7 +606,13 @@ describe('the CodeRun CRD (validateCrdSchema)', () => {
                   apiVersion: { type: 'string' },
                   kind: { type: 'string' },
                   metadata: { type: 'object' },
-                  spec: { type: 'object', properties: { count: { type: 'integer', minimum: 0, exclusiveMinimum: true }, note: { type: 'string', nullable: true } } },
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      count: { type: 'integer', minimum: 0, exclusiveMinimum: true },
+                      note: { type: 'string', nullable: true },
+                    },
+                  },
                 },
               },
             },
@@ -524,12 +622,17 @@ describe('the CodeRun CRD (validateCrdSchema)', () => {
     };
     const widget = (spec: Json): Json => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w.1' }, spec });
     expect(validateCrdSchema(widgets, widget({ count: 1, note: null }))).toEqual([]);
-    expect(validateCrdSchema(widgets, widget({ count: 0, note: 5 }))).toEqual(['/spec/count: must be > 0', '/spec/note: must be string,null']);
+    expect(validateCrdSchema(widgets, widget({ count: 0, note: 5 }))).toEqual([
+      '/spec/count: must be > 0',
+      '/spec/note: must be string,null',
+    ]);
   });
 
   it('refuses a CRD whose CEL rule it cannot evaluate, instead of passing it silently', () => {
     const withRule = structuredClone(crd) as Json;
-    withRule.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [{ rule: 'isURL(self.taskId)', message: 'small tasks only' }];
+    withRule.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [
+      { rule: 'isURL(self.taskId)', message: 'small tasks only' },
+    ];
     expect(() => validateCrdSchema(withRule, { ...base, spec })).toThrow(/CEL rule at \/spec not evaluated .*: isURL\(self.taskId\)/);
   });
 });

@@ -4,7 +4,20 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { closeSync, cpSync, openSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  openSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +33,12 @@ const canMakeFifo = process.platform !== 'win32';
 /** Ten anchors, each a list of ten aliases of the one before: 10^10 nodes once expanded. */
 function aliasBomb(): string {
   const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
-  for (let level = 1; level < 10; level += 1) lines.push(`a${level}: &a${level} [${Array(10).fill(`*a${level - 1}`).join(', ')}]`);
+  for (let level = 1; level < 10; level += 1)
+    lines.push(
+      `a${level}: &a${level} [${Array(10)
+        .fill(`*a${level - 1}`)
+        .join(', ')}]`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -29,9 +47,21 @@ const deepMappings = (levels: number): string => `${'{a: '.repeat(levels)}1${'}'
 
 describe('hostile YAML is one line naming the file (exit 2), never an unexpected failure', () => {
   const cases: [string, string, RegExp][] = [
-    ['an alias bomb', aliasBomb(), /: not YAML: line 1: its aliases expand to more than 1000 nodes \(an alias bomb\?\); write the values out$/],
-    ['3,000 levels of flow nesting', deepNesting(3000), /: not YAML: line 1: nested (more than 256 levels deep; no Kubernetes object is|too deeply to read)$/],
-    ['3,000 levels of nested mappings', deepMappings(3000), /: not YAML: line \d+: nested (more than 256 levels deep; no Kubernetes object is|too deeply to read)$/],
+    [
+      'an alias bomb',
+      aliasBomb(),
+      /: not YAML: line 1: its aliases expand to more than 1000 nodes \(an alias bomb\?\); write the values out$/,
+    ],
+    [
+      '3,000 levels of flow nesting',
+      deepNesting(3000),
+      /: not YAML: line 1: nested (more than 256 levels deep; no Kubernetes object is|too deeply to read)$/,
+    ],
+    [
+      '3,000 levels of nested mappings',
+      deepMappings(3000),
+      /: not YAML: line \d+: nested (more than 256 levels deep; no Kubernetes object is|too deeply to read)$/,
+    ],
     ['a corrupt document', 'apiVersion: v1\nkind: ConfigMap\n\u0000: [\n', /: not YAML: line \d+: .+$/],
   ];
 
@@ -48,7 +78,10 @@ describe('hostile YAML is one line naming the file (exit 2), never an unexpected
   });
 
   it.each(cases)('%s in status and resume input', (_name, text, expected) => {
-    for (const argv of [['status', '-'], ['resume', '--repository', '5dlabs/cto-play-test', '--task', '1', '-']]) {
+    for (const argv of [
+      ['status', '-'],
+      ['resume', '--repository', '5dlabs/cto-play-test', '--task', '1', '-'],
+    ]) {
       const run = runCapturing(argv, { stdin: text, env: {} });
       expect(run.code, run.err).toBe(2);
       expect(run.err.trimEnd()).toMatch(new RegExp(`^standard input${expected.source}`));
@@ -58,7 +91,10 @@ describe('hostile YAML is one line naming the file (exit 2), never an unexpected
   it.each(cases)('%s as a config file or a scenario', (_name, text) => {
     const folder = scratch();
     writeFileSync(join(folder, 'hostile.yaml'), text);
-    for (const argv of [['config', 'validate', '--config', join(folder, 'hostile.yaml')], ['simulate', join(folder, 'hostile.yaml')]]) {
+    for (const argv of [
+      ['config', 'validate', '--config', join(folder, 'hostile.yaml')],
+      ['simulate', join(folder, 'hostile.yaml')],
+    ]) {
       const run = runCapturing(argv, { env: {} });
       expect(run.code, run.err).toBe(2);
       expect(run.err).toMatch(new RegExp(`^${join(folder, 'hostile.yaml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
@@ -84,7 +120,9 @@ describe('files that are not manifests', () => {
   it('a device is refused, in validate, status and config', () => {
     expect(runCapturing(['validate', '/dev/zero']).err).toBe('/dev/zero: a device, not a file: name a regular file\n');
     expect(runCapturing(['status', '/dev/zero']).err).toBe('/dev/zero: cannot read (a device, not a file: name a regular file)\n');
-    expect(runCapturing(['config', 'validate', '--config', '/dev/zero']).err).toBe('/dev/zero: cannot read the config file (a device, not a file: name a regular file)\n');
+    expect(runCapturing(['config', 'validate', '--config', '/dev/zero']).err).toBe(
+      '/dev/zero: cannot read the config file (a device, not a file: name a regular file)\n',
+    );
   });
 
   it.runIf(existsSync('/dev/zero'))('standard input that never ends (< /dev/zero) is cut at the limit, not read forever', () => {
@@ -100,7 +138,9 @@ describe('files that are not manifests', () => {
     const fifo = join(scratch(), 'pipe.yaml');
     execFileSync('mkfifo', [fifo]);
     expect(runCapturing(['validate', fifo]).err).toBe(`${fifo}: a FIFO (named pipe), not a file: name a regular file\n`);
-    expect(runCapturing(['simulate', fifo]).err).toBe(`${fifo}: cannot read the scenario (a FIFO (named pipe), not a file: name a regular file)\n`);
+    expect(runCapturing(['simulate', fifo]).err).toBe(
+      `${fifo}: cannot read the scenario (a FIFO (named pipe), not a file: name a regular file)\n`,
+    );
   });
 
   it('validate follows folder links once, reads each real file once and names a symlink loop', () => {
@@ -148,7 +188,10 @@ describe('outputs are followed, never replaced', () => {
     expect(lstatSync(join(folder, 'agent-play.yaml')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(folder, 'target.yaml'), 'utf8')).toContain('namespace: agents');
     expect(readdirSync(folder).sort()).toEqual(['agent-play.yaml', 'target.yaml']);
-    expect(runCapturing(['config', 'init', '--out', '/dev/null', '--force'])).toMatchObject({ code: 2, err: '/dev/null: is not a regular file (a device, FIFO or socket); pass --out a file\n' });
+    expect(runCapturing(['config', 'init', '--out', '/dev/null', '--force'])).toMatchObject({
+      code: 2,
+      err: '/dev/null: is not a regular file (a device, FIFO or socket); pass --out a file\n',
+    });
     expect(existsSync('/dev/null')).toBe(true);
   });
 });
@@ -160,17 +203,27 @@ describe('the command line says what is wrong with a value', () => {
     [['--task', 'abc'], 'agent-play resume: --task "abc": expected the task id, a positive whole number such as 5\n'],
     [['--task', '-1'], 'agent-play resume: --task "-1": expected the task id, a positive whole number such as 5\n'],
     [['--task', '0'], 'agent-play resume: --task "0": expected the task id, a positive whole number such as 5\n'],
-    [['--task', '5', '--repository', 'Foo Bar/x'], 'agent-play resume: --repository "Foo Bar/x": "Foo Bar/x" is not a GitHub repository: expected owner/name, e.g. octo-org/payments\n'],
+    [
+      ['--task', '5', '--repository', 'Foo Bar/x'],
+      'agent-play resume: --repository "Foo Bar/x": "Foo Bar/x" is not a GitHub repository: expected owner/name, e.g. octo-org/payments\n',
+    ],
     [['--task', '5'], 'agent-play resume: --repository OWNER/NAME is required\n'],
   ])('resume %j', (argv, expected) => {
-    const withRepository = argv.includes('--repository') || expected.includes('--repository OWNER/NAME is required') ? argv : ['--repository', '5dlabs/cto-play-test', ...argv];
+    const withRepository =
+      argv.includes('--repository') || expected.includes('--repository OWNER/NAME is required')
+        ? argv
+        : ['--repository', '5dlabs/cto-play-test', ...argv];
     expect(resume(...withRepository)).toMatchObject({ code: 2, err: expected });
   });
 
   it('resume checks --parameter names and values with the rules of the config', () => {
     const base = ['--repository', '5dlabs/cto-play-test', '--task', '5'];
-    expect(resume(...base, '--parameter', 'task-type=a"b').err).toBe('agent-play resume: --parameter task-type=a"b: the value: expected a value without quotes, backslashes, braces or line breaks\n');
-    expect(resume(...base, '--parameter', 'Task_Type=x').err).toBe('agent-play resume: --parameter Task_Type=x: the name: expected lower-case letters, digits and "-", starting with a letter\n');
+    expect(resume(...base, '--parameter', 'task-type=a"b').err).toBe(
+      'agent-play resume: --parameter task-type=a"b: the value: expected a value without quotes, backslashes, braces or line breaks\n',
+    );
+    expect(resume(...base, '--parameter', 'Task_Type=x').err).toBe(
+      'agent-play resume: --parameter Task_Type=x: the name: expected lower-case letters, digits and "-", starting with a letter\n',
+    );
     expect(resume(...base, '--parameter', 'task-type={{workflow.name}}').err).toContain('without quotes, backslashes, braces');
   });
 });
@@ -187,13 +240,16 @@ describe('the process around the command', () => {
     expect(() => stream.emit('error', Object.assign(new Error('write EIO'), { code: 'EIO' }))).toThrow('EIO');
   });
 
-  it.runIf(existsSync(resolve(__dirname, '../build/cli.cjs')) && canMakeFifo)('agent-play validate ... | head ends without a stack trace', () => {
-    const bin = resolve(__dirname, '../bin/agent-play.cjs');
-    const shell = `{ node ${JSON.stringify(bin)} validate ${JSON.stringify(DIST)} --verbose --format json; echo "exit $?" >&2; } | true`;
-    const result = spawnSync('bash', ['-c', shell], { encoding: 'utf8' });
-    expect(result.stderr).not.toContain('EPIPE');
-    expect(result.stderr).toMatch(/^exit (0|1)\n$/);
-  });
+  it.runIf(existsSync(resolve(__dirname, '../build/cli.cjs')) && canMakeFifo)(
+    'agent-play validate ... | head ends without a stack trace',
+    () => {
+      const bin = resolve(__dirname, '../bin/agent-play.cjs');
+      const shell = `{ node ${JSON.stringify(bin)} validate ${JSON.stringify(DIST)} --verbose --format json; echo "exit $?" >&2; } | true`;
+      const result = spawnSync('bash', ['-c', shell], { encoding: 'utf8' });
+      expect(result.stderr).not.toContain('EPIPE');
+      expect(result.stderr).toMatch(/^exit (0|1)\n$/);
+    },
+  );
 
   it('bin/agent-play.cjs before a build says to run npm ci', () => {
     const folder = scratch();
@@ -201,6 +257,8 @@ describe('the process around the command', () => {
     cpSync(resolve(__dirname, '../bin/agent-play.cjs'), join(folder, 'bin', 'agent-play.cjs'));
     const result = spawnSync(process.execPath, [join(folder, 'bin', 'agent-play.cjs'), 'validate'], { encoding: 'utf8' });
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/^agent-play: not built yet \(no .*build\/cli\.cjs\); run npm ci \(or npm run build\) in the project first\n$/);
+    expect(result.stderr).toMatch(
+      /^agent-play: not built yet \(no .*build\/cli\.cjs\); run npm ci \(or npm run build\) in the project first\n$/,
+    );
   });
 });

@@ -51,9 +51,17 @@ const coderun = (name: string, phase?: string) => ({ metadata: { name }, ...(pha
 
 describe('cancel-coderuns', () => {
   it('deletes the unfinished CodeRuns of the selector, and keeps the finished ones', async () => {
-    const result = await cancel([coderun('a', 'Running'), coderun('b', 'Succeeded'), coderun('c'), coderun('d', 'Failed'), coderun('e', 'Pending')]);
+    const result = await cancel([
+      coderun('a', 'Running'),
+      coderun('b', 'Succeeded'),
+      coderun('c'),
+      coderun('d', 'Failed'),
+      coderun('e', 'Pending'),
+    ]);
     expect(result.code).toBe(0);
-    expect(result.calls[0]).toBe('get coderuns.agents.platform -n agents -l workflow-uid=u-1,workflow-stage=implementation,github-app=5DLabs-Rex -o json');
+    expect(result.calls[0]).toBe(
+      'get coderuns.agents.platform -n agents -l workflow-uid=u-1,workflow-stage=implementation,github-app=5DLabs-Rex -o json',
+    );
     expect(result.deleted).toEqual(['delete', 'coderuns.agents.platform', '-n', 'agents', '--ignore-not-found', 'a', 'c', 'e']);
   });
 

@@ -15,10 +15,19 @@ const PROJECT_FILES = ['package.json', 'cdk8s.yaml', 'tsconfig.json', 'scripts',
 
 let project: string;
 
-const contents = (folder: string): Record<string, string> => Object.fromEntries(readdirSync(folder).sort().map((file) => [file, readFileSync(path.join(folder, file), 'utf8')]));
+const contents = (folder: string): Record<string, string> =>
+  Object.fromEntries(
+    readdirSync(folder)
+      .sort()
+      .map((file) => [file, readFileSync(path.join(folder, file), 'utf8')]),
+  );
 
 function cdk8sSynth(): { code: number | null; err: string } {
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/cdk8s-cli/bin/cdk8s'), 'synth'], { cwd: project, encoding: 'utf8', env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(project, '.cache') } });
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/cdk8s-cli/bin/cdk8s'), 'synth'], {
+    cwd: project,
+    encoding: 'utf8',
+    env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(project, '.cache') },
+  });
   return { code: run.status, err: run.stderr };
 }
 

@@ -11,7 +11,14 @@ import { Releases } from '../constructs/model/releases';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { StageMachineBuilder } from '../constructs/model/stage-machine-builder';
-import { PlayParameters, agentAttemptTemplateNames, agentRunTemplateName, enterTaskName, gateNodeSelector, stageTaskName } from '../constructs/model/play-contract';
+import {
+  PlayParameters,
+  agentAttemptTemplateNames,
+  agentRunTemplateName,
+  enterTaskName,
+  gateNodeSelector,
+  stageTaskName,
+} from '../constructs/model/play-contract';
 import { PlayWorkflowTemplate } from '../constructs/workflows/play-workflow-template';
 import { synthesizeApp } from '../src/synth/synthesize';
 import { validateArgoEventsObject, validateArgoWorkflowsObject } from './support/argo-schemas';
@@ -24,7 +31,15 @@ const config = resolveConfig({
   file: {
     clis: { aider: { image: 'ghcr.io/acme/aider-runner:v0.9.1' } },
     agents: {
-      probe: { githubApp: 'Acme-Probe', role: 'testing', cli: 'aider', model: 'claude-sonnet-4', maxTokens: 32000, temperature: 0.2, systemPrompt: 'End-to-end tests.' },
+      probe: {
+        githubApp: 'Acme-Probe',
+        role: 'testing',
+        cli: 'aider',
+        model: 'claude-sonnet-4',
+        maxTokens: 32000,
+        temperature: 0.2,
+        systemPrompt: 'End-to-end tests.',
+      },
     },
   },
 });
@@ -88,19 +103,30 @@ describe('StageMachineBuilder', () => {
     });
     const [template] = chart.toJson();
     expect(validateArgoWorkflowsObject(template)).toEqual([]);
-    expect(template.spec.arguments.parameters.find((parameter: any) => parameter.name === PlayParameters.startStage).enum).toEqual(stages.names);
+    expect(template.spec.arguments.parameters.find((parameter: any) => parameter.name === PlayParameters.startStage).enum).toEqual(
+      stages.names,
+    );
   });
 
   it('throws at construction for every mistake, each with what to change', () => {
     const builder = () => new StageMachineBuilder({ agents });
     expect(() => builder().agent('build', 'ghost').end().build()).toThrow(/stages\[0\]\.agent: unknown agent "ghost"; known: .*rex/);
     expect(() => builder().agent('build', 'rex').gate('wait', []).end().build()).toThrow(/gate "wait" has no releasing event: add one/);
-    expect(() => builder().agent('build', 'rex').agent('build', 'blaze').end().build()).toThrow(/stage "build" is defined twice .* would be a cycle: give each stage its own name/);
-    expect(() => builder().agent('build', 'rex', { when: { parameter: 'team', in: ['a'] } }).end().build()).toThrow(/unknown play parameter "team"; known: task-type \(declare it under play\.parameters\)/);
+    expect(() => builder().agent('build', 'rex').agent('build', 'blaze').end().build()).toThrow(
+      /stage "build" is defined twice .* would be a cycle: give each stage its own name/,
+    );
+    expect(() =>
+      builder()
+        .agent('build', 'rex', { when: { parameter: 'team', in: ['a'] } })
+        .end()
+        .build(),
+    ).toThrow(/unknown play parameter "team"; known: task-type \(declare it under play\.parameters\)/);
     expect(() => builder().parallel('test', ['tess', 'tess']).end().build()).toThrow(/agent "tess" is listed twice/);
     expect(() => builder().agent('build', 'rex').build()).toThrow(/the last stage must be the end stage/);
     expect(() => builder().after('nowhere')).toThrow(/no stage named "nowhere"/);
-    expect(() => builder().gate('wait', Releases.pullRequestOpened()).replaceWithParallel('wait', ['tess', 'probe'])).toThrow(/only an agent stage can run agents in parallel/);
+    expect(() => builder().gate('wait', Releases.pullRequestOpened()).replaceWithParallel('wait', ['tess', 'probe'])).toThrow(
+      /only an agent stage can run agents in parallel/,
+    );
   });
 
   it('checks a given machine against the platform registry', () => {
@@ -126,16 +152,24 @@ describe('StageMachineBuilder', () => {
 describe('a play with parallel testers', () => {
   it('runs one task per tester after entering the stage, each with its own agent run', () => {
     for (const agent of ['tess', 'probe']) {
-      expect(task(stageTaskName('testing', agent))).toMatchObject({ depends: enterTaskName('testing'), template: agentRunTemplateName('testing', agent) });
+      expect(task(stageTaskName('testing', agent))).toMatchObject({
+        depends: enterTaskName('testing'),
+        template: agentRunTemplateName('testing', agent),
+      });
     }
   });
 
   it('joins both testers before the next gate', () => {
-    expect(task(enterTaskName('waiting-pr-merged')).depends).toBe(`${stageTaskName('testing', 'tess')} && ${stageTaskName('testing', 'probe')}`);
+    expect(task(enterTaskName('waiting-pr-merged')).depends).toBe(
+      `${stageTaskName('testing', 'tess')} && ${stageTaskName('testing', 'probe')}`,
+    );
   });
 
   it("gives each tester its own CodeRun with its agent's app and CLI", () => {
-    const expected = { tess: { githubApp: config.agents.tess.githubApp, cliType: config.agents.tess.cli }, probe: { githubApp: 'Acme-Probe', cliType: 'aider' } };
+    const expected = {
+      tess: { githubApp: config.agents.tess.githubApp, cliType: config.agents.tess.cli },
+      probe: { githubApp: 'Acme-Probe', cliType: 'aider' },
+    };
     for (const [agent, { githubApp, cliType }] of Object.entries(expected)) {
       const run = templates.find((template) => template.name === agentAttemptTemplateNames(agentRunTemplateName('testing', agent)).create);
       const manifest = JSON.parse(run.resource.manifest.replace(/\{\{[^}]*\}\}/g, '1'));
@@ -160,7 +194,9 @@ describe('a conditional security stage with its own gate', () => {
   });
 
   it('names the stage that really ran as the previous stage of the one after a skipped stage', () => {
-    const previous = task(enterTaskName('waiting-ready-for-qa')).arguments.parameters.find((parameter: any) => parameter.name === 'previous-stage').value;
+    const previous = task(enterTaskName('waiting-ready-for-qa')).arguments.parameters.find(
+      (parameter: any) => parameter.name === 'previous-stage',
+    ).value;
     expect(previous).toBe(
       "{{=(workflow.parameters['task-type'] in ['backend'] ? 'waiting-security-approved' : (workflow.parameters['task-type'] in ['backend'] ? 'security' : 'code-quality'))}}",
     );
@@ -190,8 +226,10 @@ describe('a conditional security stage with its own gate', () => {
 describe('the composed platform', () => {
   it('passes the upstream schemas: WorkflowTemplates against the closed CRD, Sensors and EventSource against Argo Events', () => {
     for (const object of objects) {
-      if (['WorkflowTemplate', 'Workflow'].includes(object.kind)) expect(validateArgoWorkflowsObject(object), `${object.kind}/${object.metadata.name}`).toEqual([]);
-      if (['Sensor', 'EventSource'].includes(object.kind)) expect(validateArgoEventsObject(object), `${object.kind}/${object.metadata.name}`).toEqual([]);
+      if (['WorkflowTemplate', 'Workflow'].includes(object.kind))
+        expect(validateArgoWorkflowsObject(object), `${object.kind}/${object.metadata.name}`).toEqual([]);
+      if (['Sensor', 'EventSource'].includes(object.kind))
+        expect(validateArgoEventsObject(object), `${object.kind}/${object.metadata.name}`).toEqual([]);
     }
   });
 
@@ -211,9 +249,13 @@ describe('the composed platform', () => {
     });
     const app = new App();
     new AgentPlatform(app, 'platform', { config: twoRepos });
-    const plays = parseManifests(synthesizeApp(app)).filter((object) => object.kind === 'WorkflowTemplate' && object.metadata.name.startsWith('play-'));
+    const plays = parseManifests(synthesizeApp(app)).filter(
+      (object) => object.kind === 'WorkflowTemplate' && object.metadata.name.startsWith('play-'),
+    );
     const cliOfRex = (name: string) => {
-      const template = plays.find((object) => object.metadata.name === name)!.spec.templates.find((entry: any) => entry.name === agentAttemptTemplateNames(agentRunTemplateName('implementation')).create);
+      const template = plays
+        .find((object) => object.metadata.name === name)!
+        .spec.templates.find((entry: any) => entry.name === agentAttemptTemplateNames(agentRunTemplateName('implementation')).create);
       return JSON.parse(template.resource.manifest.replace(/\{\{[^}]*\}\}/g, '1')).spec.cliConfig.cliType;
     };
     expect(cliOfRex('play-api')).toBe('claude');
@@ -221,8 +263,8 @@ describe('the composed platform', () => {
   });
 
   it('refuses a per-repository binding to a CLI that does not exist', () => {
-    expect(() => resolveConfig({ env: {}, file: { repositories: [{ name: 'octo-org/api', service: 'api', agentClis: { rex: 'nope' } }] } })).toThrow(
-      /repositories\[0\]\.agentClis\.rex: unknown CLI "nope"/,
-    );
+    expect(() =>
+      resolveConfig({ env: {}, file: { repositories: [{ name: 'octo-org/api', service: 'api', agentClis: { rex: 'nope' } }] } }),
+    ).toThrow(/repositories\[0\]\.agentClis\.rex: unknown CLI "nope"/);
   });
 });

@@ -41,7 +41,9 @@ describe('derived names never collide', () => {
   it('a service whose workspace is another service agent workspace is refused', () => {
     // The shared workspace of service "a-cleo" is workspace-a-cleo, the isolated workspace of cleo in "a".
     const problems = problemsOf({ repositories: [repository('octo/a', 'a'), repository('octo/b', 'a-cleo')] });
-    expect(problems.join('\n')).toContain('repositories[1].service: repository "octo/b" derives the PersistentVolumeClaim "workspace-a-cleo", which repositories[0].service (repository "octo/a") derives too');
+    expect(problems.join('\n')).toContain(
+      'repositories[1].service: repository "octo/b" derives the PersistentVolumeClaim "workspace-a-cleo", which repositories[0].service (repository "octo/a") derives too',
+    );
   });
 
   it('a service named like a fixed template (play-resumer) is refused', () => {
@@ -56,13 +58,17 @@ describe('derived names never collide', () => {
       { name: 'enter-build', type: 'agent', agent: 'tess' },
       { name: 'completed', type: 'end' },
     ];
-    expect(problemsOf({ stages }).join('\n')).toContain('stages[1].name: stage "enter-build" derives the play DAG task "enter-build", which stages[0].name (stage "build") derives too');
+    expect(problemsOf({ stages }).join('\n')).toContain(
+      'stages[1].name: stage "enter-build" derives the play DAG task "enter-build", which stages[0].name (stage "build") derives too',
+    );
   });
 
   it('two agents with one GitHub App (in any letter case) are refused: one system prompt would be lost', () => {
     const problems = problemsOf({ agents: { nova: { ...rex, githubApp: '5dlabs-REX' } } });
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/^agents\.rex\.githubApp: agent "rex" uses the GitHub App 5DLabs-Rex, as agents\.nova\.githubApp does|^agents\.nova\.githubApp: agent "nova" uses the GitHub App 5dlabs-REX, as agents\.rex\.githubApp does/);
+    expect(problems[0]).toMatch(
+      /^agents\.rex\.githubApp: agent "rex" uses the GitHub App 5DLabs-Rex, as agents\.nova\.githubApp does|^agents\.nova\.githubApp: agent "nova" uses the GitHub App 5dlabs-REX, as agents\.rex\.githubApp does/,
+    );
   });
 
   it('two service accounts of one name are refused', () => {
@@ -74,10 +80,17 @@ describe('derived names never collide', () => {
 
 describe('durations and integers', () => {
   it('a duration that would overflow is refused at its field, not emitted as 8.64e+24', () => {
-    expect(problemsOf({ play: { deadline: '99999999999999999999d' } })).toEqual(['play.deadline: "99999999999999999999d" is longer than the longest duration accepted, 365d']);
-    expect(problemsOf({ stages: [{ name: 'build', type: 'agent', agent: 'rex', timeout: '366d' }, { name: 'done', type: 'end' }] })).toEqual([
-      'stages[0].timeout: "366d" is longer than the longest duration accepted, 365d',
+    expect(problemsOf({ play: { deadline: '99999999999999999999d' } })).toEqual([
+      'play.deadline: "99999999999999999999d" is longer than the longest duration accepted, 365d',
     ]);
+    expect(
+      problemsOf({
+        stages: [
+          { name: 'build', type: 'agent', agent: 'rex', timeout: '366d' },
+          { name: 'done', type: 'end' },
+        ],
+      }),
+    ).toEqual(['stages[0].timeout: "366d" is longer than the longest duration accepted, 365d']);
   });
 
   it('durationSeconds never returns more than a year, and a year is an int64 and a Go duration', () => {
@@ -95,7 +108,9 @@ describe('sizes', () => {
   it('a 2 MB system prompt is refused at the prompt, not built into a 2.1 MB ConfigMap', () => {
     const problems = problemsOf({ agents: { cleo: { systemPrompt: 'x'.repeat(2 * 1024 * 1024) } } });
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/^agents\.cleo\.systemPrompt: the system prompts add up to \d+ KiB .* within Kubernetes' 1 MiB: shorten the prompts$/);
+    expect(problems[0]).toMatch(
+      /^agents\.cleo\.systemPrompt: the system prompts add up to \d+ KiB .* within Kubernetes' 1 MiB: shorten the prompts$/,
+    );
   });
 
   it('prompts that fit build a ConfigMap the object-size rule accepts', () => {
@@ -115,7 +130,9 @@ describe('reserved keys, references and template expressions', () => {
     writeFileSync(join(folder, 'c.yaml'), text);
     const run = runCapturing(['config', 'validate', '--config', join(folder, 'c.yaml')]);
     expect(run.code).toBe(2);
-    expect(run.err).toBe(`agents.${key}: "${key}" cannot be used as a key (JavaScript reserves it, and the entry would be lost); choose another name\n`);
+    expect(run.err).toBe(
+      `agents.${key}: "${key}" cannot be used as a key (JavaScript reserves it, and the entry would be lost); choose another name\n`,
+    );
   });
 
   it('refuses a reserved key anywhere, e.g. in play parameters or CLI settings', () => {
@@ -127,14 +144,24 @@ describe('reserved keys, references and template expressions', () => {
   });
 
   it('docsRepository must be owner/name, the webhook Secret key a legal Secret key', () => {
-    expect(problemsOf({ repositories: [{ ...repository('octo/a', 'a'), docsRepository: 'docs' }], events: { eventSource: { webhookSecret: { key: 'my secret' } } } })).toEqual([
+    expect(
+      problemsOf({
+        repositories: [{ ...repository('octo/a', 'a'), docsRepository: 'docs' }],
+        events: { eventSource: { webhookSecret: { key: 'my secret' } } },
+      }),
+    ).toEqual([
       'events.eventSource.webhookSecret.key: expected a Secret key: letters, digits, "-", "_" and "."',
       'repositories[0].docsRepository: "docs" is not a GitHub repository: expected owner/name, e.g. octo-org/payments',
     ]);
   });
 
   it('{{...}} in a field that reaches a template is refused at that field', () => {
-    expect(problemsOf({ clis: { codex: { settings: { flags: ['--name', '{{workflow.name}}'] } } }, repositories: [{ ...repository('octo/a', 'a'), docsBranch: '{{x}}' }] })).toEqual([
+    expect(
+      problemsOf({
+        clis: { codex: { settings: { flags: ['--name', '{{workflow.name}}'] } } },
+        repositories: [{ ...repository('octo/a', 'a'), docsBranch: '{{x}}' }],
+      }),
+    ).toEqual([
       'clis.codex.settings.flags[1]: holds "{{", which Argo would read as a template expression; remove it',
       'repositories[0].docsBranch: expected a git branch name',
     ]);
@@ -151,13 +178,34 @@ describe('config validate accepts exactly what synth accepts', () => {
   const longService = `s${'x'.repeat(39)}`;
 
   it.each([
-    ['a dependency cycle', project([{ id: 1, dependsOn: [7] }, { id: 3, dependsOn: [1] }, { id: 7, dependsOn: [3] }]), ['projects[0].tasks: dependency cycle 1 -> 7 -> 3 -> 1: no task of it can ever start; remove one of these dependencies']],
-    ['a duplicate task id', project([{ id: 1 }, { id: 1 }]), ['projects[0].tasks[1].id: task 1 is listed twice; give each task its own id']],
-    ['an unknown task id', project([{ id: 1, dependsOn: [9] }]), ['projects[0].tasks[0].dependsOn[0]: task 1 depends on task 9, which is not in the project; add it or remove the dependency']],
+    [
+      'a dependency cycle',
+      project([
+        { id: 1, dependsOn: [7] },
+        { id: 3, dependsOn: [1] },
+        { id: 7, dependsOn: [3] },
+      ]),
+      ['projects[0].tasks: dependency cycle 1 -> 7 -> 3 -> 1: no task of it can ever start; remove one of these dependencies'],
+    ],
+    [
+      'a duplicate task id',
+      project([{ id: 1 }, { id: 1 }]),
+      ['projects[0].tasks[1].id: task 1 is listed twice; give each task its own id'],
+    ],
+    [
+      'an unknown task id',
+      project([{ id: 1, dependsOn: [9] }]),
+      ['projects[0].tasks[0].dependsOn[0]: task 1 depends on task 9, which is not in the project; add it or remove the dependency'],
+    ],
     [
       'a task id too long for a play name',
-      { repositories: [{ name: 'octo/a', service: longService }], projects: [{ name: 'p', repository: 'octo/a', tasks: [{ id: 10 ** 15 }] }] },
-      [`projects[0].tasks[0].id: task 1000000000000000 gives the play name "play-${longService}-task-1000000000000000", longer than the 63 characters Kubernetes allows; use a smaller task id or a shorter service`],
+      {
+        repositories: [{ name: 'octo/a', service: longService }],
+        projects: [{ name: 'p', repository: 'octo/a', tasks: [{ id: 10 ** 15 }] }],
+      },
+      [
+        `projects[0].tasks[0].id: task 1000000000000000 gives the play name "play-${longService}-task-1000000000000000", longer than the 63 characters Kubernetes allows; use a smaller task id or a shorter service`,
+      ],
     ],
   ])('%s: both refuse it with the same lines, naming the project', (_case, config, expected) => {
     const file = write(config);
@@ -170,8 +218,18 @@ describe('config validate accepts exactly what synth accepts', () => {
   });
 
   it('reports every problem of a file at once', () => {
-    const file = write({ namespace: 'Bad_NS', play: { deadline: '999d' }, ...project([{ id: 1, dependsOn: [1] }]), events: { eventSource: { webhookSecret: { key: 'a b' } } } });
+    const file = write({
+      namespace: 'Bad_NS',
+      play: { deadline: '999d' },
+      ...project([{ id: 1, dependsOn: [1] }]),
+      events: { eventSource: { webhookSecret: { key: 'a b' } } },
+    });
     const lines = runCapturing(['config', 'validate', '--config', file]).err.trim().split('\n');
-    expect(lines.map((line) => line.slice(0, line.indexOf(':')))).toEqual(['events.eventSource.webhookSecret.key', 'namespace', 'play.deadline', 'projects[0].tasks[0].dependsOn[0]']);
+    expect(lines.map((line) => line.slice(0, line.indexOf(':')))).toEqual([
+      'events.eventSource.webhookSecret.key',
+      'namespace',
+      'play.deadline',
+      'projects[0].tasks[0].dependsOn[0]',
+    ]);
   });
 });

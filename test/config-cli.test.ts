@@ -64,7 +64,10 @@ describe('agent-play config init', () => {
 describe('agent-play config show', () => {
   const folder = scratch();
   const file = join(folder, 'agent-play.yaml');
-  writeFileSync(file, 'namespace: team-a\nagents:\n  cleo: { temperature: 0.5 }\nstages:\n  - { name: build, type: agent, agent: rex }\n  - { name: done, type: end }\n');
+  writeFileSync(
+    file,
+    'namespace: team-a\nagents:\n  cleo: { temperature: 0.5 }\nstages:\n  - { name: build, type: agent, agent: rex }\n  - { name: done, type: end }\n',
+  );
   const env = { AGENT_PLAY_CLI_REX: 'codex' };
 
   it('gives every value its source in JSON: default, file or environment', () => {
@@ -82,7 +85,9 @@ describe('agent-play config show', () => {
       'events.resume': 'default',
       'repositories[0].name': 'default',
     });
-    expect(Object.values(sources).every((source) => /^(default|file:.+|environment:AGENT_PLAY_CLI_[A-Z_]+)$/.test(source as string))).toBe(true);
+    expect(Object.values(sources).every((source) => /^(default|file:.+|environment:AGENT_PLAY_CLI_[A-Z_]+)$/.test(source as string))).toBe(
+      true,
+    );
   });
 
   it('puts the source of every value that is not a default at the end of its line in YAML', () => {
@@ -98,12 +103,18 @@ describe('agent-play config show', () => {
 describe('agent-play config validate', () => {
   it('says ok with what the configuration holds', () => {
     const run = runCapturing(['config', 'validate']);
-    expect(run).toMatchObject({ code: 0, out: 'ok: the embedded default configuration is valid (1 repositories, 7 stages, 3 gates, 6 agents, 0 projects)\n' });
+    expect(run).toMatchObject({
+      code: 0,
+      out: 'ok: the embedded default configuration is valid (1 repositories, 7 stages, 3 gates, 6 agents, 0 projects)\n',
+    });
   });
 
   it('lists every problem on its own line, exit 2', () => {
     const file = join(scratch(), 'bad.yaml');
-    writeFileSync(file, 'agents:\n  cleo: { cli: cursr }\nstages:\n  - { name: build, type: agent, agent: ghost }\n  - { name: done, type: end }\n');
+    writeFileSync(
+      file,
+      'agents:\n  cleo: { cli: cursr }\nstages:\n  - { name: build, type: agent, agent: ghost }\n  - { name: done, type: end }\n',
+    );
     const run = runCapturing(['config', 'validate', '--config', file]);
     expect(run.code).toBe(2);
     expect(run.err.trim().split('\n')).toEqual([
@@ -121,15 +132,30 @@ describe('agent-play config schema', () => {
   const valid = (config: unknown): boolean => check(config) === true;
 
   it('is a described JSON Schema for editors', () => {
-    expect(schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: expect.stringMatching(/^urn:cdk8s-agent-play:/), title: expect.any(String) });
+    expect(schema).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: expect.stringMatching(/^urn:cdk8s-agent-play:/),
+      title: expect.any(String),
+    });
     expect(Object.keys(schema.properties).sort()).toEqual(SCHEMA_KEYS);
-    for (const key of SCHEMA_KEYS) expect(schema.properties[key].description, key).toBe(CONFIG_SECTIONS[key as keyof typeof CONFIG_SECTIONS]);
+    for (const key of SCHEMA_KEYS)
+      expect(schema.properties[key].description, key).toBe(CONFIG_SECTIONS[key as keyof typeof CONFIG_SECTIONS]);
   });
 
   it('accepts the default file, an empty one, and a custom one with a registry override of one field', () => {
     expect(valid(parse(runCapturing(['config', 'init', '--out', '-']).out))).toBe(true);
     expect(valid({})).toBe(true);
-    expect(valid({ namespace: 'team-a', agents: { cleo: { cli: 'codex' } }, stages: [{ name: 'build', type: 'agent', agents: ['rex', 'blaze'] }, { name: 'done', type: 'end' }] }), JSON.stringify(check.errors)).toBe(true);
+    expect(
+      valid({
+        namespace: 'team-a',
+        agents: { cleo: { cli: 'codex' } },
+        stages: [
+          { name: 'build', type: 'agent', agents: ['rex', 'blaze'] },
+          { name: 'done', type: 'end' },
+        ],
+      }),
+      JSON.stringify(check.errors),
+    ).toBe(true);
   });
 
   it('rejects typical mistakes: an unknown key, a bad stage type, a wrong type', () => {
@@ -138,11 +164,23 @@ describe('agent-play config schema', () => {
     expect(valid({ workspace: { size: 10 } })).toBe(false);
     expect(valid({ repositories: [{ name: 'octo-org/web', service: 'Web App' }] })).toBe(false);
     expect(valid({ play: { deadlin: '7d' } })).toBe(false);
-    expect(valid({ stages: [{ name: 'build', type: 'agent', agent: 'rex', when: { parameter: 'task-type' } }, { name: 'done', type: 'end' }] })).toBe(false);
+    expect(
+      valid({
+        stages: [
+          { name: 'build', type: 'agent', agent: 'rex', when: { parameter: 'task-type' } },
+          { name: 'done', type: 'end' },
+        ],
+      }),
+    ).toBe(false);
   });
 
   it('wants an agent stage to name its agents one way: agent or agents', () => {
-    const stages = (stage: Record<string, unknown>): unknown => ({ stages: [{ name: 'build', type: 'agent', ...stage }, { name: 'done', type: 'end' }] });
+    const stages = (stage: Record<string, unknown>): unknown => ({
+      stages: [
+        { name: 'build', type: 'agent', ...stage },
+        { name: 'done', type: 'end' },
+      ],
+    });
     expect(valid(stages({ agent: 'rex' }))).toBe(true);
     expect(valid(stages({ agents: ['rex', 'blaze'] }))).toBe(true);
     expect(valid(stages({}))).toBe(false);

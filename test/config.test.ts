@@ -37,7 +37,13 @@ describe('the embedded default', () => {
 
   it('runs the default stage flow', () => {
     expect(config.stages.map((stage) => stage.name)).toEqual([
-      'implementation', 'waiting-pr-created', 'code-quality', 'waiting-ready-for-qa', 'testing', 'waiting-pr-merged', 'completed',
+      'implementation',
+      'waiting-pr-created',
+      'code-quality',
+      'waiting-ready-for-qa',
+      'testing',
+      'waiting-pr-merged',
+      'completed',
     ]);
   });
 });
@@ -53,7 +59,17 @@ describe('a config file', () => {
     const config = resolveConfig({
       file: {
         clis: { aider: { image: 'ghcr.io/acme/aider:0.9.1' } },
-        agents: { nova: { githubApp: 'Acme-Nova', role: 'review', cli: 'aider', model: 'm1', maxTokens: 1000, temperature: 0.2, systemPrompt: 'Review.' } },
+        agents: {
+          nova: {
+            githubApp: 'Acme-Nova',
+            role: 'review',
+            cli: 'aider',
+            model: 'm1',
+            maxTokens: 1000,
+            temperature: 0.2,
+            systemPrompt: 'Review.',
+          },
+        },
       },
     });
     expect(config.agents.nova.cli).toBe('aider');
@@ -90,7 +106,9 @@ describe('bad configuration', () => {
   });
 
   it('refuses an image tagged latest', () => {
-    expect(problemsOf({ file: { clis: { claude: { image: 'ghcr.io/5dlabs/claude:latest' } } } })[0]).toMatch(/^clis\.claude\.image: .*latest/);
+    expect(problemsOf({ file: { clis: { claude: { image: 'ghcr.io/5dlabs/claude:latest' } } } })[0]).toMatch(
+      /^clis\.claude\.image: .*latest/,
+    );
   });
 
   it('refuses stage machines that cannot run', () => {
@@ -101,23 +119,36 @@ describe('bad configuration', () => {
     ];
     const problems = problemsOf({ file: { stages } });
     expect(problems).toContain('stages[0].agent: unknown agent "zed"; known: rex, blaze, cleo, tess, cipher, morgan');
-    expect(problems).toContain('stages[1].name: stage "build" is defined twice (also stage 1); a play runs each stage once, in order, so going back to a stage would be a cycle: give each stage its own name');
+    expect(problems).toContain(
+      'stages[1].name: stage "build" is defined twice (also stage 1); a play runs each stage once, in order, so going back to a stage would be a cycle: give each stage its own name',
+    );
     expect(problems).toContain('stages[1].release[0].by[0]: unknown agent "nobody"; known: rex, blaze, cleo, tess, cipher, morgan');
   });
 
   it('refuses a gate without a releasing event and a stage list without an end', () => {
-    const problems = problemsOf({ file: { stages: [{ name: 'a', type: 'agent', agent: 'rex' }, { name: 'wait', type: 'gate', release: [] }] } });
+    const problems = problemsOf({
+      file: {
+        stages: [
+          { name: 'a', type: 'agent', agent: 'rex' },
+          { name: 'wait', type: 'gate', release: [] },
+        ],
+      },
+    });
     expect(problems).toContain('stages[1].release: a gate needs at least one releasing event');
     const noEnd = problemsOf({ file: { stages: [{ name: 'a', type: 'agent', agent: 'rex' }] } });
     expect(noEnd[0]).toMatch(/^stages\[0\]: the last stage must be the end stage/);
   });
 
   it('refuses an unknown stage type with the known ones', () => {
-    expect(problemsOf({ file: { stages: [{ name: 'a', type: 'robot' }] } })[0]).toBe('stages[0].type: unknown stage type: expected type agent, gate or end');
+    expect(problemsOf({ file: { stages: [{ name: 'a', type: 'robot' }] } })[0]).toBe(
+      'stages[0].type: unknown stage type: expected type agent, gate or end',
+    );
   });
 
   it('refuses a top level that is not a mapping', () => {
-    expect(problemsOf({ file: ['x'], fileName: 'agent-play.yaml' })).toEqual(['agent-play.yaml: expected a mapping of settings at the top level']);
+    expect(problemsOf({ file: ['x'], fileName: 'agent-play.yaml' })).toEqual([
+      'agent-play.yaml: expected a mapping of settings at the top level',
+    ]);
   });
 });
 

@@ -17,7 +17,11 @@ const file = {
     { name: 'implementation', type: 'agent', agent: 'blaze', timeout: '2h', retries: 2 },
     { name: 'waiting-pr-created', type: 'gate', release: [{ event: 'pull_request', actions: ['opened'] }] },
     { name: 'security', type: 'agent', agent: 'cipher' },
-    { name: 'waiting-ready-for-security', type: 'gate', release: [{ event: 'pull_request', actions: ['labeled'], label: 'ready-for-security', by: ['cipher'] }] },
+    {
+      name: 'waiting-ready-for-security',
+      type: 'gate',
+      release: [{ event: 'pull_request', actions: ['labeled'], label: 'ready-for-security', by: ['cipher'] }],
+    },
     { name: 'testing', type: 'agent', agent: 'tess', retries: 0 },
     { name: 'done', type: 'end' },
   ],
@@ -30,15 +34,26 @@ describe('a custom platform', () => {
   it('emits one play per repository, each labelled with its own repository', () => {
     const plays = platform.byKind('WorkflowTemplate').filter((template) => template.metadata.labels?.[PlayLabels.workflowType] === 'play');
     expect(plays.map((play) => play.metadata.name).sort()).toEqual(['play-payments', 'play-web']);
-    expect(platform.one('WorkflowTemplate', 'play-web').spec.workflowMetadata.labels[PlayLabels.repository]).toBe(repositoryLabelValue('Octo-Org/Web.App'));
+    expect(platform.one('WorkflowTemplate', 'play-web').spec.workflowMetadata.labels[PlayLabels.repository]).toBe(
+      repositoryLabelValue('Octo-Org/Web.App'),
+    );
   });
 
   it('runs its own stage list, custom gates included', () => {
     const play = platform.one('WorkflowTemplate', 'play-payments');
     const tasks = play.spec.templates.find((template: any) => template.name === PlayTemplates.main).dag.tasks;
     expect(tasks.map((task: any) => task.name)).toEqual([
-      'enter-implementation', 'implementation', 'enter-waiting-pr-created', 'waiting-pr-created', 'enter-security', 'security',
-      'enter-waiting-ready-for-security', 'waiting-ready-for-security', 'enter-testing', 'testing', 'enter-done',
+      'enter-implementation',
+      'implementation',
+      'enter-waiting-pr-created',
+      'waiting-pr-created',
+      'enter-security',
+      'security',
+      'enter-waiting-ready-for-security',
+      'waiting-ready-for-security',
+      'enter-testing',
+      'testing',
+      'enter-done',
     ]);
     const run = (stage: string) => play.spec.templates.find((template: any) => template.name === `run-${stage}`);
     // The stage timeout is the agent's time to work; the wait step's deadline adds room for an image pull.

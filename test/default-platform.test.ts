@@ -2,8 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CodeRunSpecSchema } from '../constructs/model/coderun-schema';
 import { ARGOCD_KEEP_ANNOTATIONS, PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL } from '../constructs/model/labels';
-import { isDnsLabel, isLabelKey, isLabelValue, PROGRESS_SHARDS, progressConfigMapName, progressConfigMapOf, repositoryLabelValue, systemPromptKey, workspacePvcName } from '../constructs/model/naming';
-import { agentAttemptTemplateNames, CODERUN_ATTEMPT_INPUT, GATE_STAGE_INPUT, GateTemplates, PlayParameters, PlayTemplates, enterTaskName, gateNodeSelector, releaseConfigMapName } from '../constructs/model/play-contract';
+import {
+  isDnsLabel,
+  isLabelKey,
+  isLabelValue,
+  PROGRESS_SHARDS,
+  progressConfigMapName,
+  progressConfigMapOf,
+  repositoryLabelValue,
+  systemPromptKey,
+  workspacePvcName,
+} from '../constructs/model/naming';
+import {
+  agentAttemptTemplateNames,
+  CODERUN_ATTEMPT_INPUT,
+  GATE_STAGE_INPUT,
+  GateTemplates,
+  PlayParameters,
+  PlayTemplates,
+  enterTaskName,
+  gateNodeSelector,
+  releaseConfigMapName,
+} from '../constructs/model/play-contract';
 import { CANCEL_CODERUNS_SCRIPT, CANCEL_SELECTOR_INPUT } from '../constructs/workflows/cancel-coderuns';
 import { IMAGE_PULL_ALLOWANCE_SECONDS } from '../constructs/workflows/retry-policy';
 import { referenceExpression } from '../constructs/workflows/coderun-manifest';
@@ -123,7 +143,14 @@ describe('the play WorkflowTemplate', () => {
     expect(release.when).toBe('{{steps.check.outputs.parameters.released}} == true');
     const own = templateNamed(GateTemplates.releaseOwnGate);
     expect(own.container.command).toEqual(['argo']);
-    expect(own.container.args).toEqual(['resume', '{{workflow.name}}', '--namespace', '{{workflow.namespace}}', '--node-field-selector', gateNodeSelector(`{{inputs.parameters.${GATE_STAGE_INPUT}}}`)]);
+    expect(own.container.args).toEqual([
+      'resume',
+      '{{workflow.name}}',
+      '--namespace',
+      '{{workflow.namespace}}',
+      '--node-field-selector',
+      gateNodeSelector(`{{inputs.parameters.${GATE_STAGE_INPUT}}}`),
+    ]);
     const checkTemplate = templateNamed(PlayTemplates.checkRelease);
     expect(checkTemplate.outputs.parameters).toEqual([{ name: 'released', valueFrom: { path: '/tmp/released' } }]);
     const env = Object.fromEntries(checkTemplate.script.env.map((variable: any) => [variable.name, variable.value]));
@@ -144,17 +171,28 @@ describe('the play WorkflowTemplate', () => {
     for (const stage of stages.agentStages) {
       const run = templateNamed(taskNamed(stage.name).template);
       const parts = agentAttemptTemplateNames(run.name);
-      expect(run.steps.map((group: any[]) => group.map((step) => step.template))).toEqual([[PlayTemplates.cancelCodeRuns], [parts.create], [parts.wait]]);
+      expect(run.steps.map((group: any[]) => group.map((step) => step.template))).toEqual([
+        [PlayTemplates.cancelCodeRuns],
+        [parts.create],
+        [parts.wait],
+      ]);
       // {{retries}} is set in the template that carries the retryStrategy (argo-workflows operator.go, executeTemplate).
       expect(run.retryStrategy.limit).toBe(String(stage.retries));
       expect(run.steps[1][0].arguments.parameters).toEqual([{ name: CODERUN_ATTEMPT_INPUT, value: '{{retries}}' }]);
       expect(templateNamed(parts.create).resource).toMatchObject({ action: 'create', setOwnerReference: true });
       expect(templateNamed(parts.create).resource.successCondition).toBeUndefined();
-      expect(templateNamed(parts.wait).resource).toMatchObject({ action: 'get', successCondition: 'status.phase == Succeeded', failureCondition: 'status.phase == Failed' });
+      expect(templateNamed(parts.wait).resource).toMatchObject({
+        action: 'get',
+        successCondition: 'status.phase == Succeeded',
+        failureCondition: 'status.phase == Failed',
+      });
       // An evicted waiting pod is Failed, not Error: Always re-waits on the same CodeRun.
       expect(templateNamed(parts.wait).retryStrategy.retryPolicy).toBe('Always');
       expect(run.steps[0][0].arguments.parameters).toEqual([
-        { name: CANCEL_SELECTOR_INPUT, value: `workflow-uid={{workflow.uid}},workflow-stage=${stage.name},github-app=${config.agents[stage.agents[0]].githubApp}` },
+        {
+          name: CANCEL_SELECTOR_INPUT,
+          value: `workflow-uid={{workflow.uid}},workflow-stage=${stage.name},github-app=${config.agents[stage.agents[0]].githubApp}`,
+        },
       ]);
     }
   });
@@ -181,15 +219,26 @@ describe('the play WorkflowTemplate', () => {
       expect(spec.taskId).toBe(42);
       expect(spec.contextVersion).toBe(3);
       expect(spec.githubApp).toBe(agent.githubApp);
-      expect(spec.cliConfig).toMatchObject({ cliType: agent.cli, model: agent.model, maxTokens: agent.maxTokens, temperature: agent.temperature });
-      expect(manifest.metadata.labels).toMatchObject({ 'workflow-stage': stage.name, 'workflow-uid': TAG_VALUES['workflow.uid'], 'task-id': '42' });
+      expect(spec.cliConfig).toMatchObject({
+        cliType: agent.cli,
+        model: agent.model,
+        maxTokens: agent.maxTokens,
+        temperature: agent.temperature,
+      });
+      expect(manifest.metadata.labels).toMatchObject({
+        'workflow-stage': stage.name,
+        'workflow-uid': TAG_VALUES['workflow.uid'],
+        'task-id': '42',
+      });
     }
   });
 
   it('renders manifest values JSON-safely: a task id that is not a number fails the step, text stays one string', () => {
     const create = templateNamed(agentAttemptTemplateNames(taskNamed(stages.agentStages[0].name).template).create);
     const injected = { ...TAG_VALUES, "workflow.parameters['task-id']": '1, "continueSession": false' };
-    expect(() => renderArgoTags(create.resource.manifest, { ...injected, "inputs.parameters['attempt']": '0' })).toThrow(/not a whole number/);
+    expect(() => renderArgoTags(create.resource.manifest, { ...injected, "inputs.parameters['attempt']": '0' })).toThrow(
+      /not a whole number/,
+    );
     const quoted = { ...TAG_VALUES, "workflow.parameters['task-requirements']": 'a" , "x": "y', "inputs.parameters['attempt']": '0' };
     expect(JSON.parse(renderArgoTags(create.resource.manifest, quoted)).spec.taskRequirements).toBe('a" , "x": "y');
   });
@@ -201,7 +250,9 @@ describe('the play WorkflowTemplate', () => {
     expect(handler.steps[1][0].when).toBe("'{{workflow.status}}' != Succeeded");
     expect(handler.steps[1][0].arguments.parameters).toEqual([{ name: CANCEL_SELECTOR_INPUT, value: 'workflow-uid={{workflow.uid}}' }]);
     expect(templateNamed(PlayTemplates.cancelCodeRuns).script.source).toBe(CANCEL_CODERUNS_SCRIPT);
-    const env = Object.fromEntries(templateNamed(PlayTemplates.recordExit).script.env.map((variable: any) => [variable.name, variable.value]));
+    const env = Object.fromEntries(
+      templateNamed(PlayTemplates.recordExit).script.env.map((variable: any) => [variable.name, variable.value]),
+    );
     expect(env.EVENT).toBe('exit');
     expect(env.WORKFLOW_STATUS).toBe('{{workflow.status}}');
     expect(env.STAGE).toBe(`{{workflow.labels.${PlayLabels.currentStage}}}`);
@@ -237,7 +288,10 @@ describe('every WorkflowTemplate', () => {
           expect(names.has(task.template), `${entry.name}/${task.name}`).toBe(true);
           expect(task.dependencies).toBeUndefined();
           for (const dependency of (task.depends ?? '').split(/[^a-zA-Z0-9-]+/).filter(Boolean)) {
-            expect(entry.dag.tasks.some((other: any) => other.name === dependency), `${task.name} depends on ${dependency}`).toBe(true);
+            expect(
+              entry.dag.tasks.some((other: any) => other.name === dependency),
+              `${task.name} depends on ${dependency}`,
+            ).toBe(true);
           }
         }
         for (const step of (entry.steps ?? []).flat()) expect(names.has(step.template), `${entry.name}/${step.name}`).toBe(true);
@@ -256,7 +310,12 @@ describe('every WorkflowTemplate', () => {
         const patch = JSON.parse(template.podSpecPatch);
         for (const container of [patch.initContainers[0], patch.containers[0]]) {
           expect(['init', 'wait']).toContain(container.name);
-          expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+          expect(container.securityContext).toMatchObject({
+            allowPrivilegeEscalation: false,
+            capabilities: { drop: ['ALL'] },
+            runAsNonRoot: true,
+            seccompProfile: { type: 'RuntimeDefault' },
+          });
           // The controller leaves these two writable (workflowpod.go, newExecContainer).
           expect(container.securityContext.readOnlyRootFilesystem).toBeUndefined();
         }
@@ -279,7 +338,8 @@ describe('every WorkflowTemplate', () => {
       });
       expect(entry.activeDeadlineSeconds).toBeGreaterThan(0);
     }
-    for (const template of workflowTemplates) expect(template.spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+    for (const template of workflowTemplates)
+      expect(template.spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
   });
 
   it('retries failing helper scripts, not only Argo errors (OnError would never retry an exit code)', () => {
@@ -305,7 +365,23 @@ describe('the coderun WorkflowTemplate', () => {
   const parameters = Object.fromEntries(coderun.spec.arguments.parameters.map((parameter: any) => [parameter.name, parameter]));
 
   it('has the original parameters, and no CLI parameter is ever empty', () => {
-    for (const name of ['task-id', 'service-id', 'repository-url', 'docs-repository-url', 'docs-project-directory', 'working-directory', 'github-app', 'cli-type', 'cli-model', 'cli-max-tokens', 'cli-temperature', 'continue-session', 'overwrite-memory', 'docs-branch', 'task-requirements']) {
+    for (const name of [
+      'task-id',
+      'service-id',
+      'repository-url',
+      'docs-repository-url',
+      'docs-project-directory',
+      'working-directory',
+      'github-app',
+      'cli-type',
+      'cli-model',
+      'cli-max-tokens',
+      'cli-temperature',
+      'continue-session',
+      'overwrite-memory',
+      'docs-branch',
+      'task-requirements',
+    ]) {
       expect(parameters[name], name).toBeDefined();
     }
     for (const name of ['cli-type', 'cli-model', 'cli-max-tokens', 'cli-temperature']) expect(parameters[name].value, name).not.toBe('');
@@ -314,7 +390,12 @@ describe('the coderun WorkflowTemplate', () => {
 
   it('creates a CodeRun the schema accepts once Argo substitutes the defaults', () => {
     const create = coderun.spec.templates.find((entry: any) => entry.name === agentAttemptTemplateNames(coderun.spec.entrypoint).create);
-    const values = Object.fromEntries(Object.entries(parameters).map(([name, parameter]: [string, any]) => [referenceExpression(`{{workflow.parameters.${name}}}`), parameter.value ?? '7']));
+    const values = Object.fromEntries(
+      Object.entries(parameters).map(([name, parameter]: [string, any]) => [
+        referenceExpression(`{{workflow.parameters.${name}}}`),
+        parameter.value ?? '7',
+      ]),
+    );
     const text = renderArgoTags(create.resource.manifest, { ...values, ...TAG_VALUES, "inputs.parameters['attempt']": '0' });
     const spec = CodeRunSpecSchema.parse(JSON.parse(text).spec);
     expect(spec.cliConfig.cliType).toBe(config.agents.rex.cli);
@@ -334,7 +415,9 @@ describe('workspaces', () => {
   it('are never pruned or deleted by ArgoCD, and carry the original labels', () => {
     for (const pvc of pvcs) {
       expect(pvc.metadata.annotations).toMatchObject(ARGOCD_KEEP_ANNOTATIONS);
-      expect(Object.keys(pvc.metadata.labels ?? {})).toEqual(expect.arrayContaining(['app', 'component', 'service', 'agent', 'workspace-type']));
+      expect(Object.keys(pvc.metadata.labels ?? {})).toEqual(
+        expect.arrayContaining(['app', 'component', 'service', 'agent', 'workspace-type']),
+      );
       expect(pvc.spec.resources.requests.storage).toBe('10Gi');
       expect(pvc.spec.accessModes).toEqual(['ReadWriteOnce']);
     }
@@ -364,16 +447,30 @@ describe('RBAC', () => {
     for (const rule of role.rules) {
       for (const field of ['apiGroups', 'resources', 'verbs']) expect(rule[field]).not.toContain('*');
     }
-    const granted = role.rules.flatMap((rule: any) => rule.resources.flatMap((resource: string) => rule.verbs.map((verb: string) => `${rule.apiGroups[0]}/${resource}:${verb}`)));
-    expect(granted.sort()).toEqual(PLAY_GRANTS.flatMap((grant) => grant.verbs.map((verb) => `${grant.apiGroup}/${grant.resource}:${verb}`)).sort());
+    const granted = role.rules.flatMap((rule: any) =>
+      rule.resources.flatMap((resource: string) => rule.verbs.map((verb: string) => `${rule.apiGroups[0]}/${resource}:${verb}`)),
+    );
+    expect(granted.sort()).toEqual(
+      PLAY_GRANTS.flatMap((grant) => grant.verbs.map((verb) => `${grant.apiGroup}/${grant.resource}:${verb}`)).sort(),
+    );
   });
 
   it('lets plays patch only the progress ConfigMaps of their repositories, by name, never the agents ConfigMap', () => {
-    const playRoles = platform.byKind('RoleBinding').filter((binding) => binding.subjects.some((subject: any) => subject.name === 'agent-play')).map((binding) => binding.roleRef.name);
-    const patchable = platform.byKind('Role').filter((candidate) => playRoles.includes(candidate.metadata.name)).flatMap((candidate) =>
-      candidate.rules.filter((rule: any) => rule.resources.includes('configmaps') && rule.verbs.includes('patch')).map((rule: any) => ({ role: candidate.metadata.name, rule })),
-    );
-    expect(patchable).toEqual([{ role: progressConfigMapName(config.repositories[0].name), rule: expect.objectContaining({ verbs: ['patch'] }) }]);
+    const playRoles = platform
+      .byKind('RoleBinding')
+      .filter((binding) => binding.subjects.some((subject: any) => subject.name === 'agent-play'))
+      .map((binding) => binding.roleRef.name);
+    const patchable = platform
+      .byKind('Role')
+      .filter((candidate) => playRoles.includes(candidate.metadata.name))
+      .flatMap((candidate) =>
+        candidate.rules
+          .filter((rule: any) => rule.resources.includes('configmaps') && rule.verbs.includes('patch'))
+          .map((rule: any) => ({ role: candidate.metadata.name, rule })),
+      );
+    expect(patchable).toEqual([
+      { role: progressConfigMapName(config.repositories[0].name), rule: expect.objectContaining({ verbs: ['patch'] }) },
+    ]);
     const names = patchable[0].rule.resourceNames;
     expect(names).toHaveLength(PROGRESS_SHARDS);
     expect(names).toContain(progressConfigMapOf(config.repositories[0].name, 42));
@@ -386,7 +483,8 @@ describe('RBAC', () => {
     const binding = platform.one('RoleBinding', 'agent-play');
     expect(binding.roleRef).toMatchObject({ kind: 'Role', name: role.metadata.name });
     expect(binding.subjects).toEqual([expect.objectContaining({ kind: 'ServiceAccount', name: 'agent-play' })]);
-    for (const name of ['play-play-test', 'coderun']) expect(platform.one('WorkflowTemplate', name).spec.serviceAccountName).toBe('agent-play');
+    for (const name of ['play-play-test', 'coderun'])
+      expect(platform.one('WorkflowTemplate', name).spec.serviceAccountName).toBe('agent-play');
     expect(platform.one('ServiceAccount', 'agent-play').automountServiceAccountToken).toBe(true);
   });
 });

@@ -5,7 +5,13 @@ import { GithubEventSource } from '../constructs/events/github-event-source';
 import { RELEASE_DEPENDENCY } from '../constructs/events/gate-sensor';
 import { RESUMER_PARAMETERS } from '../constructs/events/play-resumer-template';
 import { githubAppBotLogin, repositoryLabelValue } from '../constructs/model/naming';
-import { gateNodeSelector, playWorkflowName, releaseConfigMapName, RESUMER_TEMPLATE_NAME, gateSensorName } from '../constructs/model/play-contract';
+import {
+  gateNodeSelector,
+  playWorkflowName,
+  releaseConfigMapName,
+  RESUMER_TEMPLATE_NAME,
+  gateSensorName,
+} from '../constructs/model/play-contract';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { RESUMER_GRANTS, sensorGrants } from '../constructs/rbac/events-rbac';
@@ -34,8 +40,9 @@ describe('gate sensors', () => {
   });
 
   it('release only gates that exist in the play, and each only its own', () => {
-    const playGates = play.spec.templates.find((template: any) => template.name === 'play').dag.tasks
-      .filter((task: any) => task.template === 'gate')
+    const playGates = play.spec.templates
+      .find((template: any) => template.name === 'play')
+      .dag.tasks.filter((task: any) => task.template === 'gate')
       .map((task: any) => task.arguments.parameters[0].value);
     for (const [index, sensor] of sensors.entries()) {
       const gate = stages.gates[index].name;
@@ -44,7 +51,8 @@ describe('gate sensors', () => {
       const resource = trigger.template.k8s.source.resource;
       expect(resource.spec.workflowTemplateRef.name).toBe(RESUMER_TEMPLATE_NAME);
       expect(resource.spec.arguments.parameters[RESUMER_PARAMETERS.indexOf('gate')]).toEqual({ name: 'gate', value: gate });
-      for (const parameter of everyParameter(sensor)) expect(parameter.dest).not.toBe(`spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf('gate')}.value`);
+      for (const parameter of everyParameter(sensor))
+        expect(parameter.dest).not.toBe(`spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf('gate')}.value`);
     }
   });
 
@@ -77,10 +85,12 @@ describe('gate sensors', () => {
       expect(filters['body.pull_request.base.ref']).toEqual(['^(main)$']);
       for (const expr of dependency.filters.exprs) {
         expect(expr.expr).toContain('head == repository');
-        expect(expr.fields).toEqual(expect.arrayContaining([
-          { name: 'head', path: 'body.pull_request.head.repo.full_name' },
-          { name: 'repository', path: 'body.repository.full_name' },
-        ]));
+        expect(expr.fields).toEqual(
+          expect.arrayContaining([
+            { name: 'head', path: 'body.pull_request.head.repo.full_name' },
+            { name: 'repository', path: 'body.repository.full_name' },
+          ]),
+        );
       }
       expect(dependency.eventSourceName).toBe(eventSource.metadata.name);
       expect(Object.keys(eventSource.spec.github)).toContain(dependency.eventName);
@@ -95,8 +105,12 @@ describe('gate sensors', () => {
     expect(dependency.filters.exprLogicalOperator).toBe('or');
     const [review, label] = dependency.filters.exprs.map((expr: any) => expr.expr);
     // govaluate reads `\` as "next character literally": the regexp's `\[` is written `\\[`.
-    expect(review).toBe('event == "pull_request_review" && action =~ "^(submitted)$" && state =~ "(?i)^(approved)$" && login =~ "(?i)^(5dlabs-cleo\\\\[bot\\\\])$" && head == repository');
-    expect(label).toBe('event == "pull_request" && action =~ "^(labeled)$" && label == "ready-for-qa" && login =~ "(?i)^(5dlabs-cleo\\\\[bot\\\\])$" && head == repository');
+    expect(review).toBe(
+      'event == "pull_request_review" && action =~ "^(submitted)$" && state =~ "(?i)^(approved)$" && login =~ "(?i)^(5dlabs-cleo\\\\[bot\\\\])$" && head == repository',
+    );
+    expect(label).toBe(
+      'event == "pull_request" && action =~ "^(labeled)$" && label == "ready-for-qa" && login =~ "(?i)^(5dlabs-cleo\\\\[bot\\\\])$" && head == repository',
+    );
   });
 
   it('release the merge gate only on a merged pull request', () => {
@@ -129,7 +143,9 @@ describe('gate sensors', () => {
     const parameters = everyParameter(platform.one('Sensor', 'gate-waiting-pr-created'));
     const record = parameters.find((parameter) => parameter.dest.endsWith(`${RESUMER_PARAMETERS.indexOf('release-configmap')}.value`));
     // The generic rule (service = the repository's name) is wrong for this repository, so it is listed.
-    expect(record.src.dataTemplate).toContain(`{{- if eq $repository "5dlabs/cto-play-test" -}}${releaseConfigMapName('play-test', '')}{{- else -}}`);
+    expect(record.src.dataTemplate).toContain(
+      `{{- if eq $repository "5dlabs/cto-play-test" -}}${releaseConfigMapName('play-test', '')}{{- else -}}`,
+    );
     expect(record.src.dataTemplate).toMatch(/\{\{ \$task \}\}$/);
   });
 
@@ -156,7 +172,9 @@ describe('gate sensors', () => {
   it('run as the sensor account, which may only create Workflows', () => {
     for (const sensor of sensors) expect(sensor.spec.template.serviceAccountName).toBe(config.events.sensorServiceAccount);
     const role = platform.one('Role', config.events.sensorServiceAccount);
-    expect(role.rules).toEqual(sensorGrants('label-selector').map((grant) => ({ apiGroups: [grant.apiGroup], resources: [grant.resource], verbs: grant.verbs })));
+    expect(role.rules).toEqual(
+      sensorGrants('label-selector').map((grant) => ({ apiGroups: [grant.apiGroup], resources: [grant.resource], verbs: grant.verbs })),
+    );
   });
 });
 
@@ -181,13 +199,22 @@ describe('the GitHub EventSource', () => {
     const app = new App();
     const chart = new Chart(app, 'events', { namespace: 'agents' });
     const bus = EventBus.fromEventBusName(chart, 'Bus', 'default', 'argo-events');
-    expect(() => new GithubEventSource(chart, 'GitHub', { eventBus: bus, webhookSecret: { name: 's', key: 'k' }, repositories: ['a/b'], events: ['pull_request'] }))
-      .toThrow('EventSource github is in namespace "agents" but its EventBus "default" is in "argo-events": put them in one namespace');
+    expect(
+      () =>
+        new GithubEventSource(chart, 'GitHub', {
+          eventBus: bus,
+          webhookSecret: { name: 's', key: 'k' },
+          repositories: ['a/b'],
+          events: ['pull_request'],
+        }),
+    ).toThrow('EventSource github is in namespace "agents" but its EventBus "default" is in "argo-events": put them in one namespace');
   });
 
   it('refuses a configured EventBus namespace that differs from the platform namespace', () => {
     expect(() => resolveConfig({ file: { events: { eventBus: { namespace: 'argo' } } } })).toThrow(ConfigError);
-    expect(() => resolveConfig({ file: { events: { eventBus: { namespace: 'argo' } } } })).toThrow(/^events\.eventBus\.namespace: the EventBus must be in the namespace/);
+    expect(() => resolveConfig({ file: { events: { eventBus: { namespace: 'argo' } } } })).toThrow(
+      /^events\.eventBus\.namespace: the EventBus must be in the namespace/,
+    );
   });
 });
 
@@ -202,7 +229,14 @@ describe('the resumer', () => {
   it('resumes with argo resume and a node selector on the gate, never by patching suspend or status', () => {
     const resume = template('resume-gate');
     expect(resume.container.image).toBe(config.images.argo);
-    expect(resume.container.args).toEqual(['resume', '{{inputs.parameters.workflow}}', '--namespace', '{{workflow.namespace}}', '--node-field-selector', gateNodeSelector('{{workflow.parameters.gate}}')]);
+    expect(resume.container.args).toEqual([
+      'resume',
+      '{{inputs.parameters.workflow}}',
+      '--namespace',
+      '{{workflow.namespace}}',
+      '--node-field-selector',
+      gateNodeSelector('{{workflow.parameters.gate}}'),
+    ]);
     expect(Number(resume.retryStrategy.limit)).toBeLessThanOrEqual(10);
     expect(resume.container.command).toEqual(['argo']);
     const text = JSON.stringify(resumer);
@@ -229,7 +263,9 @@ describe('the resumer', () => {
   it('runs with exactly the grants it uses', () => {
     expect(resumer.spec.serviceAccountName).toBe(config.events.resumerServiceAccount);
     const role = platform.one('Role', config.events.resumerServiceAccount);
-    expect(role.rules).toEqual(RESUMER_GRANTS.map((grant) => ({ apiGroups: [grant.apiGroup], resources: [grant.resource], verbs: grant.verbs })));
+    expect(role.rules).toEqual(
+      RESUMER_GRANTS.map((grant) => ({ apiGroups: [grant.apiGroup], resources: [grant.resource], verbs: grant.verbs })),
+    );
   });
 });
 
@@ -242,13 +278,17 @@ describe('the workflow-name strategy', () => {
       const [trigger] = sensor.spec.triggers;
       expect(trigger.template.k8s.operation).toBe('create');
       expect(trigger.template.k8s.source.resource.spec.workflowTemplateRef).toEqual({ name: RESUMER_TEMPLATE_NAME });
-      const play = trigger.template.k8s.parameters.find((parameter: any) => parameter.dest === `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf('play')}.value`);
+      const play = trigger.template.k8s.parameters.find(
+        (parameter: any) => parameter.dest === `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf('play')}.value`,
+      );
       expect(play.src.dataTemplate).toContain(`${playWorkflowName('play-test', '')}{{- else -}}`);
     }
   });
 
   it('lets the sensor account create Workflows, and nothing else', () => {
-    expect(byName.one('Role', config.events.sensorServiceAccount).rules).toEqual([{ apiGroups: ['argoproj.io'], resources: ['workflows'], verbs: ['create'] }]);
+    expect(byName.one('Role', config.events.sensorServiceAccount).rules).toEqual([
+      { apiGroups: ['argoproj.io'], resources: ['workflows'], verbs: ['create'] },
+    ]);
   });
 });
 
@@ -294,25 +334,38 @@ describe('the per-repository names a gate Sensor renders', () => {
     { name: `octo-org/${'very-long-repository-name-'.repeat(3)}x`, service: 'long' },
   ];
 
-  it.each(['label-selector', 'workflow-name'] as const)('are the names the naming functions give, for every repository (%s)', (strategy) => {
-    const platform = synth({ file: { repositories, events: { resume: strategy } }, env: {} });
-    const sensor = platform.one('Sensor', 'gate-waiting-pr-created');
-    for (const repository of repositories) {
-      // GitHub may spell the name in another case than the configuration.
-      const data = githubEventData('pull_request', pullRequestEvent('opened', { repository: repository.name.toUpperCase(), labels: ['task-12'] }), 'd');
-      const run = runSensor(sensor, data, { name: 'github', eventName: 'play' });
-      expect(run.fired, repository.name).toHaveLength(1);
-      const args = Object.fromEntries(run.fired[0].resource.spec.arguments.parameters.map((parameter: any) => [parameter.name, parameter.value]));
-      expect(args['repository-label'], repository.name).toBe(repositoryLabelValue(repository.name));
-      expect(args['release-configmap'], repository.name).toBe(releaseConfigMapName(repository.service, 12));
-      expect(args['task-id']).toBe('12');
-      expect(args.play).toBe(strategy === 'workflow-name' ? playWorkflowName(repository.service, 12) : '');
-    }
-  });
+  it.each(['label-selector', 'workflow-name'] as const)(
+    'are the names the naming functions give, for every repository (%s)',
+    (strategy) => {
+      const platform = synth({ file: { repositories, events: { resume: strategy } }, env: {} });
+      const sensor = platform.one('Sensor', 'gate-waiting-pr-created');
+      for (const repository of repositories) {
+        // GitHub may spell the name in another case than the configuration.
+        const data = githubEventData(
+          'pull_request',
+          pullRequestEvent('opened', { repository: repository.name.toUpperCase(), labels: ['task-12'] }),
+          'd',
+        );
+        const run = runSensor(sensor, data, { name: 'github', eventName: 'play' });
+        expect(run.fired, repository.name).toHaveLength(1);
+        const args = Object.fromEntries(
+          run.fired[0].resource.spec.arguments.parameters.map((parameter: any) => [parameter.name, parameter.value]),
+        );
+        expect(args['repository-label'], repository.name).toBe(repositoryLabelValue(repository.name));
+        expect(args['release-configmap'], repository.name).toBe(releaseConfigMapName(repository.service, 12));
+        expect(args['task-id']).toBe('12');
+        expect(args.play).toBe(strategy === 'workflow-name' ? playWorkflowName(repository.service, 12) : '');
+      }
+    },
+  );
 
   it('pass the pull request number as GitHub wrote it, also from 1,000,000 up', () => {
     const sensor = platform.one('Sensor', 'gate-waiting-pr-created');
-    const data = githubEventData('pull_request', pullRequestEvent('opened', { ...{ repository: '5dlabs/cto-play-test', labels: ['task-5'] }, number: 1234567 }), 'd');
+    const data = githubEventData(
+      'pull_request',
+      pullRequestEvent('opened', { ...{ repository: '5dlabs/cto-play-test', labels: ['task-5'] }, number: 1234567 }),
+      'd',
+    );
     const [fired] = runSensor(sensor, data, { name: 'github', eventName: 'play' }).fired;
     expect(fired.resource.spec.arguments.parameters[RESUMER_PARAMETERS.indexOf('pr-number')].value).toBe('1234567');
   });
@@ -320,7 +373,9 @@ describe('the per-repository names a gate Sensor renders', () => {
   it('list only the repositories the generic rule gets wrong', () => {
     const platform = synth({ file: { repositories: repositories.slice(0, 2) }, env: {} });
     const parameters = everyParameter(platform.one('Sensor', 'gate-waiting-pr-created'));
-    const template = (name: string) => parameters.find((parameter) => parameter.dest === `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf(name as never)}.value`).src.dataTemplate as string;
+    const template = (name: string) =>
+      parameters.find((parameter) => parameter.dest === `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf(name as never)}.value`).src
+        .dataTemplate as string;
     expect(template('release-configmap')).toContain('"octo-org/web"');
     expect(template('release-configmap')).not.toContain('"octo-org/payments"');
     expect(template('repository-label')).not.toContain(' eq ');

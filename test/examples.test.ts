@@ -13,7 +13,9 @@ import { parseManifests, type K8sObject } from './support/synth';
 import { validateManifestTexts } from '../src/validate/validate-texts';
 
 const EXAMPLES = join(__dirname, '..', 'examples');
-const names = readdirSync(EXAMPLES).filter((name) => name.endsWith('.ts')).sort();
+const names = readdirSync(EXAMPLES)
+  .filter((name) => name.endsWith('.ts'))
+  .sort();
 
 async function synthExample(name: string): Promise<{ text: string; objects: K8sObject[]; files: ReadonlyMap<string, string> }> {
   const example = (await import(join(EXAMPLES, name))) as { buildApp: () => App };
@@ -22,10 +24,15 @@ async function synthExample(name: string): Promise<{ text: string; objects: K8sO
   return { text, objects: parseManifests(files), files };
 }
 
-const plays = (objects: readonly K8sObject[]) => objects.filter((object) => object.kind === 'WorkflowTemplate' && object.metadata.labels?.['workflow-type'] === 'play');
+const plays = (objects: readonly K8sObject[]) =>
+  objects.filter((object) => object.kind === 'WorkflowTemplate' && object.metadata.labels?.['workflow-type'] === 'play');
 const dagOf = (play: K8sObject): any[] => play.spec.templates.find((template: any) => template.name === play.spec.entrypoint).dag.tasks;
 const manifestOf = (play: K8sObject, template: string) =>
-  JSON.parse(play.spec.templates.find((entry: any) => entry.name === agentAttemptTemplateNames(template).create).resource.manifest.replace(/\{\{[^}]*\}\}/g, '1'));
+  JSON.parse(
+    play.spec.templates
+      .find((entry: any) => entry.name === agentAttemptTemplateNames(template).create)
+      .resource.manifest.replace(/\{\{[^}]*\}\}/g, '1'),
+  );
 
 it('there are at least four examples', () => {
   expect(names.length).toBeGreaterThanOrEqual(4);
@@ -47,7 +54,8 @@ describe.each(names)('examples/%s', (name) => {
     const { objects } = await synthExample(name);
     for (const object of objects) {
       const where = `${object.kind}/${object.metadata.name}`;
-      if (['WorkflowTemplate', 'Workflow', 'CronWorkflow'].includes(object.kind)) expect(validateArgoWorkflowsObject(object), where).toEqual([]);
+      if (['WorkflowTemplate', 'Workflow', 'CronWorkflow'].includes(object.kind))
+        expect(validateArgoWorkflowsObject(object), where).toEqual([]);
       if (['Sensor', 'EventSource'].includes(object.kind)) expect(validateArgoEventsObject(object), where).toEqual([]);
     }
   });
@@ -82,17 +90,26 @@ describe('what each example shows', () => {
 
   it('project: six tasks as child plays, each after the tasks it depends on, two at a time', async () => {
     const { objects } = await synthExample('project.ts');
-    const project = objects.find((object) => object.kind === 'WorkflowTemplate' && object.metadata.name === 'project-checkout-v2') as K8sObject;
+    const project = objects.find(
+      (object) => object.kind === 'WorkflowTemplate' && object.metadata.name === 'project-checkout-v2',
+    ) as K8sObject;
     const chunk = project.spec.templates.find((template: any) => template.name === 'chunk-1');
     expect(chunk.parallelism).toBe(2);
     expect(Object.fromEntries(chunk.dag.tasks.map((task: any) => [task.name, task.depends ?? '']))).toEqual({
-      'task-1': '', 'task-5': '', 'task-2': 'task-1', 'task-3': 'task-1', 'task-6': 'task-5', 'task-4': 'task-2 && task-3',
+      'task-1': '',
+      'task-5': '',
+      'task-2': 'task-1',
+      'task-3': 'task-1',
+      'task-6': 'task-5',
+      'task-4': 'task-2 && task-3',
     });
   });
 
   it('two-repositories: rex runs on another CLI in each repository', async () => {
     const { objects } = await synthExample('two-repositories.ts');
-    const cliOfRex = (service: string) => manifestOf(plays(objects).find((play) => play.metadata.name === `play-${service}`)!, agentRunTemplateName('implementation')).spec.cliConfig.cliType;
+    const cliOfRex = (service: string) =>
+      manifestOf(plays(objects).find((play) => play.metadata.name === `play-${service}`)!, agentRunTemplateName('implementation')).spec
+        .cliConfig.cliType;
     expect(cliOfRex('payments-api')).toBe('claude');
     expect(cliOfRex('payments-web')).toBe('codex');
   });

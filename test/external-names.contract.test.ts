@@ -7,22 +7,61 @@
 import { describe, expect, it } from 'vitest';
 import { RESUMER_GATE_PARAMETER, RESUMER_WORKFLOW_TYPE } from '../constructs/events/play-resumer-template';
 import { CODERUN_GROUP, CODERUN_KIND, CODERUN_PLURAL, CODERUN_VERSION } from '../constructs/model/coderun-schema';
-import { ARGOCD_KEEP_ANNOTATIONS, ARGOCD_SYNC_OPTIONS_ANNOTATION, CodeRunLabels, COMMON_LABELS, PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, ProjectLabels, WorkflowTypes, WorkspaceLabels } from '../constructs/model/labels';
+import {
+  ARGOCD_KEEP_ANNOTATIONS,
+  ARGOCD_SYNC_OPTIONS_ANNOTATION,
+  CodeRunLabels,
+  COMMON_LABELS,
+  PlayAnnotations,
+  PlayLabels,
+  PROGRESS_TRACKING_LABEL,
+  ProjectLabels,
+  WorkflowTypes,
+  WorkspaceLabels,
+} from '../constructs/model/labels';
 import { githubAppBotLogin, progressConfigMapName, repositoryLabelValue, workspacePvcName } from '../constructs/model/naming';
-import { CODERUN_TEMPLATE_NAME, GATE_STAGE_INPUT, gateNodeSelector, PlayParameters, playWorkflowName, ProgressStatuses, RESUMER_TEMPLATE_NAME } from '../constructs/model/play-contract';
+import {
+  CODERUN_TEMPLATE_NAME,
+  GATE_STAGE_INPUT,
+  gateNodeSelector,
+  PlayParameters,
+  playWorkflowName,
+  ProgressStatuses,
+  RESUMER_TEMPLATE_NAME,
+} from '../constructs/model/play-contract';
 import { TASK_BRANCH_PATTERN, TASK_LABEL_PATTERN } from '../constructs/model/task-id-template';
 
 describe('label keys that selectors match', () => {
   it('on play Workflows', () => {
-    expect(PlayLabels).toEqual({ taskId: 'task-id', repository: 'repository', workflowType: 'workflow-type', currentStage: 'current-stage', previousStage: 'previous-stage' });
+    expect(PlayLabels).toEqual({
+      taskId: 'task-id',
+      repository: 'repository',
+      workflowType: 'workflow-type',
+      currentStage: 'current-stage',
+      previousStage: 'previous-stage',
+    });
     expect(ProjectLabels).toEqual({ project: 'project' });
     expect(WorkflowTypes).toEqual({ play: 'play', coderun: 'coderun', project: 'project' });
     expect(RESUMER_WORKFLOW_TYPE).toBe('resumer');
   });
 
   it('on CodeRuns, workspace PVCs, progress ConfigMaps and every object', () => {
-    expect(CodeRunLabels).toEqual({ taskId: 'task-id', service: 'service', githubApp: 'github-app', workflowName: 'workflow-name', stage: 'workflow-stage', workflowType: 'workflow-type', workflowUid: 'workflow-uid' });
-    expect(WorkspaceLabels).toEqual({ app: 'app', component: 'component', service: 'service', agent: 'agent', workspaceType: 'workspace-type' });
+    expect(CodeRunLabels).toEqual({
+      taskId: 'task-id',
+      service: 'service',
+      githubApp: 'github-app',
+      workflowName: 'workflow-name',
+      stage: 'workflow-stage',
+      workflowType: 'workflow-type',
+      workflowUid: 'workflow-uid',
+    });
+    expect(WorkspaceLabels).toEqual({
+      app: 'app',
+      component: 'component',
+      service: 'service',
+      agent: 'agent',
+      workspaceType: 'workspace-type',
+    });
     expect(PROGRESS_TRACKING_LABEL).toBe('play-tracking');
     expect(COMMON_LABELS).toEqual({ 'app.kubernetes.io/part-of': 'agent-play', 'app.kubernetes.io/managed-by': 'cdk8s-agent-play' });
   });
@@ -48,7 +87,12 @@ describe('annotation keys', () => {
 
 describe('parameters and template names that submitters and resumers pass', () => {
   it('play parameters', () => {
-    expect(PlayParameters).toEqual({ taskId: 'task-id', startStage: 'start-stage', taskRequirements: 'task-requirements', taskType: 'task-type' });
+    expect(PlayParameters).toEqual({
+      taskId: 'task-id',
+      startStage: 'start-stage',
+      taskRequirements: 'task-requirements',
+      taskType: 'task-type',
+    });
     expect(ProgressStatuses).toEqual({ inProgress: 'in-progress', suspended: 'suspended', completed: 'completed', failed: 'failed' });
   });
 

@@ -10,7 +10,8 @@ import { runCapturing } from './support/run-cli';
 const config = resolveConfig({});
 const machine = StageMachine.fromConfig(config);
 const taskId = (name: string): string => `task_${name.replace(/-/g, '_')}`;
-const nodeOf = (text: string, name: string): string => text.split('\n').find((line) => line.includes(`"${name}<br/>`) || line.includes(`"${name}"`)) ?? '';
+const nodeOf = (text: string, name: string): string =>
+  text.split('\n').find((line) => line.includes(`"${name}<br/>`) || line.includes(`"${name}"`)) ?? '';
 
 describe('the stage machine graph', () => {
   const graph = stageGraph(machine);
@@ -19,21 +20,35 @@ describe('the stage machine graph', () => {
     expect(graph.startsWith('flowchart TD\n')).toBe(true);
     for (const stage of machine.stages) expect(nodeOf(graph, stage.name), stage.name).not.toBe('');
     for (const stage of machine.agentStages) expect(nodeOf(graph, stage.name)).toContain(`agent: ${stage.agents.join(' + ')}`);
-    for (const gate of machine.gates) for (const release of gate.release) expect(nodeOf(graph, gate.name)).toContain(describeRelease(release));
+    for (const gate of machine.gates)
+      for (const release of gate.release) expect(nodeOf(graph, gate.name)).toContain(describeRelease(release));
     expect(nodeOf(graph, 'waiting-ready-for-qa')).toMatch(/^\s+stage_waiting_ready_for_qa\{\{/);
   });
 
   it('has one edge from each stage to the next, in order', () => {
-    const edges = graph.split('\n').filter((line) => line.includes(' --> ')).map((line) => line.trim());
-    expect(edges).toEqual(machine.stages.slice(1).map((stage, index) => `stage_${machine.stages[index].name.replace(/-/g, '_')} --> stage_${stage.name.replace(/-/g, '_')}`));
+    const edges = graph
+      .split('\n')
+      .filter((line) => line.includes(' --> '))
+      .map((line) => line.trim());
+    expect(edges).toEqual(
+      machine.stages
+        .slice(1)
+        .map((stage, index) => `stage_${machine.stages[index].name.replace(/-/g, '_')} --> stage_${stage.name.replace(/-/g, '_')}`),
+    );
   });
 
   it('draws parallel agents and the path around a conditional stage', () => {
-    const composed = StageMachine.fromConfig(resolveConfig({ file: { stages: [
-      { name: 'build', type: 'agent', agents: ['rex', 'blaze'] },
-      { name: 'security', type: 'agent', agent: 'cipher', when: { parameter: 'task-type', in: ['backend'] } },
-      { name: 'done', type: 'end' },
-    ] } }));
+    const composed = StageMachine.fromConfig(
+      resolveConfig({
+        file: {
+          stages: [
+            { name: 'build', type: 'agent', agents: ['rex', 'blaze'] },
+            { name: 'security', type: 'agent', agent: 'cipher', when: { parameter: 'task-type', in: ['backend'] } },
+            { name: 'done', type: 'end' },
+          ],
+        },
+      }),
+    );
     const text = stageGraph(composed);
     expect(nodeOf(text, 'build')).toContain('agents: rex + blaze');
     expect(nodeOf(text, 'security')).toContain('when task-type in backend');
@@ -51,24 +66,35 @@ describe('Mermaid labels', () => {
 describe('the play DAG graph', () => {
   const play = synthesizedPlayTemplate(config, config.repositories[0].service) as Record<string, any>;
   const graph = playDagGraph(play);
-  const tasks: { name: string; depends?: string }[] = play.spec.templates.find((template: { name: string }) => template.name === play.spec.entrypoint).dag.tasks;
+  const tasks: { name: string; depends?: string }[] = play.spec.templates.find(
+    (template: { name: string }) => template.name === play.spec.entrypoint,
+  ).dag.tasks;
 
   it('shows every task of the synthesized DAG, and exactly one edge for every task its depends names', () => {
     for (const task of tasks) expect(graph).toMatch(new RegExp(`^  ${taskId(task.name)}\\W.*"${task.name}<br/>`, 'm'));
     // The default play's depends are plain conjunctions; read them independently of the graph's parser.
     for (const task of tasks) if (task.depends) expect(task.depends).toMatch(/^[a-z0-9-]+( && [a-z0-9-]+)*$/);
-    const expected = tasks.flatMap((task) => (task.depends ? task.depends.split(' && ').map((name) => `${taskId(name)} --> ${taskId(task.name)}`) : []));
-    const edges = graph.split('\n').filter((line) => line.includes('-->')).map((line) => line.trim());
+    const expected = tasks.flatMap((task) =>
+      task.depends ? task.depends.split(' && ').map((name) => `${taskId(name)} --> ${taskId(task.name)}`) : [],
+    );
+    const edges = graph
+      .split('\n')
+      .filter((line) => line.includes('-->'))
+      .map((line) => line.trim());
     expect(edges.sort()).toEqual(expected.sort());
     expect(edges).toContain('task_enter_implementation --> task_implementation');
   });
 
   it('shows the when of a conditional task, as Argo will test it', () => {
-    const composed = resolveConfig({ file: { stages: [
-      { name: 'build', type: 'agent', agents: ['rex', 'blaze'] },
-      { name: 'security', type: 'agent', agent: 'cipher', when: { parameter: 'task-type', in: ['backend'] } },
-      { name: 'done', type: 'end' },
-    ] } });
+    const composed = resolveConfig({
+      file: {
+        stages: [
+          { name: 'build', type: 'agent', agents: ['rex', 'blaze'] },
+          { name: 'security', type: 'agent', agent: 'cipher', when: { parameter: 'task-type', in: ['backend'] } },
+          { name: 'done', type: 'end' },
+        ],
+      },
+    });
     const text = playDagGraph(synthesizedPlayTemplate(composed, composed.repositories[0].service) ?? {});
     expect(nodeOf(text, 'security')).toMatch(/when: .*workflow\.parameters\['task-type'\] in \['backend'\]/);
     expect(nodeOf(text, 'security')).not.toContain('{{');

@@ -25,7 +25,13 @@ function packagesLoadedBy(args: readonly string[]): string[] {
 runCli(${JSON.stringify(args)}, { out: () => {}, err: () => {}, env: {} });
 const names = Object.keys(require.cache).map((file) => /node_modules[\\\\/]((@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(file)?.[1]).filter(Boolean);
 process.stdout.write(JSON.stringify([...new Set(names)].sort()));`;
-  return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, AGENT_PLAY_CACHE_DIR: join(scratch, 'cache') } }));
+  return JSON.parse(
+    execFileSync(process.execPath, ['-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, AGENT_PLAY_CACHE_DIR: join(scratch, 'cache') },
+    }),
+  );
 }
 
 describe('lazyCommand', () => {
@@ -61,6 +67,8 @@ describe.runIf(existsSync(BUILT))('the compiled command line', () => {
     expect(validate).not.toContain('cdk8s');
     expect(validate).not.toContain('cdk8s-plus-28');
     expect(validate).not.toContain('constructs');
-    expect(packagesLoadedBy(['synth', '--out', join(scratch, 'out')])).toEqual(expect.arrayContaining(['cdk8s', 'cdk8s-plus-28', 'constructs']));
+    expect(packagesLoadedBy(['synth', '--out', join(scratch, 'out')])).toEqual(
+      expect.arrayContaining(['cdk8s', 'cdk8s-plus-28', 'constructs']),
+    );
   });
 });

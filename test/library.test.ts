@@ -22,11 +22,16 @@ describe('the exported surface', () => {
   });
 
   it('of cdk8s-agent-play/validate is the committed list', () => {
-    expect(Object.keys(validate).sort().map((name) => `validate:${name}`)).toEqual(listed.filter((name) => name.startsWith('validate:')));
+    expect(
+      Object.keys(validate)
+        .sort()
+        .map((name) => `validate:${name}`),
+    ).toEqual(listed.filter((name) => name.startsWith('validate:')));
   });
 
   it('keeps the helpers the constructs share among themselves inside', () => {
-    for (const internal of ['shortHash', 'formatPath', 'hardenedScript', 'assertSameNamespace', 'dnsName', 'chunkTasks']) expect(library, internal).not.toHaveProperty(internal);
+    for (const internal of ['shortHash', 'formatPath', 'hardenedScript', 'assertSameNamespace', 'dnsName', 'chunkTasks'])
+      expect(library, internal).not.toHaveProperty(internal);
   });
 });
 
@@ -40,7 +45,10 @@ describe('AgentPlatform props are what a user writes', () => {
   it('takes { name, service } as a whole repository and { id } as a whole project task', () => {
     const app = new App();
     new AgentPlatform(app, 'platform', {
-      config: { repositories: [{ name: 'acme/web', service: 'web' }], projects: [{ name: 'launch', repository: 'acme/web', tasks: [{ id: 1 }, { id: 2, dependsOn: [1] }] }] },
+      config: {
+        repositories: [{ name: 'acme/web', service: 'web' }],
+        projects: [{ name: 'launch', repository: 'acme/web', tasks: [{ id: 1 }, { id: 2, dependsOn: [1] }] }],
+      },
     });
     const files = synthesizeApp(app);
     expect(files.get('play-workflow-templates.yaml')).toContain('name: play-web');
@@ -48,8 +56,12 @@ describe('AgentPlatform props are what a user writes', () => {
   });
 
   it('reports a wrong config as one line per problem naming its path', () => {
-    expect(() => new AgentPlatform(new App(), 'platform', { config: { repositories: [{ name: 'not a repository', service: 'web' }] } })).toThrow(library.ConfigError);
-    expect(() => new AgentPlatform(new App(), 'platform', { config: { repositories: [{ name: 'not a repository', service: 'web' }] } })).toThrow(/^repositories\[0\]\.name: /);
+    expect(
+      () => new AgentPlatform(new App(), 'platform', { config: { repositories: [{ name: 'not a repository', service: 'web' }] } }),
+    ).toThrow(library.ConfigError);
+    expect(
+      () => new AgentPlatform(new App(), 'platform', { config: { repositories: [{ name: 'not a repository', service: 'web' }] } }),
+    ).toThrow(/^repositories\[0\]\.name: /);
   });
 });
 
@@ -71,7 +83,9 @@ describe('validatePlatform(app): the checks of agent-play validate at app.synth(
       spec: { entrypoint: 'main', templates: [{ name: 'main', dag: { tasks: [{ name: 'a', template: 'missing', colour: 'red' }] } }] },
     });
     validate.validatePlatform(app, { onWarning: () => undefined });
-    expect(() => app.synth()).toThrow(/custom\.yaml: WorkflowTemplate\/bad: spec\.templates\[0\]\.dag\.tasks\[0\]\.colour: unknown field.*\[schema\]/);
+    expect(() => app.synth()).toThrow(
+      /custom\.yaml: WorkflowTemplate\/bad: spec\.templates\[0\]\.dag\.tasks\[0\]\.colour: unknown field.*\[schema\]/,
+    );
     expect(() => app.synth()).toThrow(/template "missing"/);
   });
 });

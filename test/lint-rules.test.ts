@@ -56,7 +56,10 @@ describe('every lint rule', () => {
 
   it.each(LINT_RULES.map((rule) => [rule.id, rule.severity]))('%s fails its fixture, alone, as %s', (id, severity) => {
     const findings = lintFixture(id);
-    expect(findings.map((finding) => finding.rule), JSON.stringify(findings, null, 1)).toContain(id);
+    expect(
+      findings.map((finding) => finding.rule),
+      JSON.stringify(findings, null, 1),
+    ).toContain(id);
     expect([...new Set(findings.map((finding) => finding.rule))]).toEqual([id]);
     expect(findings.every((finding) => finding.severity === severity)).toBe(true);
   });
@@ -66,23 +69,33 @@ describe('what the rules say', () => {
   const only = (id: string) => lintFixture(id)[0];
 
   it('shows a cycle as a path', () => {
-    expect(only('dag-cycle')).toMatchObject({ path: 'spec.templates[0].dag.tasks', message: expect.stringContaining('dependency cycle: a -> b -> a') });
+    expect(only('dag-cycle')).toMatchObject({
+      path: 'spec.templates[0].dag.tasks',
+      message: expect.stringContaining('dependency cycle: a -> b -> a'),
+    });
   });
 
   it('says where a depends expression breaks, down to its line in the file', () => {
     expect(only('dag-depends-syntax').line).toBe(13);
-    expect(only('dag-depends-syntax').message).toBe('depends "first &&" does not parse: the expression ends where an operand was expected (character 9)');
+    expect(only('dag-depends-syntax').message).toBe(
+      'depends "first &&" does not parse: the expression ends where an operand was expected (character 9)',
+    );
   });
 
   it('names the undeclared label and where to declare it', () => {
-    expect(only('variable-reference')).toMatchObject({ path: 'spec.templates[0].container.command[1]', message: expect.stringContaining('label task-id is not declared in metadata.labels, spec.workflowMetadata.labels or labelsFrom') });
+    expect(only('variable-reference')).toMatchObject({
+      path: 'spec.templates[0].container.command[1]',
+      message: expect.stringContaining('label task-id is not declared in metadata.labels, spec.workflowMetadata.labels or labelsFrom'),
+    });
   });
 
   it('names the missing gate and the gates that exist', () => {
     expect(only('sensor-gate-exists')).toMatchObject({
       kind: 'Sensor',
       path: 'spec.triggers[0].template.argoWorkflow.args[1]',
-      message: expect.stringContaining('gate "waiting-qa-approved" is not a gate of any WorkflowTemplate in this run (gates: waiting-pr-created)'),
+      message: expect.stringContaining(
+        'gate "waiting-qa-approved" is not a gate of any WorkflowTemplate in this run (gates: waiting-pr-created)',
+      ),
     });
   });
 
@@ -93,10 +106,14 @@ describe('what the rules say', () => {
     expect(fixed('sensor-gate-exists', 'value=waiting-qa-approved', 'value=waiting-pr-created')).toEqual([]);
     expect(fixed('sensor-data-filter-regex', '["main"]', '["^main$"]')).toEqual([]);
     expect(fixed('variable-reference', 'spec:\n', 'spec:\n  workflowMetadata: { labels: { task-id: "5" } }\n')).toEqual([]);
-    expect(fixed('arguments-supplied', 'template: echo }', 'template: echo, arguments: { parameters: [{ name: message, value: hi }] } }')).toEqual([]);
+    expect(
+      fixed('arguments-supplied', 'template: echo }', 'template: echo, arguments: { parameters: [{ name: message, value: hi }] } }'),
+    ).toEqual([]);
     expect(fixed('template-timeout', 'timeout: "30"', 'timeout: "30s"')).toEqual([]);
     expect(fixed('retry-max-duration', 'maxDuration: "30m"', 'maxDuration: "8h2m"')).toEqual([]);
-    expect(fixed('pod-security-restricted', '  templates:\n', `  podSpecPatch: '${EXECUTOR_POD_SPEC_PATCH.trim()}'\n  templates:\n`)).toEqual([]);
+    expect(
+      fixed('pod-security-restricted', '  templates:\n', `  podSpecPatch: '${EXECUTOR_POD_SPEC_PATCH.trim()}'\n  templates:\n`),
+    ).toEqual([]);
   });
 
   it('says why a short maxDuration never retries, and how long it should be', () => {
@@ -114,8 +131,11 @@ describe('what the rules say', () => {
     expect(message).not.toContain('the script container');
   });
 
-  it("reads the resume selector in the form gateNodeSelector writes it", () => {
-    expect(NODE_SELECTOR.exec(gateNodeSelector('waiting-pr-merged'))?.groups).toEqual({ input: GATE_STAGE_INPUT, gate: 'waiting-pr-merged' });
+  it('reads the resume selector in the form gateNodeSelector writes it', () => {
+    expect(NODE_SELECTOR.exec(gateNodeSelector('waiting-pr-merged'))?.groups).toEqual({
+      input: GATE_STAGE_INPUT,
+      gate: 'waiting-pr-merged',
+    });
   });
 });
 
@@ -135,14 +155,17 @@ describe('our own output', () => {
     // Rename the merge gate in the plays only, as a stage rename without regenerating the Sensors would.
     files.set('play-workflow-templates.yaml', plays.replaceAll('waiting-pr-merged', 'waiting-merge'));
     const report = validateManifestTexts(files, 'dist-manifests');
-    expect(report.findings.filter((finding) => finding.rule === 'sensor-gate-exists').map((finding) => finding.name)).toEqual(['gate-waiting-pr-merged']);
+    expect(report.findings.filter((finding) => finding.rule === 'sensor-gate-exists').map((finding) => finding.name)).toEqual([
+      'gate-waiting-pr-merged',
+    ]);
   });
 });
 
 describe('the Argo Events runtime rules', () => {
   const fixture = (id: string): string => readFileSync(join(FIXTURES, `${id}.yaml`), 'utf8');
   const bus = (spec: string) => `\n---\napiVersion: argoproj.io/v1alpha1\nkind: EventBus\nmetadata: { name: default }\nspec: ${spec}\n`;
-  const severities = (findings: Finding[], rule: string) => findings.filter((finding) => finding.rule === rule).map((finding) => finding.severity);
+  const severities = (findings: Finding[], rule: string) =>
+    findings.filter((finding) => finding.rule === rule).map((finding) => finding.severity);
 
   it('sensor-duplicate-dependency-source is an error beside a NATS streaming bus, and silent beside JetStream', () => {
     const id = 'sensor-duplicate-dependency-source';
@@ -155,16 +178,28 @@ describe('the Argo Events runtime rules', () => {
     const repositories = Array.from({ length: 30 }, (_, index) => ({ name: `octo-org/service-${index}`, service: `service-${index}` }));
     const platform = synth({ file: { repositories }, env: {} });
     const files = new Map(platform.files);
-    files.set('eventbus.yaml', bus('{ nats: { native: {} } }').replace(/^\n---\n/, '').replace('name: default }', 'name: default, namespace: agents }'));
+    files.set(
+      'eventbus.yaml',
+      bus('{ nats: { native: {} } }')
+        .replace(/^\n---\n/, '')
+        .replace('name: default }', 'name: default, namespace: agents }'),
+    );
     const findings = validateManifestTexts(files, 'dist-manifests').findings;
     expect(findings).toEqual([]);
   });
 
   it('accepts the fixed cases', () => {
-    const one = fixture('sensor-duplicate-dependency-source').replace(/    - name: merged\n(      .*\n)+?(?=  triggers:)/, '').replace('conditions: "opened || merged"', 'conditions: "opened"');
+    const one = fixture('sensor-duplicate-dependency-source')
+      .replace(/    - name: merged\n(      .*\n)+?(?=  triggers:)/, '')
+      .replace('conditions: "opened || merged"', 'conditions: "opened"');
     expect(lint(one)).toEqual([]);
-    expect(lint(fixture('sensor-trigger-at-least-once').replace('      retryStrategy:', '      atLeastOnce: true\n      retryStrategy:'))).toEqual([]);
-    const secured = fixture('events-pod-security').replace('    serviceAccountName: sensor\n', '    serviceAccountName: sensor\n    securityContext: { runAsNonRoot: true, seccompProfile: { type: RuntimeDefault } }\n    container: { securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: [ALL] } } }\n');
+    expect(
+      lint(fixture('sensor-trigger-at-least-once').replace('      retryStrategy:', '      atLeastOnce: true\n      retryStrategy:')),
+    ).toEqual([]);
+    const secured = fixture('events-pod-security').replace(
+      '    serviceAccountName: sensor\n',
+      '    serviceAccountName: sensor\n    securityContext: { runAsNonRoot: true, seccompProfile: { type: RuntimeDefault } }\n    container: { securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: [ALL] } } }\n',
+    );
     expect(lint(secured)).toEqual([]);
   });
 });

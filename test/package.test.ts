@@ -13,9 +13,41 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(__dirname, '..');
 /** What the release build reads. */
-const PROJECT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'bin', 'scripts', 'constructs', 'src', 'bench', 'schemas', 'dist-manifests'];
+const PROJECT_FILES = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'README.md',
+  'bin',
+  'scripts',
+  'constructs',
+  'src',
+  'bench',
+  'schemas',
+  'dist-manifests',
+];
 /** Dependencies the scratch app takes from our node_modules: the package's own, its peers, the compiler. */
-const LINKED = ['ajv', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'require-from-string', 'yaml', 'zod', 're2js', '@bufbuild/cel', '@bufbuild/cel-spec', '@bufbuild/re2', '@bufbuild/protobuf', 'cdk8s', 'cdk8s-plus-28', 'constructs', 'typescript', '@types/node', 'undici-types'];
+const LINKED = [
+  'ajv',
+  'fast-deep-equal',
+  'fast-uri',
+  'json-schema-traverse',
+  'require-from-string',
+  'yaml',
+  'zod',
+  're2js',
+  '@bufbuild/cel',
+  '@bufbuild/cel-spec',
+  '@bufbuild/re2',
+  '@bufbuild/protobuf',
+  'cdk8s',
+  'cdk8s-plus-28',
+  'constructs',
+  'typescript',
+  '@types/node',
+  'undici-types',
+];
 
 const README_EXAMPLE = /## Composing your own platform in TypeScript[\s\S]*?```ts\n([\s\S]*?)```/;
 
@@ -37,7 +69,15 @@ app.synth();
 `;
 
 const STRICT_TSCONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], skipLibCheck: true, outDir: 'js' },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    types: ['node'],
+    skipLibCheck: true,
+    outDir: 'js',
+  },
   include: ['*.ts'],
 };
 
@@ -49,7 +89,11 @@ beforeAll(() => {
   const project = path.join(scratch, 'project');
   for (const file of PROJECT_FILES) cpSync(path.join(ROOT, file), path.join(project, file), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
-  execFileSync('npm', ['pack', '--silent', '--pack-destination', scratch], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(scratch, 'cache') } });
+  execFileSync('npm', ['pack', '--silent', '--pack-destination', scratch], {
+    cwd: project,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(scratch, 'cache') },
+  });
   const tarball = readdirSync(scratch).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error('npm pack wrote no tarball');
   app = path.join(scratch, 'app');
@@ -61,7 +105,10 @@ beforeAll(() => {
     mkdirSync(path.dirname(target), { recursive: true });
     symlinkSync(path.join(ROOT, 'node_modules', name), target, 'dir');
   }
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'scratch-app', private: true, dependencies: { 'cdk8s-agent-play': `file:../${tarball}` } }));
+  writeFileSync(
+    path.join(app, 'package.json'),
+    JSON.stringify({ name: 'scratch-app', private: true, dependencies: { 'cdk8s-agent-play': `file:../${tarball}` } }),
+  );
   writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(STRICT_TSCONFIG));
   writeFileSync(path.join(app, 'composition.ts'), COMPOSITION);
   const readme = README_EXAMPLE.exec(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
@@ -82,11 +129,34 @@ describe('the packed package', () => {
   it('ships the compiled library, its declarations, the schemas and their licenses; no sources, source maps or bench bundles', () => {
     const installed = path.join(app, 'node_modules', 'cdk8s-agent-play');
     const files = readdirSync(installed, { recursive: true, encoding: 'utf8' }).sort();
-    for (const expected of ['build/index.cjs', 'build/validate.cjs', 'build/cli.cjs', 'build/cli-bundle.cjs', 'build/types/constructs/index.d.ts', 'build/types/src/validate/index.d.ts', 'schemas/argo-workflows.json', 'schemas/PROVENANCE.json', 'schemas/LICENSE-argo-workflows', 'schemas/LICENSE-argo-events', 'bin/agent-play.cjs']) {
+    for (const expected of [
+      'build/index.cjs',
+      'build/validate.cjs',
+      'build/cli.cjs',
+      'build/cli-bundle.cjs',
+      'build/types/constructs/index.d.ts',
+      'build/types/src/validate/index.d.ts',
+      'schemas/argo-workflows.json',
+      'schemas/PROVENANCE.json',
+      'schemas/LICENSE-argo-workflows',
+      'schemas/LICENSE-argo-events',
+      'bin/agent-play.cjs',
+    ]) {
       expect(files).toContain(expected);
     }
-    expect(files.filter((file) => file.endsWith('.map') || file.includes('minimal-app') || file.includes('project-app') || file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
-    expect(files.some((file) => file.startsWith('build/validators/') && file.endsWith('.cjs')), 'precompiled validators').toBe(true);
+    expect(
+      files.filter(
+        (file) =>
+          file.endsWith('.map') ||
+          file.includes('minimal-app') ||
+          file.includes('project-app') ||
+          (file.endsWith('.ts') && !file.endsWith('.d.ts')),
+      ),
+    ).toEqual([]);
+    expect(
+      files.some((file) => file.startsWith('build/validators/') && file.endsWith('.cjs')),
+      'precompiled validators',
+    ).toBe(true);
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
     expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['cdk8s', 'cdk8s-plus-28', 'constructs']);
     for (const range of Object.values<string>(manifest.peerDependencies)) expect(range).toMatch(/^\^/);
@@ -94,8 +164,14 @@ describe('the packed package', () => {
   });
 
   it('compiles a composition and the README example with strict TypeScript, and both synthesize', () => {
-    execFileSync(process.execPath, [path.join(app, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
-    execFileSync(process.execPath, ['js/composition.js'], { cwd: app, env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(scratch, 'cache') } });
+    execFileSync(process.execPath, [path.join(app, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+      cwd: app,
+      encoding: 'utf8',
+    });
+    execFileSync(process.execPath, ['js/composition.js'], {
+      cwd: app,
+      env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(scratch, 'cache') },
+    });
     const plays = readdirSync(path.join(app, 'out-composition')).find((file) => file.startsWith('platform-play-workflow-templates'));
     expect(plays, 'the plays chart').toBeDefined();
     expect(readFileSync(path.join(app, 'out-composition', plays ?? ''), 'utf8')).toContain('name: play-web');
@@ -104,14 +180,20 @@ describe('the packed package', () => {
   });
 
   it('runs its command: agent-play validate with the built-in schemas and no compiler at hand', () => {
-    const out = execFileSync(process.execPath, [path.join(app, 'node_modules/cdk8s-agent-play/bin/agent-play.cjs'), 'validate', path.join(ROOT, 'dist-manifests'), '--verbose'], { encoding: 'utf8', env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(scratch, 'empty-cache') } });
+    const out = execFileSync(
+      process.execPath,
+      [path.join(app, 'node_modules/cdk8s-agent-play/bin/agent-play.cjs'), 'validate', path.join(ROOT, 'dist-manifests'), '--verbose'],
+      { encoding: 'utf8', env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(scratch, 'empty-cache') } },
+    );
     expect(out).toContain('built-in: Argo Workflows v4.1.2 CRD workflowtemplates.argoproj.io');
     expect(out).toMatch(/0 errors, 0 warnings\n$/);
     // --help answers from the usage text the build wrote, the same text the command line prints.
     const installed = path.join(app, 'node_modules/cdk8s-agent-play');
     const help = execFileSync(process.execPath, [path.join(installed, 'bin/agent-play.cjs'), '--help'], { encoding: 'utf8' });
     expect(readFileSync(path.join(installed, 'build/usage.txt'), 'utf8')).toBe(help);
-    expect(help).toBe(execFileSync(process.execPath, ['-e', "require('./build/cli.cjs').runCli(['--help'])"], { cwd: installed, encoding: 'utf8' }));
+    expect(help).toBe(
+      execFileSync(process.execPath, ['-e', "require('./build/cli.cjs').runCli(['--help'])"], { cwd: installed, encoding: 'utf8' }),
+    );
     // The validators came compiled in the package: nothing was compiled into the user's cache.
     const cached = path.join(scratch, 'empty-cache', 'validators');
     expect(existsSync(cached) ? readdirSync(cached).filter((file) => file.endsWith('.cjs')) : []).toEqual([]);
@@ -125,7 +207,11 @@ describe("the README's TypeScript example inside the checkout", () => {
     try {
       const readme = README_EXAMPLE.exec(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
       writeFileSync(path.join(folder, 'example.ts'), readme?.[1] ?? '');
-      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', path.join(ROOT, 'tsconfig.json'), 'example.ts'], { cwd: folder, stdio: ['ignore', 'ignore', 'pipe'] });
+      execFileSync(
+        process.execPath,
+        [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', path.join(ROOT, 'tsconfig.json'), 'example.ts'],
+        { cwd: folder, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
       expect(existsSync(path.join(folder, 'dist'))).toBe(true);
       expect(readdirSync(path.join(folder, 'dist')).length).toBeGreaterThan(5);
     } finally {

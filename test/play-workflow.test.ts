@@ -28,7 +28,9 @@ describe('playLabels', () => {
 
   it('gives the template the same keys, task and stage taken from the play parameters', () => {
     const { labels, labelsFrom } = playTemplateLabels('acme/widget');
-    expect(Object.keys({ ...labels, ...labelsFrom }).sort()).toEqual(Object.keys(playLabels({ task: '1', repository: 'acme/widget', stage: 'x' })).sort());
+    expect(Object.keys({ ...labels, ...labelsFrom }).sort()).toEqual(
+      Object.keys(playLabels({ task: '1', repository: 'acme/widget', stage: 'x' })).sort(),
+    );
     expect(labels[PlayLabels.repository]).toBe(repositoryLabelValue('acme/widget'));
     expect(labelsFrom[PlayLabels.taskId]).toEqual({ expression: workflowParameterExpression(PlayParameters.taskId) });
     expect(labelsFrom[PlayLabels.currentStage]).toEqual({ expression: workflowParameterExpression(PlayParameters.startStage) });
@@ -47,7 +49,10 @@ describe('playWorkflow', () => {
       extraLabels: { project: 'p1' },
     }) as { metadata: Record<string, any>; spec: Record<string, any> };
     expect(workflow.metadata.name).toBe('play-widget-task-{{inputs.parameters.task-id}}');
-    expect(workflow.metadata.labels).toEqual({ ...playLabels({ task: '{{inputs.parameters.task-id}}', repository: 'acme/widget', stage: 'code-quality' }), project: 'p1' });
+    expect(workflow.metadata.labels).toEqual({
+      ...playLabels({ task: '{{inputs.parameters.task-id}}', repository: 'acme/widget', stage: 'code-quality' }),
+      project: 'p1',
+    });
     expect(workflow.spec.workflowTemplateRef).toEqual({ name: 'play-widget' });
     expect(workflow.spec.arguments.parameters).toEqual([
       { name: PlayParameters.taskId, value: '{{inputs.parameters.task-id}}' },

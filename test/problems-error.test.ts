@@ -54,7 +54,14 @@ describe('exit codes', () => {
 
   it('report a problem list one line per problem, as unusable input (2)', () => {
     let err = '';
-    const code = runCli(['resume', '--repository', 'nobody/none', '--task', '1', '-'], { out: () => {}, err: (text) => { err += text; }, env: {}, stdin: () => '[]' });
+    const code = runCli(['resume', '--repository', 'nobody/none', '--task', '1', '-'], {
+      out: () => {},
+      err: (text) => {
+        err += text;
+      },
+      env: {},
+      stdin: () => '[]',
+    });
     expect(code).toBe(2);
     expect(err.trim().split('\n')).toHaveLength(1);
   });

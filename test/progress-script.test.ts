@@ -172,7 +172,8 @@ class Harness {
 
   /** The exit codes of the `kubectl patch KIND NAME` calls, in order. */
   public patchExitCodes(kind: string, name: string): number[] {
-    return this.cluster.calls()
+    return this.cluster
+      .calls()
       .filter((call) => call.args[0] === 'patch' && call.args[1] === kind && call.args[2] === name)
       .map((call) => call.exitCode);
   }
@@ -213,9 +214,17 @@ describe.concurrent('progress script', () => {
 
     const configMap = h.progressConfigMap();
     expect(configMap.metadata.labels).toEqual({ [PROGRESS_TRACKING_LABEL]: 'true' });
-    expect(Object.keys(configMap.data).sort()).toEqual(
-      ['branch', 'current-task-id', 'last-updated', 'repository', 'stage', 'started-at', 'status', 'task-5.json', 'workflow-name'],
-    );
+    expect(Object.keys(configMap.data).sort()).toEqual([
+      'branch',
+      'current-task-id',
+      'last-updated',
+      'repository',
+      'stage',
+      'started-at',
+      'status',
+      'task-5.json',
+      'workflow-name',
+    ]);
     expect(configMap.data).toMatchObject({
       repository: REPOSITORY,
       branch: BRANCH,
@@ -253,7 +262,12 @@ describe.concurrent('progress script', () => {
     // Each written once, with the version it read.
     expect(h.patchExitCodes('workflow', workflowName(5))).toEqual([0]);
     expect(h.patchExitCodes('configmap', CONFIGMAP)).toEqual([0]);
-    expect(h.cluster.calls().find((call) => call.args[0] === 'patch')?.args.join(' ')).toContain('"resourceVersion":"4711"');
+    expect(
+      h.cluster
+        .calls()
+        .find((call) => call.args[0] === 'patch')
+        ?.args.join(' '),
+    ).toContain('"resourceVersion":"4711"');
   });
 
   play('records a gate after an agent stage: the agent stage succeeded and the last agent stays', async ({ h }) => {
@@ -289,9 +303,21 @@ describe.concurrent('progress script', () => {
 
     const five = h.record(5);
     const other = h.record(SAME_SHARD);
-    expect(five).toMatchObject({ task: '5', workflowName: workflowName(5), stage: 'implementation', status: 'in-progress', lastAgent: 'rex' });
+    expect(five).toMatchObject({
+      task: '5',
+      workflowName: workflowName(5),
+      stage: 'implementation',
+      status: 'in-progress',
+      lastAgent: 'rex',
+    });
     expect(five.cliHistory).toEqual([{ stage: 'implementation', agent: 'rex', cli: 'cursor', at: timestamp() }]);
-    expect(other).toMatchObject({ task: String(SAME_SHARD), workflowName: workflowName(SAME_SHARD), stage: 'implementation', status: 'in-progress', lastAgent: 'blaze' });
+    expect(other).toMatchObject({
+      task: String(SAME_SHARD),
+      workflowName: workflowName(SAME_SHARD),
+      stage: 'implementation',
+      status: 'in-progress',
+      lastAgent: 'blaze',
+    });
     expect(other.cliHistory).toEqual([{ stage: 'implementation', agent: 'blaze', cli: 'claude', at: timestamp() }]);
     // The summary keys follow the last write.
     expect(h.progressConfigMap().data).toMatchObject({ 'current-task-id': String(SAME_SHARD), 'workflow-name': workflowName(SAME_SHARD) });
@@ -300,7 +326,7 @@ describe.concurrent('progress script', () => {
     expect(h.history(SAME_SHARD)).toEqual([{ stage: 'implementation', agent: 'blaze', enteredAt: timestamp() }]);
   });
 
-  play('writes a task of another shard to its own ConfigMap, never to task 5\'s', async ({ h }) => {
+  play("writes a task of another shard to its own ConfigMap, never to task 5's", async ({ h }) => {
     h.seedProgressConfigMap();
     await h.enter({ ...IMPLEMENTATION, task: 6 });
 
@@ -323,8 +349,16 @@ describe.concurrent('progress script', () => {
   play('retries a ConfigMap patch that meets a conflict, keeping the write that caused it', async ({ h }) => {
     h.seedProgressConfigMap();
     // Between task 5's read and its patch, the pod of a task of the same shard writes its own record.
-    const other = JSON.stringify({ repository: REPOSITORY, task: String(SAME_SHARD), workflowName: workflowName(SAME_SHARD), stage: 'implementation', status: 'in-progress' });
-    h.cluster.interleave('configmap', NAMESPACE, CONFIGMAP, { data: { [progressTaskKey(SAME_SHARD)]: other, 'current-task-id': String(SAME_SHARD) } });
+    const other = JSON.stringify({
+      repository: REPOSITORY,
+      task: String(SAME_SHARD),
+      workflowName: workflowName(SAME_SHARD),
+      stage: 'implementation',
+      status: 'in-progress',
+    });
+    h.cluster.interleave('configmap', NAMESPACE, CONFIGMAP, {
+      data: { [progressTaskKey(SAME_SHARD)]: other, 'current-task-id': String(SAME_SHARD) },
+    });
 
     await h.enter(IMPLEMENTATION);
 
@@ -391,7 +425,12 @@ describe('progress script text', () => {
   it('is given every play parameter a stage condition may test, by name and value', () => {
     const play = synth().one('WorkflowTemplate', 'play-play-test');
     for (const template of play.spec.templates.filter((candidate: any) => candidate.script?.source === PROGRESS_SCRIPT)) {
-      expect(template.script.env).toEqual(expect.arrayContaining([{ name: 'PARAMETER_NAMES', value: 'task-type' }, { name: 'PARAMETER_1', value: '{{workflow.parameters.task-type}}' }]));
+      expect(template.script.env).toEqual(
+        expect.arrayContaining([
+          { name: 'PARAMETER_NAMES', value: 'task-type' },
+          { name: 'PARAMETER_1', value: '{{workflow.parameters.task-type}}' },
+        ]),
+      );
     }
   });
 
@@ -402,7 +441,10 @@ describe('progress script text', () => {
     expect(scripts.length).toBe(2);
     for (const template of scripts) {
       const names = template.script.env.map((variable: { name: string }) => variable.name);
-      expect([...read].filter((name) => !names.includes(name)), `variables ${template.name} does not set`).toEqual([]);
+      expect(
+        [...read].filter((name) => !names.includes(name)),
+        `variables ${template.name} does not set`,
+      ).toEqual([]);
     }
   });
 });

@@ -33,13 +33,19 @@ type Json = Record<string, any>;
 type Task = { id: number; dependsOn?: number[]; parameters?: Record<string, string> };
 
 /** A chain-and-fan project of `count` tasks: every third task starts a chain, the others depend on the one before. */
-const manyTasks = (count: number): Task[] => Array.from({ length: count }, (_, index) => ({ id: index + 1, dependsOn: index % 3 === 0 ? [] : [index] }));
+const manyTasks = (count: number): Task[] =>
+  Array.from({ length: count }, (_, index) => ({ id: index + 1, dependsOn: index % 3 === 0 ? [] : [index] }));
 
 function build(tasks: Task[], parallelism = 4): { objects: Json[]; texts: Map<string, string>; construct: ProjectWorkflowTemplate } {
   const app = new App();
   const chart = new Chart(app, 'project', { namespace: 'agents' });
   const construct = new ProjectWorkflowTemplate(chart, 'Launch', {
-    project: { name: 'launch', repository: REPOSITORY, parallelism, tasks: tasks.map((task) => ({ dependsOn: [], parameters: {}, ...task })) },
+    project: {
+      name: 'launch',
+      repository: REPOSITORY,
+      parallelism,
+      tasks: tasks.map((task) => ({ dependsOn: [], parameters: {}, ...task })),
+    },
     repository,
     stages,
     helperImage: config.images.kubectl,
@@ -53,23 +59,43 @@ function build(tasks: Task[], parallelism = 4): { objects: Json[]; texts: Map<st
 /** Every DAG task of every chunk, with the chunk's position. */
 function dagTasks(objects: Json[]): { chunk: number; task: Json }[] {
   const main = objects[0];
-  const chunkNames: string[] = main.spec.templates.find((template: Json) => template.name === 'project').steps.map((group: Json[]) => group[0].name);
-  const templates = new Map<string, Json>(objects.flatMap((object) => object.spec.templates.map((template: Json): [string, Json] => [template.name, template])));
+  const chunkNames: string[] = main.spec.templates
+    .find((template: Json) => template.name === 'project')
+    .steps.map((group: Json[]) => group[0].name);
+  const templates = new Map<string, Json>(
+    objects.flatMap((object) => object.spec.templates.map((template: Json): [string, Json] => [template.name, template])),
+  );
   return chunkNames.flatMap((name, chunk) => (templates.get(name) as Json).dag.tasks.map((task: Json) => ({ chunk, task })));
 }
 
 describe('the task order', () => {
   it('puts every task after all it depends on, keeping the list order among ready tasks', () => {
-    const ordered = orderTasks([{ id: 3, dependsOn: [7], parameters: {} }, { id: 7, dependsOn: [], parameters: {} }, { id: 1, dependsOn: [], parameters: {} }]);
+    const ordered = orderTasks([
+      { id: 3, dependsOn: [7], parameters: {} },
+      { id: 7, dependsOn: [], parameters: {} },
+      { id: 1, dependsOn: [], parameters: {} },
+    ]);
     expect(ordered.map((task) => task.id)).toEqual([7, 1, 3]);
   });
 
   it('refuses a cycle with its path, an unknown dependency and a duplicate id, saying what to change', () => {
-    const cycle = () => orderTasks([{ id: 3, dependsOn: [7], parameters: {} }, { id: 7, dependsOn: [3], parameters: {} }, { id: 9, dependsOn: [3], parameters: {} }]);
+    const cycle = () =>
+      orderTasks([
+        { id: 3, dependsOn: [7], parameters: {} },
+        { id: 7, dependsOn: [3], parameters: {} },
+        { id: 9, dependsOn: [3], parameters: {} },
+      ]);
     expect(cycle).toThrow(ProjectError);
     expect(cycle).toThrow('tasks: dependency cycle 3 -> 7 -> 3: no task of it can ever start; remove one of these dependencies');
-    expect(() => orderTasks([{ id: 1, dependsOn: [2], parameters: {} }])).toThrow('tasks[0].dependsOn[0]: task 1 depends on task 2, which is not in the project; add it or remove the dependency');
-    expect(() => orderTasks([{ id: 1, dependsOn: [], parameters: {} }, { id: 1, dependsOn: [], parameters: {} }])).toThrow('tasks[1].id: task 1 is listed twice; give each task its own id');
+    expect(() => orderTasks([{ id: 1, dependsOn: [2], parameters: {} }])).toThrow(
+      'tasks[0].dependsOn[0]: task 1 depends on task 2, which is not in the project; add it or remove the dependency',
+    );
+    expect(() =>
+      orderTasks([
+        { id: 1, dependsOn: [], parameters: {} },
+        { id: 1, dependsOn: [], parameters: {} },
+      ]),
+    ).toThrow('tasks[1].id: task 1 is listed twice; give each task its own id');
   });
 
   it('cuts chunks of at most 200 and keeps only the dependencies inside a chunk; the others are in earlier chunks', () => {
@@ -89,7 +115,10 @@ describe('the task order', () => {
 });
 
 describe('a small project', () => {
-  const { objects, construct, texts } = build([{ id: 5 }, { id: 6, dependsOn: [5], parameters: { 'task-type': 'backend' } }, { id: 7, dependsOn: [5] }], 2);
+  const { objects, construct, texts } = build(
+    [{ id: 5 }, { id: 6, dependsOn: [5], parameters: { 'task-type': 'backend' } }, { id: 7, dependsOn: [5] }],
+    2,
+  );
   const [main] = objects;
 
   it('runs each task once, as a DAG task calling run-task with its id and parameters, after its dependencies, with bounded parallelism', () => {
@@ -98,16 +127,40 @@ describe('a small project', () => {
     expect(chunk.parallelism).toBe(2);
     expect(chunk.dag.tasks).toEqual([
       { name: 'task-5', template: ProjectTemplates.runTask, arguments: { parameters: [{ name: PlayParameters.taskId, value: '5' }] } },
-      { name: 'task-6', template: ProjectTemplates.runTask, depends: 'task-5', arguments: { parameters: [{ name: PlayParameters.taskId, value: '6' }, { name: PlayParameters.taskType, value: 'backend' }] } },
-      { name: 'task-7', template: ProjectTemplates.runTask, depends: 'task-5', arguments: { parameters: [{ name: PlayParameters.taskId, value: '7' }] } },
+      {
+        name: 'task-6',
+        template: ProjectTemplates.runTask,
+        depends: 'task-5',
+        arguments: {
+          parameters: [
+            { name: PlayParameters.taskId, value: '6' },
+            { name: PlayParameters.taskType, value: 'backend' },
+          ],
+        },
+      },
+      {
+        name: 'task-7',
+        template: ProjectTemplates.runTask,
+        depends: 'task-5',
+        arguments: { parameters: [{ name: PlayParameters.taskId, value: '7' }] },
+      },
     ]);
     expect(construct.chunks).toEqual([[5, 6, 7]]);
   });
 
   it('creates each child as a play: the play template by workflowTemplateRef, the play name, the play labels and the project label', () => {
     const startPlay = main.spec.templates.find((template: Json) => template.name === ProjectTemplates.startPlay);
-    expect(startPlay.resource).toMatchObject({ action: 'apply', successCondition: 'status.phase == Succeeded', failureCondition: 'status.phase in (Failed,Error)' });
-    const child = JSON.parse(startPlay.resource.manifest.replace(/\{\{inputs\.parameters\.([a-z-]+)\}\}/g, (_: string, name: string) => ({ 'task-id': '6', 'start-stage': 'implementation', 'task-type': 'backend' })[name] ?? ''));
+    expect(startPlay.resource).toMatchObject({
+      action: 'apply',
+      successCondition: 'status.phase == Succeeded',
+      failureCondition: 'status.phase in (Failed,Error)',
+    });
+    const child = JSON.parse(
+      startPlay.resource.manifest.replace(
+        /\{\{inputs\.parameters\.([a-z-]+)\}\}/g,
+        (_: string, name: string) => ({ 'task-id': '6', 'start-stage': 'implementation', 'task-type': 'backend' })[name] ?? '',
+      ),
+    );
     expect(child.metadata.name).toBe(playWorkflowName(repository.service, 6));
     expect(child.metadata.labels).toEqual({
       [PlayLabels.taskId]: '6',
@@ -118,7 +171,13 @@ describe('a small project', () => {
     });
     expect(child.spec).toEqual({
       workflowTemplateRef: { name: playTemplateName(repository.service) },
-      arguments: { parameters: [{ name: 'task-id', value: '6' }, { name: 'start-stage', value: 'implementation' }, { name: 'task-type', value: 'backend' }] },
+      arguments: {
+        parameters: [
+          { name: 'task-id', value: '6' },
+          { name: 'start-stage', value: 'implementation' },
+          { name: 'task-type', value: 'backend' },
+        ],
+      },
     });
   });
 
@@ -134,30 +193,48 @@ describe('a small project', () => {
   });
 
   it('validates: upstream CRD with unknown fields rejected, and every lint rule', () => {
-    for (const object of objects.filter((candidate) => candidate.kind === 'WorkflowTemplate')) expect(validateArgoWorkflowsObject(object)).toEqual([]);
+    for (const object of objects.filter((candidate) => candidate.kind === 'WorkflowTemplate'))
+      expect(validateArgoWorkflowsObject(object)).toEqual([]);
     expect(validateManifestTexts(texts, 'dist-manifests').findings).toEqual([]);
   });
 
   it('refuses at construction: a cycle, an unknown dependency, a duplicate id, another repository, an undeclared parameter', () => {
-    expect(() => build([{ id: 1, dependsOn: [2] }, { id: 2, dependsOn: [1] }])).toThrow('dependency cycle 1 -> 2 -> 1');
+    expect(() =>
+      build([
+        { id: 1, dependsOn: [2] },
+        { id: 2, dependsOn: [1] },
+      ]),
+    ).toThrow('dependency cycle 1 -> 2 -> 1');
     expect(() => build([{ id: 1, dependsOn: [9] }])).toThrow('task 1 depends on task 9, which is not in the project');
     expect(() => build([{ id: 1 }, { id: 1 }])).toThrow('task 1 is listed twice');
-    expect(() => build([{ id: 1, parameters: { team: 'core' } }])).toThrow('tasks[0].parameters.team: the play declares no parameter team (it has task-type); declare it under play.parameters');
+    expect(() => build([{ id: 1, parameters: { team: 'core' } }])).toThrow(
+      'tasks[0].parameters.team: the play declares no parameter team (it has task-type); declare it under play.parameters',
+    );
   });
 });
 
 describe('projects in the configuration', () => {
   it('leave the default platform unchanged when there are none, and add one chart when there are', () => {
     expect(synthesizePlatform(config).has('project-workflow-templates.yaml')).toBe(false);
-    const withProject = resolveConfig({ file: { projects: [{ name: 'launch', repository: REPOSITORY, tasks: [{ id: 1 }, { id: 2, dependsOn: [1] }] }] } });
+    const withProject = resolveConfig({
+      file: { projects: [{ name: 'launch', repository: REPOSITORY, tasks: [{ id: 1 }, { id: 2, dependsOn: [1] }] }] },
+    });
     const files = synthesizePlatform(withProject);
     const objects = parseAllDocuments(files.get('project-workflow-templates.yaml') ?? '').map((document) => document.toJS());
-    expect(objects.map((object) => `${object.kind}/${object.metadata.name}`)).toEqual(['ServiceAccount/agent-play-project', 'Role/agent-play-project', 'RoleBinding/agent-play-project', 'WorkflowTemplate/project-launch']);
+    expect(objects.map((object) => `${object.kind}/${object.metadata.name}`)).toEqual([
+      'ServiceAccount/agent-play-project',
+      'Role/agent-play-project',
+      'RoleBinding/agent-play-project',
+      'WorkflowTemplate/project-launch',
+    ]);
     expect(validateManifestTexts(files, 'dist-manifests').findings).toEqual([]);
   });
 
   it('are checked with the rest of the configuration, at the path to change', () => {
-    const bad = () => resolveConfig({ file: { projects: [{ name: 'launch', repository: 'octo-org/nowhere', tasks: [{ id: 1, parameters: { team: 'x' } }] }] } });
+    const bad = () =>
+      resolveConfig({
+        file: { projects: [{ name: 'launch', repository: 'octo-org/nowhere', tasks: [{ id: 1, parameters: { team: 'x' } }] }] },
+      });
     expect(bad).toThrow(ConfigError);
     expect(bad).toThrow(/projects\[0\]\.repository: repository "octo-org\/nowhere" is not configured/);
     expect(bad).toThrow(/projects\[0\]\.tasks\[0\]\.parameters\.team: unknown play parameter "team"/);
@@ -173,19 +250,25 @@ describe.each([1_000, 10_000])('a project of %i tasks', (count) => {
       for (const template of object.spec.templates) expect(template.dag?.tasks.length ?? 0).toBeLessThanOrEqual(200);
       expect(Buffer.byteLength(JSON.stringify(object))).toBeLessThan(256 * 1024);
     }
-    for (const text of texts.values()) for (const document of text.split('\n---\n')) expect(Buffer.byteLength(document)).toBeLessThan(256 * 1024);
+    for (const text of texts.values())
+      for (const document of text.split('\n---\n')) expect(Buffer.byteLength(document)).toBeLessThan(256 * 1024);
   });
 
   it('runs every task exactly once, each after all its dependencies', () => {
     const tasks = dagTasks(objects);
-    expect(tasks.map(({ task }) => task.arguments.parameters[0].value).sort((a: string, b: string) => Number(a) - Number(b))).toEqual(Array.from({ length: count }, (_, index) => String(index + 1)));
+    expect(tasks.map(({ task }) => task.arguments.parameters[0].value).sort((a: string, b: string) => Number(a) - Number(b))).toEqual(
+      Array.from({ length: count }, (_, index) => String(index + 1)),
+    );
     const chunkOf = new Map(tasks.map(({ chunk, task }) => [task.name, chunk]));
     const dependencies = new Map(manyTasks(count).map((task) => [`task-${task.id}`, (task.dependsOn ?? []).map((id) => `task-${id}`)]));
     for (const { chunk, task } of tasks) {
       for (const dependency of dependencies.get(task.name) ?? []) {
         const dependencyChunk = chunkOf.get(dependency) as number;
         // Either in an earlier chunk (finished before this one starts) or named in depends.
-        expect(dependencyChunk < chunk || (dependencyChunk === chunk && String(task.depends).split(' && ').includes(dependency)), `${task.name} after ${dependency}`).toBe(true);
+        expect(
+          dependencyChunk < chunk || (dependencyChunk === chunk && String(task.depends).split(' && ').includes(dependency)),
+          `${task.name} after ${dependency}`,
+        ).toBe(true);
       }
     }
   });
@@ -198,7 +281,9 @@ describe.each([1_000, 10_000])('a project of %i tasks', (count) => {
       expect(step.template).toBe('run-chunk');
       const [holder, chunk] = step.arguments.parameters.map((parameter: Json) => parameter.value);
       expect(names).toContain(holder);
-      expect(objects.find((object) => object.metadata.name === holder)!.spec.templates.map((template: Json) => template.name)).toContain(chunk);
+      expect(objects.find((object) => object.metadata.name === holder)!.spec.templates.map((template: Json) => template.name)).toContain(
+        chunk,
+      );
     }
     const sample = count > 1_000 ? [objects[0], objects[objects.length - 1]] : objects;
     for (const object of sample) expect(validateArgoWorkflowsObject(object)).toEqual([]);
@@ -231,8 +316,16 @@ describe('the project Workflow at run time', () => {
 
   it('creates each chunk as a child Workflow it owns, entered at the chunk, and waits for it', () => {
     const run = template('run-chunk');
-    expect(run.resource).toMatchObject({ action: 'create', setOwnerReference: true, successCondition: 'status.phase == Succeeded', failureCondition: 'status.phase in (Failed,Error)' });
-    expect(JSON.parse(run.resource.manifest).spec).toEqual({ workflowTemplateRef: { name: '{{inputs.parameters.workflow-template}}' }, entrypoint: '{{inputs.parameters.chunk}}' });
+    expect(run.resource).toMatchObject({
+      action: 'create',
+      setOwnerReference: true,
+      successCondition: 'status.phase == Succeeded',
+      failureCondition: 'status.phase in (Failed,Error)',
+    });
+    expect(JSON.parse(run.resource.manifest).spec).toEqual({
+      workflowTemplateRef: { name: '{{inputs.parameters.workflow-template}}' },
+      entrypoint: '{{inputs.parameters.chunk}}',
+    });
   });
 
   it('is bounded: time to live and pod garbage collection on every object a Workflow is made from', () => {
@@ -251,15 +344,25 @@ describe('the project Workflow at run time', () => {
   });
 });
 
-
 describe('find-start, run for real against a fake kubectl', () => {
   const { objects } = build(manyTasks(2));
   const findStart = objects[0].spec.templates.find((template: Json) => template.name === ProjectTemplates.findStart);
   const baseEnv: Record<string, string> = Object.fromEntries(findStart.script.env.map((variable: Json) => [variable.name, variable.value]));
   const record = (task: number, stage: string, status: string) =>
-    JSON.stringify({ repository: REPOSITORY, task: String(task), workflowName: playWorkflowName(repository.service, task), startedAt: '2026-11-23T08:00:00Z', lastUpdated: '2026-11-23T09:00:00Z', stage, status });
+    JSON.stringify({
+      repository: REPOSITORY,
+      task: String(task),
+      workflowName: playWorkflowName(repository.service, task),
+      startedAt: '2026-11-23T08:00:00Z',
+      lastUpdated: '2026-11-23T09:00:00Z',
+      stage,
+      status,
+    });
 
-  async function findStartOf(cluster: FakeCluster, taskId: string): Promise<{ code: number | null; stderr: string; stage?: string; action?: string }> {
+  async function findStartOf(
+    cluster: FakeCluster,
+    taskId: string,
+  ): Promise<{ code: number | null; stderr: string; stage?: string; action?: string }> {
     const outputs = { START_STAGE_FILE: join(cluster.root, 'start-stage'), ACTION_FILE: join(cluster.root, 'action') };
     const env = { ...baseEnv, TASK_ID: taskId, NAMESPACE: 'agents', PROGRESS_KEY: progressTaskKey(taskId), ...outputs, HOME: cluster.root };
     const run = await runBash(findStart.script.source, cluster.scriptEnv(env), 8000);
@@ -267,7 +370,7 @@ describe('find-start, run for real against a fake kubectl', () => {
     return { code: run.code, stderr: run.stderr, stage: read(outputs.START_STAGE_FILE), action: read(outputs.ACTION_FILE) };
   }
 
-  it('reads the task\'s own shard: skips a completed task, restarts another at its stage, starts a new one at the first stage', async () => {
+  it("reads the task's own shard: skips a completed task, restarts another at its stage, starts a new one at the first stage", async () => {
     const cluster = FakeCluster.create();
     try {
       // Tasks 6, 70 and 134 share shard 6; a record of task 6 in any other ConfigMap would not be read.
@@ -275,7 +378,11 @@ describe('find-start, run for real against a fake kubectl', () => {
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: progressConfigMapOf(REPOSITORY, 6), namespace: 'agents', labels: { 'play-tracking': 'true' } },
-        data: { repository: REPOSITORY, [progressTaskKey(70)]: record(70, 'completed', 'completed'), [progressTaskKey(134)]: record(134, 'code-quality', 'failed') },
+        data: {
+          repository: REPOSITORY,
+          [progressTaskKey(70)]: record(70, 'completed', 'completed'),
+          [progressTaskKey(134)]: record(134, 'code-quality', 'failed'),
+        },
       });
       cluster.put({
         apiVersion: 'v1',
@@ -291,20 +398,31 @@ describe('find-start, run for real against a fake kubectl', () => {
       // A task without a record in its shard is looked up in the single ConfigMap of the earlier layout too.
       const legacy = `get configmap ${progressConfigMapName(REPOSITORY)}`;
       const shard = (task: number) => `get configmap ${progressConfigMapOf(REPOSITORY, task)}`;
-      expect(cluster.calls().map((call) => call.args.slice(0, 3).join(' '))).toEqual([shard(70), shard(134), shard(6), legacy, shard(5), legacy]);
+      expect(cluster.calls().map((call) => call.args.slice(0, 3).join(' '))).toEqual([
+        shard(70),
+        shard(134),
+        shard(6),
+        legacy,
+        shard(5),
+        legacy,
+      ]);
     } finally {
       cluster.dispose();
     }
   });
 
-  it('finds a record of the earlier single-ConfigMap layout when the shard has none, and prefers the shard\'s', async () => {
+  it("finds a record of the earlier single-ConfigMap layout when the shard has none, and prefers the shard's", async () => {
     const cluster = FakeCluster.create();
     try {
       cluster.put({
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: progressConfigMapName(REPOSITORY), namespace: 'agents', labels: { 'play-tracking': 'true' } },
-        data: { repository: REPOSITORY, [progressTaskKey(200)]: record(200, 'testing', 'failed'), [progressTaskKey(201)]: record(201, 'implementation', 'failed') },
+        data: {
+          repository: REPOSITORY,
+          [progressTaskKey(200)]: record(200, 'testing', 'failed'),
+          [progressTaskKey(201)]: record(201, 'implementation', 'failed'),
+        },
       });
       cluster.put({
         apiVersion: 'v1',

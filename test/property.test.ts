@@ -49,11 +49,30 @@ const duration = fc.tuple(fc.integer({ min: 1, max: 300 }), fc.constantFrom('s',
 const validConfig = fc.record(
   {
     namespace: word,
-    repositories: fc.uniqueArray(fc.record({ name: fc.tuple(owner, repoName).map(([o, n]) => `${o}/${n}`), service: word }), { minLength: 1, maxLength: 3, selector: (repository) => repository.service }),
+    repositories: fc.uniqueArray(fc.record({ name: fc.tuple(owner, repoName).map(([o, n]) => `${o}/${n}`), service: word }), {
+      minLength: 1,
+      maxLength: 3,
+      selector: (repository) => repository.service,
+    }),
     play: fc.record({ deadline: duration, keepSucceeded: duration, keepFailed: duration }, { requiredKeys: [] }),
-    events: fc.record({ resume: fc.constantFrom('label-selector', 'workflow-name'), triggerRetries: fc.integer({ min: 0, max: 10 }) }, { requiredKeys: [] }),
+    events: fc.record(
+      { resume: fc.constantFrom('label-selector', 'workflow-name'), triggerRetries: fc.integer({ min: 0, max: 10 }) },
+      { requiredKeys: [] },
+    ),
     workspace: fc.record({ size: fc.integer({ min: 1, max: 999 }).map((size) => `${size}Gi`) }, { requiredKeys: [] }),
-    agents: fc.record({ cleo: fc.record({ cli: fc.constantFrom('claude', 'codex', 'gemini'), temperature: fc.double({ min: 0, max: 2, noNaN: true }), maxTokens: fc.integer({ min: 1, max: 2 ** 31 }) }, { requiredKeys: [] }) }, { requiredKeys: [] }),
+    agents: fc.record(
+      {
+        cleo: fc.record(
+          {
+            cli: fc.constantFrom('claude', 'codex', 'gemini'),
+            temperature: fc.double({ min: 0, max: 2, noNaN: true }),
+            maxTokens: fc.integer({ min: 1, max: 2 ** 31 }),
+          },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: [] },
+    ),
   },
   { requiredKeys: ['repositories'] },
 );
@@ -102,7 +121,23 @@ function pathsOf(value: Json, at: Path = []): Path[] {
 /** Values that have broken parsers before: specials, extremes, wrong types, reserved names, template syntax. */
 const hostileValue: fc.Arbitrary<Json> = fc.oneof(
   fc.string(),
-  fc.constantFrom('', '-1', 'latest', '{{workflow.name}}', '__proto__', 'constructor', 'a/b/c', 'Foo Bar/x', '99999999999999999999d', '0s', 'x'.repeat(300), '\u0000', 'ünïcödé', '"quoted"', 'line\nbreak'),
+  fc.constantFrom(
+    '',
+    '-1',
+    'latest',
+    '{{workflow.name}}',
+    '__proto__',
+    'constructor',
+    'a/b/c',
+    'Foo Bar/x',
+    '99999999999999999999d',
+    '0s',
+    'x'.repeat(300),
+    '\u0000',
+    'ünïcödé',
+    '"quoted"',
+    'line\nbreak',
+  ),
   fc.integer(),
   fc.constantFrom(0, -1, 1e300, -1e300, 2 ** 63, 0.5, Number.MAX_SAFE_INTEGER + 2),
   fc.boolean(),
@@ -139,7 +174,14 @@ function mutate(value: Json, change: Mutation): Json {
 }
 
 /** Text mutations: bytes replaced, cut or inserted at random places, as a corrupted download would be. */
-const textMutation = fc.record({ at: fc.nat(), length: fc.nat({ max: 40 }), insert: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom(': ', '- ', '&a ', '*a', '{', '[', '"', '\t', '\n  ', '!!binary ', '---\n', '<<: *a\n')) });
+const textMutation = fc.record({
+  at: fc.nat(),
+  length: fc.nat({ max: 40 }),
+  insert: fc.oneof(
+    fc.string({ maxLength: 20 }),
+    fc.constantFrom(': ', '- ', '&a ', '*a', '{', '[', '"', '\t', '\n  ', '!!binary ', '---\n', '<<: *a\n'),
+  ),
+});
 const mutateText = (text: string, change: { at: number; length: number; insert: string }): string => {
   const at = change.at % (text.length + 1);
   return text.slice(0, at) + change.insert + text.slice(at + change.length);
@@ -150,7 +192,13 @@ const EXAMPLE_CONFIG = {
   repositories: [{ name: 'octo-org/payments', service: 'payments', docsRepository: 'octo-org/docs' }],
   agents: { cleo: { cli: 'codex' } },
   play: { deadline: '7d', parameters: { tier: 'gold' } },
-  projects: [{ name: 'launch', repository: 'octo-org/payments', tasks: [{ id: 1 }, { id: 2, dependsOn: [1], parameters: { 'task-type': 'backend' } }] }],
+  projects: [
+    {
+      name: 'launch',
+      repository: 'octo-org/payments',
+      tasks: [{ id: 1 }, { id: 2, dependsOn: [1], parameters: { 'task-type': 'backend' } }],
+    },
+  ],
 };
 
 describe('random mutations end in a clean exit, never a crash or a partial write', () => {
@@ -196,37 +244,76 @@ describe('random mutations end in a clean exit, never a crash or a partial write
     const sources = readdirSync(DIST).map((name) => readFileSync(join(DIST, name), 'utf8'));
     let index = 0;
     fc.assert(
-      fc.property(fc.nat(), fc.oneof(fc.array(textMutation, { minLength: 1, maxLength: 4 }).map((changes) => ({ changes })), fc.array(mutation, { minLength: 1, maxLength: 3 }).map((objects) => ({ objects }))), (which, change) => {
-        const source = sources[which % sources.length];
-        const text =
-          'changes' in change
-            ? change.changes.reduce(mutateText, source)
-            : source.split(/^---$/m).map((document, position) => (position === 0 ? stringify(change.objects.reduce<Json>((value, step) => mutate(value, step), parse(document))) : document)).join('---');
-        const file = join(folder, `manifest-${(index += 1)}.yaml`);
-        writeFileSync(file, text);
-        const run = runCapturing(['validate', file, '--format', 'json']);
-        expectClean(run, [0, 1, 2]);
-        if (run.code !== 2) {
-          const findings = JSON.parse(run.out).findings as { rule: string; message: string }[];
-          expect(findings.filter((finding) => finding.message.includes('could not check this object'))).toEqual([]);
-        }
-      }),
+      fc.property(
+        fc.nat(),
+        fc.oneof(
+          fc.array(textMutation, { minLength: 1, maxLength: 4 }).map((changes) => ({ changes })),
+          fc.array(mutation, { minLength: 1, maxLength: 3 }).map((objects) => ({ objects })),
+        ),
+        (which, change) => {
+          const source = sources[which % sources.length];
+          const text =
+            'changes' in change
+              ? change.changes.reduce(mutateText, source)
+              : source
+                  .split(/^---$/m)
+                  .map((document, position) =>
+                    position === 0
+                      ? stringify(change.objects.reduce<Json>((value, step) => mutate(value, step), parse(document)))
+                      : document,
+                  )
+                  .join('---');
+          const file = join(folder, `manifest-${(index += 1)}.yaml`);
+          writeFileSync(file, text);
+          const run = runCapturing(['validate', file, '--format', 'json']);
+          expectClean(run, [0, 1, 2]);
+          if (run.code !== 2) {
+            const findings = JSON.parse(run.out).findings as { rule: string; message: string }[];
+            expect(findings.filter((finding) => finding.message.includes('could not check this object'))).toEqual([]);
+          }
+        },
+      ),
       settings(RUNS),
     );
   });
 
   it('of progress state: status lists or refuses it, resume recreates or refuses', () => {
-    const record = { repository: '5dlabs/cto-play-test', task: '5', workflowName: 'play-play-test-task-5', startedAt: '2026-11-23T08:00:00Z', lastUpdated: '2026-11-23T09:00:00Z', stage: 'testing', status: 'in-progress' };
+    const record = {
+      repository: '5dlabs/cto-play-test',
+      task: '5',
+      workflowName: 'play-play-test-task-5',
+      startedAt: '2026-11-23T08:00:00Z',
+      lastUpdated: '2026-11-23T09:00:00Z',
+      stage: 'testing',
+      status: 'in-progress',
+    };
     const state = {
       apiVersion: 'v1',
       kind: 'List',
-      items: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'play-progress-5dlabs-cto-play-test', labels: { 'play-tracking': 'true' } }, data: { repository: '5dlabs/cto-play-test', 'task-5.json': JSON.stringify(record) } }],
+      items: [
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'play-progress-5dlabs-cto-play-test', labels: { 'play-tracking': 'true' } },
+          data: { repository: '5dlabs/cto-play-test', 'task-5.json': JSON.stringify(record) },
+        },
+      ],
     };
     fc.assert(
-      fc.property(fc.oneof(fc.array(mutation, { minLength: 1, maxLength: 3 }).map((changes) => stringify(changes.reduce<Json>((value, change) => mutate(value, change), state)))), (text) => {
-        expectClean(runCapturing(['status', '-'], { stdin: text, now: new Date('2026-11-23T10:00:00Z') }), [0, 2]);
-        expectClean(runCapturing(['resume', '--repository', '5dlabs/cto-play-test', '--task', '5', '-'], { stdin: text, env: {} }), [0, 2]);
-      }),
+      fc.property(
+        fc.oneof(
+          fc
+            .array(mutation, { minLength: 1, maxLength: 3 })
+            .map((changes) => stringify(changes.reduce<Json>((value, change) => mutate(value, change), state))),
+        ),
+        (text) => {
+          expectClean(runCapturing(['status', '-'], { stdin: text, now: new Date('2026-11-23T10:00:00Z') }), [0, 2]);
+          expectClean(
+            runCapturing(['resume', '--repository', '5dlabs/cto-play-test', '--task', '5', '-'], { stdin: text, env: {} }),
+            [0, 2],
+          );
+        },
+      ),
       settings(RUNS),
     );
   });

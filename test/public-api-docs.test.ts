@@ -17,7 +17,10 @@ function hasDoc(symbol: ts.Symbol, checker: ts.TypeChecker): boolean {
 function isPrivate(symbol: ts.Symbol): boolean {
   const declaration = symbol.declarations?.[0];
   if (declaration === undefined) return false;
-  return (ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Private) !== 0 || (ts.isClassElement(declaration) && declaration.name !== undefined && ts.isPrivateIdentifier(declaration.name));
+  return (
+    (ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Private) !== 0 ||
+    (ts.isClassElement(declaration) && declaration.name !== undefined && ts.isPrivateIdentifier(declaration.name))
+  );
 }
 
 /** Whether `node`'s own body throws (a `throw` outside any nested function). */
@@ -65,7 +68,8 @@ function propsGaps(name: string, symbol: ts.Symbol, checker: ts.TypeChecker): st
   for (const field of checker.getDeclaredTypeOfSymbol(symbol).getProperties()) {
     const optional = (field.flags & ts.SymbolFlags.Optional) !== 0;
     if (!hasDoc(field, checker)) gaps.push(`${name}.${field.name}: no TSDoc`);
-    else if (optional && !field.getJsDocTags(checker).some((tag) => tag.name === 'default')) gaps.push(`${name}.${field.name}: optional without @default`);
+    else if (optional && !field.getJsDocTags(checker).some((tag) => tag.name === 'default'))
+      gaps.push(`${name}.${field.name}: optional without @default`);
   }
   return gaps;
 }
@@ -73,12 +77,21 @@ function propsGaps(name: string, symbol: ts.Symbol, checker: ts.TypeChecker): st
 /** Every documentation gap of the exports of `entries`, one line each. */
 function documentationGaps(entries: readonly string[]): string[] {
   const files = entries.map((entry) => path.join(root, entry));
-  const options: ts.CompilerOptions = { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, noLib: true, types: [], noEmit: true };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    noLib: true,
+    types: [],
+    noEmit: true,
+  };
   // Only the package's own files carry its documentation: packages (cdk8s, zod) and the standard library stay
   // unread, which keeps the check to a few seconds.
   const host = ts.createCompilerHost(options);
   host.resolveModuleNameLiterals = (literals, containingFile) =>
-    literals.map((literal) => (literal.text.startsWith('.') ? ts.resolveModuleName(literal.text, containingFile, options, host) : { resolvedModule: undefined }));
+    literals.map((literal) =>
+      literal.text.startsWith('.') ? ts.resolveModuleName(literal.text, containingFile, options, host) : { resolvedModule: undefined },
+    );
   const program = ts.createProgram(files, options, host);
   const checker = program.getTypeChecker();
   const gaps: string[] = [];

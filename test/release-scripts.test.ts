@@ -4,10 +4,24 @@ import { describe, expect, it } from 'vitest';
 import { RESUMER_PARAMETERS, type ResumerParameter } from '../constructs/events/play-resumer-template';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../constructs/model/labels';
 import { repositoryLabelValue } from '../constructs/model/naming';
-import { GATE_STAGE_INPUT, PlayParameters, playTemplateName, playWorkflowName, releaseConfigMapName, RESUMED_FROM_ANNOTATION, RESUMER_TEMPLATE_NAME } from '../constructs/model/play-contract';
+import {
+  GATE_STAGE_INPUT,
+  PlayParameters,
+  playTemplateName,
+  playWorkflowName,
+  releaseConfigMapName,
+  RESUMED_FROM_ANNOTATION,
+  RESUMER_TEMPLATE_NAME,
+} from '../constructs/model/play-contract';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { NO_TASK } from '../constructs/model/task-id-template';
-import { CHECK_RELEASE_SCRIPT, CONFIRM_RELEASED_SCRIPT, FIND_PLAY_SCRIPT, RELEASED_FILE, WORKFLOW_FILE } from '../constructs/workflows/release-scripts';
+import {
+  CHECK_RELEASE_SCRIPT,
+  CONFIRM_RELEASED_SCRIPT,
+  FIND_PLAY_SCRIPT,
+  RELEASED_FILE,
+  WORKFLOW_FILE,
+} from '../constructs/workflows/release-scripts';
 import { synthesizePlatform } from '../src/synth/synthesize';
 import type { Step } from '../src/simulate/scenario';
 import { simulate } from '../src/simulate/simulate';
@@ -53,7 +67,9 @@ function scriptTemplate(templateName: string, source: string): any {
   return { ...found[0], namespace: owner.metadata.namespace as string };
 }
 
-const PLAY_TEMPLATE: K8sObject = MANIFESTS.find((object) => object.kind === 'WorkflowTemplate' && object.metadata.name === playTemplateName(REPOSITORY.service))!;
+const PLAY_TEMPLATE: K8sObject = MANIFESTS.find(
+  (object) => object.kind === 'WorkflowTemplate' && object.metadata.name === playTemplateName(REPOSITORY.service),
+)!;
 const CHECK_TEMPLATE = scriptTemplate(playTemplateName(REPOSITORY.service), CHECK_RELEASE_SCRIPT);
 const FIND_TEMPLATE = scriptTemplate(RESUMER_TEMPLATE_NAME, FIND_PLAY_SCRIPT);
 const CONFIRM_TEMPLATE = scriptTemplate(RESUMER_TEMPLATE_NAME, CONFIRM_RELEASED_SCRIPT);
@@ -128,8 +144,20 @@ interface PlayOptions {
 /** The node status of a play whose gate `stage` has an active suspend node (as the controller stores it). */
 function suspendedAt(stage: string): Record<string, unknown> {
   return {
-    'play-x-1': { id: 'play-x-1', type: 'Suspend', phase: 'Running', templateName: 'await-release', inputs: { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] } },
-    'play-x-2': { id: 'play-x-2', type: 'Pod', phase: 'Succeeded', templateName: 'check-release', inputs: { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] } },
+    'play-x-1': {
+      id: 'play-x-1',
+      type: 'Suspend',
+      phase: 'Running',
+      templateName: 'await-release',
+      inputs: { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] },
+    },
+    'play-x-2': {
+      id: 'play-x-2',
+      type: 'Pod',
+      phase: 'Succeeded',
+      templateName: 'check-release',
+      inputs: { parameters: [{ name: GATE_STAGE_INPUT, value: stage }] },
+    },
   };
 }
 
@@ -154,7 +182,9 @@ function playWorkflow(options: PlayOptions): KubeObject {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Workflow',
     metadata: {
-      name: options.name ?? `${PLAY_TEMPLATE.metadata.name}${options.repository ? '-other' : ''}-task-${options.task}-${options.suffix ?? 'x7k2p'}`,
+      name:
+        options.name ??
+        `${PLAY_TEMPLATE.metadata.name}${options.repository ? '-other' : ''}-task-${options.task}-${options.suffix ?? 'x7k2p'}`,
       namespace: NAMESPACE,
       resourceVersion: '4711',
       creationTimestamp: PLAY_CREATED,
@@ -171,7 +201,12 @@ function playWorkflow(options: PlayOptions): KubeObject {
 
 /** The release ConfigMap of a task, holding `data` (gate to record). */
 function releaseRecord(task: number, data: Record<string, string>): KubeObject {
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: releaseConfigMapName(REPOSITORY.service, task), namespace: NAMESPACE }, data };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: releaseConfigMapName(REPOSITORY.service, task), namespace: NAMESPACE },
+    data,
+  };
 }
 
 /** A Workflow like the play but labelled as a CodeRun. */
@@ -210,25 +245,34 @@ class Harness {
     if (!this.cluster.get('workflow', NAMESPACE, name)) {
       const play = playWorkflow({ task, stage: gate, name });
       play.metadata.creationTimestamp = run.created ?? PLAY_CREATED;
-      if (run.resumed) play.metadata.annotations = { ...play.metadata.annotations, [RESUMED_FROM_ANNOTATION]: 'play-progress-x/task-5.json: stage x' };
+      if (run.resumed)
+        play.metadata.annotations = { ...play.metadata.annotations, [RESUMED_FROM_ANNOTATION]: 'play-progress-x/task-5.json: stage x' };
       this.cluster.put(play);
     }
-    const env = templateEnv(CHECK_TEMPLATE, {
-      [`inputs.parameters.${GATE_STAGE_INPUT}`]: gate,
-      [`workflow.parameters.${PlayParameters.taskId}`]: String(task),
-      'workflow.namespace': NAMESPACE,
-      'workflow.name': name,
-    }, this.tmp);
+    const env = templateEnv(
+      CHECK_TEMPLATE,
+      {
+        [`inputs.parameters.${GATE_STAGE_INPUT}`]: gate,
+        [`workflow.parameters.${PlayParameters.taskId}`]: String(task),
+        'workflow.namespace': NAMESPACE,
+        'workflow.name': name,
+      },
+      this.tmp,
+    );
     return this.run(CHECK_RELEASE_SCRIPT, env);
   }
 
   /** The resumer's `confirm` step after a failed resume of `play` at `gate`. */
   public runConfirm(gate: string, play: string): Promise<Run> {
-    const env = templateEnv(CONFIRM_TEMPLATE, {
-      'inputs.parameters.workflow': play,
-      [`workflow.parameters.gate`]: gate,
-      'workflow.namespace': NAMESPACE,
-    }, this.tmp);
+    const env = templateEnv(
+      CONFIRM_TEMPLATE,
+      {
+        'inputs.parameters.workflow': play,
+        [`workflow.parameters.gate`]: gate,
+        'workflow.namespace': NAMESPACE,
+      },
+      this.tmp,
+    );
     return this.run(CONFIRM_RELEASED_SCRIPT, env);
   }
 
@@ -278,7 +322,10 @@ class Harness {
 
   /** The calls of one verb, e.g. `patch workflow`, as `VERB KIND NAME` with their exit codes. */
   public callsOf(verb: string): string[] {
-    return this.cluster.calls().filter((call) => call.args[0] === verb).map((call) => `[${call.exitCode}] ${call.args.slice(0, 3).join(' ')}`);
+    return this.cluster
+      .calls()
+      .filter((call) => call.args[0] === verb)
+      .map((call) => `[${call.exitCode}] ${call.args.slice(0, 3).join(' ')}`);
   }
 
   private output(file: string): string | undefined {
@@ -293,7 +340,9 @@ class Harness {
   private succeed(result: Run, what: string): Run {
     if (result.code !== 0) {
       const calls = this.cluster.calls().map((call) => `  [${call.exitCode}] kubectl ${call.args.join(' ')}`);
-      throw new Error(`${what} ended with ${result.signal ?? `exit ${result.code}`}\n--- stderr\n${result.stderr}\n--- kubectl calls\n${calls.join('\n')}`);
+      throw new Error(
+        `${what} ended with ${result.signal ?? `exit ${result.code}`}\n--- stderr\n${result.stderr}\n--- kubectl calls\n${calls.join('\n')}`,
+      );
     }
     return result;
   }
@@ -351,7 +400,9 @@ describe.concurrent('check-release script', () => {
   });
 
   cluster('answers false when the ConfigMap records other gates only', async ({ h }) => {
-    h.cluster.put(releaseRecord(5, { [LATER_GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) }));
+    h.cluster.put(
+      releaseRecord(5, { [LATER_GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) }),
+    );
     await h.checkRelease(GATE, 5);
     expect(h.released()).toBe('false\n');
   });
@@ -387,22 +438,26 @@ describe.concurrent('check-release script', () => {
   });
 
   cluster('counts a release made in the second the play was created, and one without a time as old', async ({ h }) => {
-    h.cluster.put(releaseRecord(5, {
+    h.cluster.put(
+      releaseRecord(5, {
         [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-02-01T00:00:00Z' }),
         [LATER_GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9' }),
-      }));
+      }),
+    );
     await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z' });
     expect(h.released()).toBe('true\n');
     await h.checkRelease(LATER_GATE, 5);
     expect(h.released()).toBe('false\n');
   });
 
-  cluster('removes the releases of earlier runs on a fresh run\'s check, and keeps those of this run', async ({ h }) => {
+  cluster("removes the releases of earlier runs on a fresh run's check, and keeps those of this run", async ({ h }) => {
     const current = JSON.stringify({ prUrl: prUrl(10), prNumber: '10', releasedAt: '2026-02-02T00:00:00Z' });
-    h.cluster.put(releaseRecord(5, {
-      [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }),
-      [LATER_GATE]: current,
-    }));
+    h.cluster.put(
+      releaseRecord(5, {
+        [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }),
+        [LATER_GATE]: current,
+      }),
+    );
     const run = await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z' });
     expect(h.released()).toBe('false\n');
     expect(h.releaseConfigMap(5)!.data).toEqual({ [LATER_GATE]: current });
@@ -683,9 +738,14 @@ describe('the release protocol, in bash and in the simulator', () => {
     'early release: recorded before the play arrives, it passes on arrival': ['release', 'arrive'],
     'late release: the play waits, the resumer releases it': ['arrive', 'release'],
     'duplicate delivery: the second releases nothing': ['arrive', 'release', 'release'],
-    'an old run\'s release: a new run ignores it and waits': ['release', 'restart', 'arrive'],
+    "an old run's release: a new run ignores it and waits": ['release', 'restart', 'arrive'],
     'a resumed run keeps the release its run recorded': ['release', 'deletePlay', 'resumeFromState', 'arrive'],
-    'a run recreated at the gate passes with the release recorded while no play existed': ['arrive', 'deletePlay', 'release', 'resumeFromState'],
+    'a run recreated at the gate passes with the release recorded while no play existed': [
+      'arrive',
+      'deletePlay',
+      'release',
+      'resumeFromState',
+    ],
   };
 
   it('starts where the scenarios assume: an agent stage, then the gate', () => {
@@ -697,7 +757,11 @@ describe('the release protocol, in bash and in the simulator', () => {
     const task = { repository: REPOSITORY.name, task: TASK };
     switch (step) {
       case 'release':
-        return { github: 'pull_request', payload: pullRequestEvent('opened', { repository: REPOSITORY.name, number: 42, labels: [`task-${TASK}`] }), delivery: `d-${index}` };
+        return {
+          github: 'pull_request',
+          payload: pullRequestEvent('opened', { repository: REPOSITORY.name, number: 42, labels: [`task-${TASK}`] }),
+          delivery: `d-${index}`,
+        };
       case 'arrive':
         return { agentDone: task };
       case 'restart':
@@ -713,7 +777,10 @@ describe('the release protocol, in bash and in the simulator', () => {
     const objects = MANIFESTS as Record<string, any>[];
     return steps.map((_step, index) => {
       // The report gives the plays at the end: run each prefix of the scenario.
-      const report = simulate({ config: CONFIG, objects }, { plays: [{ repository: REPOSITORY.name, task: TASK, stage: FIRST }], steps: steps.slice(0, index + 1).map(simulatorStep) });
+      const report = simulate(
+        { config: CONFIG, objects },
+        { plays: [{ repository: REPOSITORY.name, task: TASK, stage: FIRST }], steps: steps.slice(0, index + 1).map(simulatorStep) },
+      );
       const last = report.steps[index];
       expect(last.ignored === undefined || !last.ignored.startsWith('no sensor matched'), `step ${index}: ${last.ignored}`).toBe(true);
       const play = report.plays.find((candidate) => candidate.task === TASK);
@@ -732,13 +799,20 @@ describe('the release protocol, in bash and in the simulator', () => {
 
   async function bashOutcomes(h: Harness, steps: readonly ProtocolStep[]): Promise<Outcome[]> {
     let runs = 0;
-    const start = (stage: string, created: string, resumed: boolean): BashPlay => ({ stage, waiting: false, created, resumed, name: `play-run-${TASK}-${(runs += 1)}` });
+    const start = (stage: string, created: string, resumed: boolean): BashPlay => ({
+      stage,
+      waiting: false,
+      created,
+      resumed,
+      name: `play-run-${TASK}-${(runs += 1)}`,
+    });
     let play: BashPlay | undefined = start(FIRST, PLAY_CREATED, false);
     let recorded = FIRST;
     const store = (current: BashPlay) => {
       const workflow = playWorkflow({ task: TASK, stage: current.stage, name: current.name, suspended: current.waiting });
       workflow.metadata.creationTimestamp = current.created;
-      if (current.resumed) workflow.metadata.annotations = { ...workflow.metadata.annotations, [RESUMED_FROM_ANNOTATION]: `stage ${current.stage}` };
+      if (current.resumed)
+        workflow.metadata.annotations = { ...workflow.metadata.annotations, [RESUMED_FROM_ANNOTATION]: `stage ${current.stage}` };
       h.put(workflow);
       recorded = current.stage;
     };
@@ -795,11 +869,28 @@ describe('the release protocol, in bash and in the simulator', () => {
 
   it('have the outcomes the protocol promises', () => {
     const stages = (steps: ProtocolStep[]) => simulatorOutcomes(steps).map((outcome) => `${outcome.stage}/${outcome.resumed}`);
-    expect(stages(scenarios['early release: recorded before the play arrives, it passes on arrival'])).toEqual([`${FIRST}/0`, `${AFTER_GATE}/0`]);
+    expect(stages(scenarios['early release: recorded before the play arrives, it passes on arrival'])).toEqual([
+      `${FIRST}/0`,
+      `${AFTER_GATE}/0`,
+    ]);
     expect(stages(scenarios['late release: the play waits, the resumer releases it'])).toEqual([`${GATE}/0`, `${AFTER_GATE}/1`]);
-    expect(stages(scenarios['duplicate delivery: the second releases nothing'])).toEqual([`${GATE}/0`, `${AFTER_GATE}/1`, `${AFTER_GATE}/0`]);
-    expect(stages(scenarios['an old run\'s release: a new run ignores it and waits'])).toEqual([`${FIRST}/0`, `${FIRST}/0`, `${GATE}/0`]);
-    expect(stages(scenarios['a resumed run keeps the release its run recorded'])).toEqual([`${FIRST}/0`, 'none/0', `${FIRST}/0`, `${AFTER_GATE}/0`]);
-    expect(stages(scenarios['a run recreated at the gate passes with the release recorded while no play existed'])).toEqual([`${GATE}/0`, 'none/0', 'none/0', `${AFTER_GATE}/0`]);
+    expect(stages(scenarios['duplicate delivery: the second releases nothing'])).toEqual([
+      `${GATE}/0`,
+      `${AFTER_GATE}/1`,
+      `${AFTER_GATE}/0`,
+    ]);
+    expect(stages(scenarios["an old run's release: a new run ignores it and waits"])).toEqual([`${FIRST}/0`, `${FIRST}/0`, `${GATE}/0`]);
+    expect(stages(scenarios['a resumed run keeps the release its run recorded'])).toEqual([
+      `${FIRST}/0`,
+      'none/0',
+      `${FIRST}/0`,
+      `${AFTER_GATE}/0`,
+    ]);
+    expect(stages(scenarios['a run recreated at the gate passes with the release recorded while no play existed'])).toEqual([
+      `${GATE}/0`,
+      'none/0',
+      'none/0',
+      `${AFTER_GATE}/0`,
+    ]);
   });
 });

@@ -27,7 +27,9 @@ describe('recordWithoutReservedKeys', () => {
   it.each(['__proto__', 'constructor', 'prototype'])('refuses %s at its path', (key) => {
     const result = schema.safeParse(JSON.parse(`{"${key}": "x", "task-type": "frontend"}`));
     expect(result.success).toBe(false);
-    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([[key, expect.stringContaining('cannot be used as a key')]]);
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      [key, expect.stringContaining('cannot be used as a key')],
+    ]);
   });
 
   it('keeps every ordinary entry', () => {
@@ -39,7 +41,9 @@ describe('recordWithoutReservedKeys', () => {
 describe('a progress record', () => {
   it('with __proto__ among its play parameters is refused, naming the field', () => {
     const text = JSON.stringify(record).replace(/}$/, ',"parameters":{"__proto__":"x","task-type":"frontend"}}');
-    expect(parseProgressRecord(text)).toEqual({ problem: expect.stringMatching(/^parameters\.__proto__: "__proto__" cannot be used as a key/) });
+    expect(parseProgressRecord(text)).toEqual({
+      problem: expect.stringMatching(/^parameters\.__proto__: "__proto__" cannot be used as a key/),
+    });
   });
 
   it('with constructor among its stage results is refused', () => {
@@ -57,7 +61,10 @@ describe('a scenario', () => {
   it('whose play parameters hold __proto__ is refused, naming the path', () => {
     const folder = mkdtempSync(join(tmpdir(), 'agent-play-reserved-'));
     const file = join(folder, 'scenario.yaml');
-    writeFileSync(file, 'plays:\n  - repository: 5dlabs/cto-play-test\n    task: 7\n    stage: testing\n    parameters:\n      __proto__: x\nsteps: []\n');
+    writeFileSync(
+      file,
+      'plays:\n  - repository: 5dlabs/cto-play-test\n    task: 7\n    stage: testing\n    parameters:\n      __proto__: x\nsteps: []\n',
+    );
     expect(() => loadScenario(file)).toThrow(/plays\[0\]\.parameters\.__proto__.*cannot be used as a key/);
   });
 });

@@ -17,19 +17,27 @@ describe('resumerParameterDest', () => {
   it.each([...RESUMER_PARAMETERS])('writes %s into the parameter of that name and no other', (name) => {
     const workflow = { spec: { arguments: { parameters: resumerArguments({}) } } };
     const written = sjsonSet(workflow, resumerParameterDest(name), 'marked') as typeof workflow;
-    for (const parameter of written.spec.arguments.parameters) expect(parameter.value, parameter.name).toBe(parameter.name === name ? 'marked' : '');
+    for (const parameter of written.spec.arguments.parameters)
+      expect(parameter.value, parameter.name).toBe(parameter.name === name ? 'marked' : '');
   });
 });
 
 describe('a gate Sensor and the resumer', () => {
   it.each(['label-selector', 'workflow-name'] as const)('agree on every parameter by name (%s)', (strategy) => {
-    const platform = synth({ file: { repositories: [{ name: 'octo-org/web', service: 'frontend' }], events: { resume: strategy } }, env: {} });
+    const platform = synth({
+      file: { repositories: [{ name: 'octo-org/web', service: 'frontend' }], events: { resume: strategy } },
+      env: {},
+    });
     const resumer = platform.one('WorkflowTemplate', RESUMER_TEMPLATE_NAME);
     const declared = resumer.spec.arguments.parameters.map((parameter: { name: string }) => parameter.name);
     expect(declared).toEqual([...RESUMER_PARAMETERS]);
 
     const sensor = platform.one('Sensor', 'gate-waiting-pr-created');
-    const data = githubEventData('pull_request', pullRequestEvent('opened', { repository: 'octo-org/web', number: 41, labels: ['task-12'] }), 'd');
+    const data = githubEventData(
+      'pull_request',
+      pullRequestEvent('opened', { repository: 'octo-org/web', number: 41, labels: ['task-12'] }),
+      'd',
+    );
     const run = runSensor(sensor, data, { name: 'github', eventName: 'play' });
     expect(run.fired).toHaveLength(1);
     const parameters = run.fired[0].resource.spec.arguments.parameters as Array<{ name: string; value: string }>;

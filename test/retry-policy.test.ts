@@ -20,7 +20,12 @@ function manifest(activeDeadlineSeconds: number, retryStrategy: object): Manifes
 
 describe('boundedRetry', () => {
   it('lets the last attempt start after every earlier one ran to its deadline and backed off, and still finish', () => {
-    for (const [limit, attempt, backoff] of [[0, 300, 10], [1, 14_700, 60], [3, 360, 5], [5, 3600, 60]]) {
+    for (const [limit, attempt, backoff] of [
+      [0, 300, 10],
+      [1, 14_700, 60],
+      [3, 360, 5],
+      [5, 3600, 60],
+    ]) {
       const strategy = boundedRetry({ limit, attemptSeconds: attempt, backoffSeconds: backoff });
       const maxDuration = argoDurationSeconds(strategy.backoff.maxDuration) as number;
       let lastStart = 0;

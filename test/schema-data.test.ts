@@ -46,8 +46,12 @@ describeWithUpstream('schemas/ (the built-in Argo schemas)', () => {
   it('the compact Events data holds each kind and everything it references', () => {
     const data = JSON.parse(committed('argo-events.json'));
     const upstream = JSON.parse(readFileSync(path.join(ARGO_SCHEMAS_DIR, UPSTREAM.events.jsonSchema), 'utf8'));
-    for (const kind of UPSTREAM.events.kinds) expect(data.definitions[`io.argoproj.events.v1alpha1.${kind}`]).toEqual(pruneSchema(upstream.definitions[`io.argoproj.events.v1alpha1.${kind}`]));
-    for (const match of JSON.stringify(data.definitions).matchAll(/"\$ref":"#\/definitions\/([^"]+)"/g)) expect(data.definitions[match[1]], match[1]).toBeDefined();
+    for (const kind of UPSTREAM.events.kinds)
+      expect(data.definitions[`io.argoproj.events.v1alpha1.${kind}`]).toEqual(
+        pruneSchema(upstream.definitions[`io.argoproj.events.v1alpha1.${kind}`]),
+      );
+    for (const match of JSON.stringify(data.definitions).matchAll(/"\$ref":"#\/definitions\/([^"]+)"/g))
+      expect(data.definitions[match[1]], match[1]).toBeDefined();
   });
 });
 

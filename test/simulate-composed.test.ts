@@ -68,7 +68,13 @@ describe.each(['label-selector', 'workflow-name'])('a composed platform, %s stra
   it('ignores the label when someone other than the security bot sets it', () => {
     const report = run(
       strategy,
-      [done, github('pull_request', pullRequestEvent('opened', task(5)), 'd1'), done, done, github('pull_request', labeledEvent('ready-for-security', { ...task(5), sender: 'octocat' }), 'd2')],
+      [
+        done,
+        github('pull_request', pullRequestEvent('opened', task(5)), 'd1'),
+        done,
+        done,
+        github('pull_request', labeledEvent('ready-for-security', { ...task(5), sender: 'octocat' }), 'd2'),
+      ],
       'backend',
     );
     expect(report.steps[4].resumed).toEqual([]);

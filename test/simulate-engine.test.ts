@@ -77,7 +77,9 @@ describe('govaluate expressions', () => {
 });
 
 describe('Go templates', () => {
-  const withLabels = (labels: string[], ref: string) => ({ Input: { body: { pull_request: { labels: labels.map((name) => ({ name })), head: { ref } } } } });
+  const withLabels = (labels: string[], ref: string) => ({
+    Input: { body: { pull_request: { labels: labels.map((name) => ({ name })), head: { ref } } } },
+  });
 
   it('read the task id from the first task label, else the branch, else none', () => {
     expect(renderGoTemplate(taskIdTemplate(), withLabels(['bug', 'task-5', 'task-9'], 'feature/task-7-x'))).toBe('5');
@@ -88,7 +90,9 @@ describe('Go templates', () => {
 
   it('print like Go: fields, pipes, toJson with sorted keys and HTML escaping, <no value>', () => {
     const data = { Input: { body: { pull_request: { number: 42, html_url: 'https://x/<1>&' } } } };
-    expect(renderGoTemplate('{"n":"{{ .Input.body.pull_request.number }}","u":{{ .Input.body.pull_request.html_url | toJson }}}', data)).toBe('{"n":"42","u":"https://x/\\u003c1\\u003e\\u0026"}');
+    expect(
+      renderGoTemplate('{"n":"{{ .Input.body.pull_request.number }}","u":{{ .Input.body.pull_request.html_url | toJson }}}', data),
+    ).toBe('{"n":"42","u":"https://x/\\u003c1\\u003e\\u0026"}');
     expect(goJson({ b: 1, a: [true] })).toBe('{"a":[true],"b":1}');
     expect(renderGoTemplate('{{ .Input.missing }}', data)).toBe('<no value>');
     expect(renderGoTemplate('{{ index .Input.body "pull_request" | len }}', data)).toBe('2');

@@ -13,9 +13,18 @@ import { synth } from './support/synth';
 
 const REPO = '5dlabs/cto-play-test';
 const task5: PullRequestShape = { repository: REPO, labels: ['task-5'], headRef: 'feature/task-5-implementation' };
-const opened = (delivery: string, triggerFailures?: number): Step => ({ github: 'pull_request', payload: pullRequestEvent('opened', task5), delivery, ...(triggerFailures === undefined ? {} : { triggerFailures }) });
+const opened = (delivery: string, triggerFailures?: number): Step => ({
+  github: 'pull_request',
+  payload: pullRequestEvent('opened', task5),
+  delivery,
+  ...(triggerFailures === undefined ? {} : { triggerFailures }),
+});
 const task = { repository: REPO, task: 5 };
-const github = (event: string, payload: Record<string, unknown>): Step => ({ github: event, payload, delivery: `${event}-${Object.keys(payload).length}` });
+const github = (event: string, payload: Record<string, unknown>): Step => ({
+  github: event,
+  payload,
+  delivery: `${event}-${Object.keys(payload).length}`,
+});
 
 function run(scenario: Scenario, objects = synth().objects): SimulationReport {
   return simulate({ config: resolveConfig({ env: {} }), objects }, scenario);
@@ -24,7 +33,11 @@ function run(scenario: Scenario, objects = synth().objects): SimulationReport {
 function example(name: string): any {
   let out = '';
   let err = '';
-  const code = runCli(['simulate', resolve(__dirname, '..', 'examples', 'scenarios', name, 'scenario.yaml'), '--json'], { out: (text) => (out += text), err: (text) => (err += text), env: {} });
+  const code = runCli(['simulate', resolve(__dirname, '..', 'examples', 'scenarios', name, 'scenario.yaml'), '--json'], {
+    out: (text) => (out += text),
+    err: (text) => (err += text),
+    env: {},
+  });
   expect(err).toBe('');
   expect(code).toBe(0);
   return JSON.parse(out);
@@ -35,7 +48,9 @@ const resumedGates = (report: any): string[] => report.steps.flatMap((step: any)
 describe('a failed trigger', () => {
   it('is retried while attempts are left (atLeastOnce, retryStrategy.steps)', () => {
     const report = run({ plays: [{ ...task, stage: 'waiting-pr-created' }], steps: [opened('a', 2)] });
-    expect(report.steps[0].failedTriggers).toEqual([{ sensor: 'gate-waiting-pr-created', trigger: 'resume-waiting-pr-created', failures: 2, lost: false }]);
+    expect(report.steps[0].failedTriggers).toEqual([
+      { sensor: 'gate-waiting-pr-created', trigger: 'resume-waiting-pr-created', failures: 2, lost: false },
+    ]);
     expect(report.plays[0].stage).toBe('code-quality');
   });
 
@@ -47,20 +62,30 @@ describe('a failed trigger', () => {
   });
 
   it('is dropped on its first failure when the trigger lacks atLeastOnce, retryStrategy or not', () => {
-    const objects = synth().objects.map((object) => (object.kind !== 'Sensor' ? object : {
-      ...object,
-      spec: { ...object.spec, triggers: object.spec.triggers.map(({ atLeastOnce: _dropped, ...trigger }: any) => trigger) },
-    }));
+    const objects = synth().objects.map((object) =>
+      object.kind !== 'Sensor'
+        ? object
+        : {
+            ...object,
+            spec: { ...object.spec, triggers: object.spec.triggers.map(({ atLeastOnce: _dropped, ...trigger }: any) => trigger) },
+          },
+    );
     const report = run({ plays: [{ ...task, stage: 'waiting-pr-created' }], steps: [opened('a', 1)] }, objects);
-    expect(report.steps[0].failedTriggers).toEqual([{ sensor: 'gate-waiting-pr-created', trigger: 'resume-waiting-pr-created', failures: 1, lost: true }]);
+    expect(report.steps[0].failedTriggers).toEqual([
+      { sensor: 'gate-waiting-pr-created', trigger: 'resume-waiting-pr-created', failures: 1, lost: true },
+    ]);
     expect(report.plays[0].stage).toBe('waiting-pr-created');
   });
 
   it('examples/scenarios/failed-trigger: two failures retried away, three lose the approval, the redelivery releases it', () => {
     const report = example('failed-trigger');
-    expect(report.steps[0].failedTriggers).toEqual([{ sensor: 'gate-waiting-pr-created', trigger: 'resume-waiting-pr-created', failures: 2, lost: false }]);
+    expect(report.steps[0].failedTriggers).toEqual([
+      { sensor: 'gate-waiting-pr-created', trigger: 'resume-waiting-pr-created', failures: 2, lost: false },
+    ]);
     expect(report.steps[0].resumed).toEqual([{ ...task, gate: 'waiting-pr-created' }]);
-    expect(report.steps[2].failedTriggers).toEqual([{ sensor: 'gate-waiting-ready-for-qa', trigger: 'resume-waiting-ready-for-qa', failures: 3, lost: true }]);
+    expect(report.steps[2].failedTriggers).toEqual([
+      { sensor: 'gate-waiting-ready-for-qa', trigger: 'resume-waiting-ready-for-qa', failures: 3, lost: true },
+    ]);
     expect(report.steps[2].resumed).toEqual([]);
     expect(report.steps[3].resumed).toEqual([{ ...task, gate: 'waiting-ready-for-qa' }]);
     expect(report.plays).toEqual([{ ...task, stage: 'testing' }]);
@@ -92,7 +117,7 @@ describe('duplicate, late and early deliveries', () => {
 });
 
 describe('runs of a task', () => {
-  it('examples/scenarios/rerun-from-scratch: the first run\'s release does not pass the new run\'s gate', () => {
+  it("examples/scenarios/rerun-from-scratch: the first run's release does not pass the new run's gate", () => {
     const report = example('rerun-from-scratch');
     expect(report.steps[3].resumed).toEqual([{ ...task, gate: 'waiting-pr-created' }]);
     expect(report.plays).toEqual([{ ...task, stage: 'code-quality' }]);
@@ -110,17 +135,36 @@ describe('runs of a task', () => {
     expect(report.plays).toEqual([{ ...task, stage: 'code-quality' }]);
   });
 
-  it('a play recreated from a fresh run\'s state does not take the releases of the run before', () => {
+  it("a play recreated from a fresh run's state does not take the releases of the run before", () => {
     const merged: Step = { github: 'pull_request', payload: pullRequestEvent('closed', task5, { merged: true }), delivery: 'merge' };
     // The first run is merged; the task runs again; its gate check clears the old records; it is deleted and recreated.
     const report = run({
       plays: [{ ...task, stage: 'waiting-pr-merged' }],
-      steps: [merged, { restart: task }, { agentDone: task }, opened('b'), { agentDone: task }, { deletePlay: task }, { resumeFromState: task }, { agentDone: task }],
+      steps: [
+        merged,
+        { restart: task },
+        { agentDone: task },
+        opened('b'),
+        { agentDone: task },
+        { deletePlay: task },
+        { resumeFromState: task },
+        { agentDone: task },
+      ],
     });
     expect(report.plays).toEqual([{ ...task, stage: 'waiting-ready-for-qa' }]);
     const last = run({
       plays: [{ ...task, stage: 'waiting-pr-merged' }],
-      steps: [merged, { restart: task }, { agentDone: task }, opened('b'), { agentDone: task }, github('pull_request_review', reviewEvent('approved', '5DLabs-Cleo[bot]', task5)), { agentDone: task }, { deletePlay: task }, { resumeFromState: task }],
+      steps: [
+        merged,
+        { restart: task },
+        { agentDone: task },
+        opened('b'),
+        { agentDone: task },
+        github('pull_request_review', reviewEvent('approved', '5DLabs-Cleo[bot]', task5)),
+        { agentDone: task },
+        { deletePlay: task },
+        { resumeFromState: task },
+      ],
     });
     expect(last.plays).toEqual([{ ...task, stage: 'waiting-pr-merged' }]);
   });
@@ -145,16 +189,25 @@ describe('a retried or evicted agent stage', () => {
   it('fails the play past its retries and cancels its running CodeRuns', () => {
     const retries = resolveConfig({ env: {} }).stages.find((stage) => stage.name === 'implementation')!;
     expect((retries as { retries: number }).retries).toBe(1);
-    const report = run({ plays: [{ ...task, stage: 'implementation' }], steps: [{ agentFailed: { ...task, reason: 'evicted' } }, { agentFailed: { ...task, reason: 'evicted' } }, { agentDone: task }] });
+    const report = run({
+      plays: [{ ...task, stage: 'implementation' }],
+      steps: [{ agentFailed: { ...task, reason: 'evicted' } }, { agentFailed: { ...task, reason: 'evicted' } }, { agentDone: task }],
+    });
     expect(report.plays).toEqual([{ ...task, stage: 'implementation', status: 'failed' }]);
-    expect(report.coderuns.map((coderun) => [coderun.contextVersion, coderun.phase])).toEqual([[1, 'Cancelled'], [2, 'Cancelled']]);
+    expect(report.coderuns.map((coderun) => [coderun.contextVersion, coderun.phase])).toEqual([
+      [1, 'Cancelled'],
+      [2, 'Cancelled'],
+    ]);
     expect(report.steps[2].ignored).toMatch(/has failed/);
     expect(report.mostLiveCodeRuns).toBe(1);
   });
 
   it('resumes a failed play from its state with a first attempt of the failed stage', () => {
     const failing: Step = { agentFailed: { ...task, reason: 'failed' } };
-    const report = run({ plays: [{ ...task, stage: 'implementation' }], steps: [failing, failing, { deletePlay: task }, { resumeFromState: task }, { agentDone: task }] });
+    const report = run({
+      plays: [{ ...task, stage: 'implementation' }],
+      steps: [failing, failing, { deletePlay: task }, { resumeFromState: task }, { agentDone: task }],
+    });
     expect(report.plays).toEqual([{ ...task, stage: 'waiting-pr-created' }]);
     expect(report.coderuns.map((coderun) => [coderun.contextVersion, coderun.phase])).toEqual([[1, 'Succeeded']]);
   });
@@ -162,8 +215,15 @@ describe('a retried or evicted agent stage', () => {
 
 describe('a quality gate under the failures', () => {
   it('does not let an early approval from an earlier run pass a restarted run', () => {
-    const approval: Step = { github: 'pull_request_review', payload: reviewEvent('approved', '5DLabs-Cleo[bot]', task5), delivery: 'approval' };
-    const report = run({ plays: [{ ...task, stage: 'code-quality' }], steps: [approval, { restart: task }, { agentDone: task }, opened('b'), { agentDone: task }] });
+    const approval: Step = {
+      github: 'pull_request_review',
+      payload: reviewEvent('approved', '5DLabs-Cleo[bot]', task5),
+      delivery: 'approval',
+    };
+    const report = run({
+      plays: [{ ...task, stage: 'code-quality' }],
+      steps: [approval, { restart: task }, { agentDone: task }, opened('b'), { agentDone: task }],
+    });
     expect(report.plays).toEqual([{ ...task, stage: 'waiting-ready-for-qa' }]);
   });
 });
@@ -171,10 +231,13 @@ describe('a quality gate under the failures', () => {
 describe('the workflow-name strategy', () => {
   it('records nothing for a pull request that names no task (no task-none record)', () => {
     const inputs = { file: { events: { resume: 'workflow-name' } }, env: {} };
-    const report = simulate({ config: resolveConfig(inputs), objects: synth(inputs).objects }, {
-      plays: [{ ...task, stage: 'waiting-pr-created' }],
-      steps: [{ github: 'pull_request', payload: pullRequestEvent('opened', { repository: REPO, headRef: 'fix-typo' }), delivery: 'x' }],
-    });
+    const report = simulate(
+      { config: resolveConfig(inputs), objects: synth(inputs).objects },
+      {
+        plays: [{ ...task, stage: 'waiting-pr-created' }],
+        steps: [{ github: 'pull_request', payload: pullRequestEvent('opened', { repository: REPO, headRef: 'fix-typo' }), delivery: 'x' }],
+      },
+    );
     expect(report.steps[0].sensors).toEqual(['gate-waiting-pr-created']);
     expect(report.steps[0].recorded).toEqual([]);
     expect(report.plays).toEqual([{ ...task, stage: 'waiting-pr-created' }]);

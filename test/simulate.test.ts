@@ -19,7 +19,11 @@ function run(scenario: Scenario, inputs: ConfigInputs = {}): SimulationReport {
   return simulate({ config: resolveConfig({ env: {}, ...inputs }), objects: platform.objects }, scenario);
 }
 
-const github = (event: string, payload: Record<string, unknown>, delivery?: string): Step => ({ github: event, payload, delivery: delivery ?? `d-${Math.abs(JSON.stringify(payload).length)}` });
+const github = (event: string, payload: Record<string, unknown>, delivery?: string): Step => ({
+  github: event,
+  payload,
+  delivery: delivery ?? `d-${Math.abs(JSON.stringify(payload).length)}`,
+});
 const done = (task = 5, repository = REPO): Step => ({ agentDone: { repository, task } });
 const stageOf = (report: SimulationReport, task = 5, repository = REPO): string | undefined =>
   report.plays.find((play) => play.task === task && play.repository === repository)?.stage;
@@ -59,7 +63,10 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
   });
 
   it('releases the QA gate on the ready-for-qa label from the quality bot', () => {
-    const report = run({ plays: start('waiting-ready-for-qa'), steps: [github('pull_request', labeledEvent('ready-for-qa', { ...task5, sender: CLEO }))] }, inputs);
+    const report = run(
+      { plays: start('waiting-ready-for-qa'), steps: [github('pull_request', labeledEvent('ready-for-qa', { ...task5, sender: CLEO }))] },
+      inputs,
+    );
     expect(stageOf(report)).toBe('testing');
   });
 
@@ -84,38 +91,65 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
   });
 
   it('does not release the QA gate on a ready-for-qa label set by a human', () => {
-    const report = run({ plays: start('waiting-ready-for-qa'), steps: [github('pull_request', labeledEvent('ready-for-qa', { ...task5, sender: 'octocat' }))] }, inputs);
+    const report = run(
+      {
+        plays: start('waiting-ready-for-qa'),
+        steps: [github('pull_request', labeledEvent('ready-for-qa', { ...task5, sender: 'octocat' }))],
+      },
+      inputs,
+    );
     expect(stageOf(report)).toBe('waiting-ready-for-qa');
   });
 
   it('does not release the merge gate when the pull request is closed without merging', () => {
-    const report = run({ plays: start('waiting-pr-merged'), steps: [github('pull_request', pullRequestEvent('closed', task5, { merged: false }))] }, inputs);
+    const report = run(
+      { plays: start('waiting-pr-merged'), steps: [github('pull_request', pullRequestEvent('closed', task5, { merged: false }))] },
+      inputs,
+    );
     expect(report.steps[0].sensors).toEqual([]);
     expect(stageOf(report)).toBe('waiting-pr-merged');
   });
 
   it('resumes only the task the pull request names', () => {
-    const plays = [{ repository: REPO, task: 5, stage: 'waiting-pr-created' }, { repository: REPO, task: 6, stage: 'waiting-pr-created' }];
-    const report = run({ plays, steps: [github('pull_request', pullRequestEvent('opened', { repository: REPO, labels: ['task-6'] }))] }, inputs);
+    const plays = [
+      { repository: REPO, task: 5, stage: 'waiting-pr-created' },
+      { repository: REPO, task: 6, stage: 'waiting-pr-created' },
+    ];
+    const report = run(
+      { plays, steps: [github('pull_request', pullRequestEvent('opened', { repository: REPO, labels: ['task-6'] }))] },
+      inputs,
+    );
     expect(stageOf(report, 5)).toBe('waiting-pr-created');
     expect(stageOf(report, 6)).toBe('code-quality');
   });
 
   it('reads the task from the branch when no task label is set', () => {
-    const report = run({ plays: start('waiting-pr-created'), steps: [github('pull_request', pullRequestEvent('opened', { repository: REPO, headRef: 'feature/task-5-implementation' }))] }, inputs);
+    const report = run(
+      {
+        plays: start('waiting-pr-created'),
+        steps: [github('pull_request', pullRequestEvent('opened', { repository: REPO, headRef: 'feature/task-5-implementation' }))],
+      },
+      inputs,
+    );
     expect(stageOf(report)).toBe('code-quality');
   });
 
   it('is not moved twice by a duplicate delivery', () => {
     const opened = pullRequestEvent('opened', task5);
-    const report = run({ plays: start('waiting-pr-created'), steps: [github('pull_request', opened, 'same'), github('pull_request', opened, 'same')] }, inputs);
+    const report = run(
+      { plays: start('waiting-pr-created'), steps: [github('pull_request', opened, 'same'), github('pull_request', opened, 'same')] },
+      inputs,
+    );
     expect(report.steps[0].resumed).toHaveLength(1);
     expect(report.steps[1].resumed).toEqual([]);
     expect(stageOf(report)).toBe('code-quality');
   });
 
   it('never releases another gate, nor moves a play backwards, on a merge while it waits at the first gate', () => {
-    const report = run({ plays: start('waiting-pr-created'), steps: [github('pull_request', pullRequestEvent('closed', task5, { merged: true }))] }, inputs);
+    const report = run(
+      { plays: start('waiting-pr-created'), steps: [github('pull_request', pullRequestEvent('closed', task5, { merged: true }))] },
+      inputs,
+    );
     expect(report.steps[0].sensors).toEqual(['gate-waiting-pr-merged']);
     expect(report.steps[0].resumed).toEqual([]);
     expect(stageOf(report)).toBe('waiting-pr-created');
@@ -123,10 +157,22 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
 
   it('keeps the same task id in two repositories apart', () => {
     const twoRepos: ConfigInputs = {
-      file: { events: { resume: strategy }, repositories: [{ name: 'octo-org/payments', service: 'payments' }, { name: 'octo-org/web', service: 'web' }] },
+      file: {
+        events: { resume: strategy },
+        repositories: [
+          { name: 'octo-org/payments', service: 'payments' },
+          { name: 'octo-org/web', service: 'web' },
+        ],
+      },
     };
-    const plays = [{ repository: 'octo-org/payments', task: 5, stage: 'waiting-pr-created' }, { repository: 'octo-org/web', task: 5, stage: 'waiting-pr-created' }];
-    const report = run({ plays, steps: [github('pull_request', pullRequestEvent('opened', { repository: 'octo-org/web', labels: ['task-5'] }))] }, twoRepos);
+    const plays = [
+      { repository: 'octo-org/payments', task: 5, stage: 'waiting-pr-created' },
+      { repository: 'octo-org/web', task: 5, stage: 'waiting-pr-created' },
+    ];
+    const report = run(
+      { plays, steps: [github('pull_request', pullRequestEvent('opened', { repository: 'octo-org/web', labels: ['task-5'] }))] },
+      twoRepos,
+    );
     expect(stageOf(report, 5, 'octo-org/payments')).toBe('waiting-pr-created');
     expect(stageOf(report, 5, 'octo-org/web')).toBe('code-quality');
   });
@@ -134,12 +180,17 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
 
 describe('the simulator', () => {
   it('runs the sensors committed in dist-manifests/', () => {
-    const committed = parseAllDocuments(readFileSync(resolve(__dirname, '..', 'dist-manifests', 'gate-sensors.yaml'), 'utf8')).map((document) => document.toJS());
+    const committed = parseAllDocuments(readFileSync(resolve(__dirname, '..', 'dist-manifests', 'gate-sensors.yaml'), 'utf8')).map(
+      (document) => document.toJS(),
+    );
     expect(synth().byKind('Sensor')).toEqual(committed);
   });
 
   it('records nothing for a pull request that names no task', () => {
-    const report = run({ plays: [{ repository: REPO, task: 5, stage: 'waiting-pr-created' }], steps: [github('pull_request', pullRequestEvent('opened', { repository: REPO, headRef: 'fix-typo' }))] });
+    const report = run({
+      plays: [{ repository: REPO, task: 5, stage: 'waiting-pr-created' }],
+      steps: [github('pull_request', pullRequestEvent('opened', { repository: REPO, headRef: 'fix-typo' }))],
+    });
     expect(report.steps[0].recorded).toEqual([]);
     expect(report.steps[0].resumed).toEqual([]);
   });
@@ -174,7 +225,13 @@ steps:
     expect(runCli(['simulate', join(folder, 'scenario.yaml'), '--json'], streams)).toBe(0);
     const report = JSON.parse(streams.text().out);
     expect(report.plays).toEqual([{ repository: REPO, task: 5, stage: 'code-quality' }]);
-    expect(report.steps[0]).toEqual({ index: 0, sensors: ['gate-waiting-pr-created'], resumed: [], recorded: [{ repository: REPO, task: 5, gate: 'waiting-pr-created' }], ignored: expect.any(String) });
+    expect(report.steps[0]).toEqual({
+      index: 0,
+      sensors: ['gate-waiting-pr-created'],
+      resumed: [],
+      recorded: [{ repository: REPO, task: 5, gate: 'waiting-pr-created' }],
+      ignored: expect.any(String),
+    });
     expect(report.steps[1]).toEqual({ index: 1, sensors: [], resumed: [], recorded: [] });
   });
 
@@ -188,12 +245,23 @@ steps:
 
   it.each([
     ['a missing payload', scenario, {}, /steps\[0\]\.payload: cannot read payloads\/pr-opened\.json \(ENOENT\)$/],
-    ['a payload that is not JSON', scenario, { 'pr-opened.json': '{' }, /steps\[0\]\.payload: payloads\/pr-opened\.json (is not JSON|must hold a JSON object)/],
+    [
+      'a payload that is not JSON',
+      scenario,
+      { 'pr-opened.json': '{' },
+      /steps\[0\]\.payload: payloads\/pr-opened\.json (is not JSON|must hold a JSON object)/,
+    ],
     ['a step of no known kind', 'steps:\n  - deploy: now\n', {}, /steps\[0\]: expected a step \{ github, payload \}, \{ agentDone \}/],
-    ['a play at an unknown stage', `plays: [{ repository: ${REPO}, task: 5, stage: review }]\nsteps: [{ agentDone: { repository: ${REPO}, task: 5 } }]\n`, {}, /unknown stage "review"/],
+    [
+      'a play at an unknown stage',
+      `plays: [{ repository: ${REPO}, task: 5, stage: review }]\nsteps: [{ agentDone: { repository: ${REPO}, task: 5 } }]\n`,
+      {},
+      /unknown stage "review"/,
+    ],
   ])('rejects %s in one line with exit 2', (_case, text, payloads: Record<string, unknown>, message) => {
     const folder = scenarioFolder(text, payloads);
-    if (typeof (payloads as Record<string, unknown>)['pr-opened.json'] === 'string') writeFileSync(join(folder, 'payloads', 'pr-opened.json'), '{');
+    if (typeof (payloads as Record<string, unknown>)['pr-opened.json'] === 'string')
+      writeFileSync(join(folder, 'payloads', 'pr-opened.json'), '{');
     const streams = io();
     expect(runCli(['simulate', join(folder, 'scenario.yaml')], streams)).toBe(2);
     expect(streams.text().err.trimEnd().split('\n')).toHaveLength(1);
@@ -204,12 +272,19 @@ steps:
 describe('examples/scenarios/happy-path', () => {
   it('takes task 5 to completed, recording the early pull request and ignoring the human approval', () => {
     let out = '';
-    const code = runCli(['simulate', resolve(__dirname, '..', 'examples', 'scenarios', 'happy-path', 'scenario.yaml'), '--json'], { out: (text) => (out += text), err: () => undefined, env: {} });
+    const code = runCli(['simulate', resolve(__dirname, '..', 'examples', 'scenarios', 'happy-path', 'scenario.yaml'), '--json'], {
+      out: (text) => (out += text),
+      err: () => undefined,
+      env: {},
+    });
     expect(code).toBe(0);
     const report = JSON.parse(out);
     expect(report.plays).toEqual([{ repository: REPO, task: 5, stage: 'completed' }]);
     expect(report.steps[0].recorded).toEqual([{ repository: REPO, task: 5, gate: 'waiting-pr-created' }]);
     expect(report.steps[3].sensors).toEqual([]);
-    expect(report.steps.flatMap((step: any) => step.resumed.map((gate: any) => gate.gate))).toEqual(['waiting-ready-for-qa', 'waiting-pr-merged']);
+    expect(report.steps.flatMap((step: any) => step.resumed.map((gate: any) => gate.gate))).toEqual([
+      'waiting-ready-for-qa',
+      'waiting-pr-merged',
+    ]);
   });
 });

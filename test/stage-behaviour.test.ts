@@ -8,8 +8,16 @@ const machine = StageMachine.fromConfig(resolveConfig({ env: {} }));
 
 describe('onStage', () => {
   it('calls the handler of each stage type with the stage', () => {
-    const seen = machine.stages.map((stage) => onStage(stage, { agent: (agent) => `agent ${agent.agents.join('+')}`, gate: (gate) => `gate ${gate.name}`, end: (end) => `end ${end.name}` }));
-    expect(seen).toEqual(machine.stages.map((stage) => (stage.type === 'agent' ? `agent ${stage.agents.join('+')}` : `${stage.type} ${stage.name}`)));
+    const seen = machine.stages.map((stage) =>
+      onStage(stage, {
+        agent: (agent) => `agent ${agent.agents.join('+')}`,
+        gate: (gate) => `gate ${gate.name}`,
+        end: (end) => `end ${end.name}`,
+      }),
+    );
+    expect(seen).toEqual(
+      machine.stages.map((stage) => (stage.type === 'agent' ? `agent ${stage.agents.join('+')}` : `${stage.type} ${stage.name}`)),
+    );
   });
 
   it('will not compile without a handler for every type', () => {

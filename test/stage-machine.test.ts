@@ -44,8 +44,18 @@ describe('StageMachine', () => {
   });
 
   it('refuses release conditions that can never match', () => {
-    const gate: StageDefinition = { name: 'wait', type: 'gate', release: [{ event: 'pull_request', actions: ['opened'], reviewState: 'approved', merged: true, by: [] }] };
-    const stages: StageDefinition[] = [{ name: "build", type: "agent", agent: "rex", timeout: '1h', retries: 0 }, gate, { name: 'done', type: 'end' }];
-    expect(() => new StageMachine(stages, agents)).toThrow(/reviewState applies only to event pull_request_review[\s\S]*merged applies only to event pull_request with action "closed"/);
+    const gate: StageDefinition = {
+      name: 'wait',
+      type: 'gate',
+      release: [{ event: 'pull_request', actions: ['opened'], reviewState: 'approved', merged: true, by: [] }],
+    };
+    const stages: StageDefinition[] = [
+      { name: 'build', type: 'agent', agent: 'rex', timeout: '1h', retries: 0 },
+      gate,
+      { name: 'done', type: 'end' },
+    ];
+    expect(() => new StageMachine(stages, agents)).toThrow(
+      /reviewState applies only to event pull_request_review[\s\S]*merged applies only to event pull_request with action "closed"/,
+    );
   });
 });

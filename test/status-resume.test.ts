@@ -9,7 +9,14 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../constructs/model/labels';
-import { isLabelValue, progressConfigMapName, progressTaskKey, repositoryLabelValue, PROGRESS_SHARDS, progressConfigMapOf } from '../constructs/model/naming';
+import {
+  isLabelValue,
+  progressConfigMapName,
+  progressTaskKey,
+  repositoryLabelValue,
+  PROGRESS_SHARDS,
+  progressConfigMapOf,
+} from '../constructs/model/naming';
 import { PlayParameters, playTemplateName, playWorkflowName } from '../constructs/model/play-contract';
 import { PROGRESS_SCRIPT } from '../constructs/workflows/progress-script';
 import { validateArgoWorkflowsObject } from './support/argo-schemas';
@@ -25,7 +32,8 @@ const SERVICE = 'play-test';
 const NOW = new Date('2026-11-23T07:22:00Z');
 
 const status = (argv: string[], stdin = STATE) => runCapturing(['status', ...argv], { stdin, now: NOW });
-const resume = (task: string, argv: string[] = [], stdin = STATE) => runCapturing(['resume', '--repository', REPOSITORY, '--task', task, ...argv], { stdin });
+const resume = (task: string, argv: string[] = [], stdin = STATE) =>
+  runCapturing(['resume', '--repository', REPOSITORY, '--task', task, ...argv], { stdin });
 
 /** The fixture with one task record replaced. */
 function withRecord(task: string, change: (record: Record<string, any>) => unknown): string {
@@ -97,19 +105,30 @@ describe('agent-play status', () => {
 });
 
 describe('agent-play resume', () => {
-  it('prints the Workflow that recreates the play at its stored stage, with the play\'s name, labels and template', () => {
+  it("prints the Workflow that recreates the play at its stored stage, with the play's name, labels and template", () => {
     const run = resume('5');
     expect(run.code, run.err).toBe(0);
     const workflow = parse(run.out);
     expect(workflow.metadata).toMatchObject({
       name: playWorkflowName(SERVICE, 5),
       namespace: 'agents',
-      labels: { [PlayLabels.taskId]: '5', [PlayLabels.repository]: repositoryLabelValue(REPOSITORY), [PlayLabels.workflowType]: WorkflowTypes.play, [PlayLabels.currentStage]: 'implementation' },
+      labels: {
+        [PlayLabels.taskId]: '5',
+        [PlayLabels.repository]: repositoryLabelValue(REPOSITORY),
+        [PlayLabels.workflowType]: WorkflowTypes.play,
+        [PlayLabels.currentStage]: 'implementation',
+      },
       annotations: { [PlayAnnotations.repository]: REPOSITORY },
     });
     expect(workflow.spec).toEqual({
       workflowTemplateRef: { name: playTemplateName(SERVICE) },
-      arguments: { parameters: [{ name: PlayParameters.taskId, value: '5' }, { name: PlayParameters.startStage, value: 'implementation' }, { name: PlayParameters.taskType, value: '' }] },
+      arguments: {
+        parameters: [
+          { name: PlayParameters.taskId, value: '5' },
+          { name: PlayParameters.startStage, value: 'implementation' },
+          { name: PlayParameters.taskType, value: '' },
+        ],
+      },
     });
     for (const value of Object.values(workflow.metadata.labels as Record<string, string>)) expect(isLabelValue(value)).toBe(true);
     expect(validateArgoWorkflowsObject(workflow)).toEqual([]);
@@ -123,9 +142,15 @@ describe('agent-play resume', () => {
     const shard = {
       ...legacy,
       metadata: { ...legacy.metadata, name: progressConfigMapOf(REPOSITORY, 5) },
-      data: { repository: REPOSITORY, [progressTaskKey('5')]: JSON.stringify({ ...record, stage: 'code-quality', lastUpdated: '2026-11-23T07:00:00Z' }) },
+      data: {
+        repository: REPOSITORY,
+        [progressTaskKey('5')]: JSON.stringify({ ...record, stage: 'code-quality', lastUpdated: '2026-11-23T07:00:00Z' }),
+      },
     };
-    for (const items of [[legacy, shard, ...list.items.slice(1)], [shard, legacy, ...list.items.slice(1)]]) {
+    for (const items of [
+      [legacy, shard, ...list.items.slice(1)],
+      [shard, legacy, ...list.items.slice(1)],
+    ]) {
       const run = resume('5', [], stringify({ ...list, items }));
       expect(run.code, run.err).toBe(0);
       expect(parse(run.out).metadata.labels[PlayLabels.currentStage]).toBe('code-quality');
@@ -140,14 +165,44 @@ describe('agent-play resume', () => {
   it('refuses what it cannot resume faithfully, one line each, exit 2, printing nothing', () => {
     const refusals: [string, string[], string, RegExp][] = [
       ['7', [], STATE, /^task 7 of 5dlabs\/cto-play-test is completed \(stage completed\); nothing to resume$/],
-      ['11', [], STATE, /^the progress ConfigMaps of 5dlabs\/cto-play-test have no record of task 11 \(no key task-11\.json in play-progress-5dlabs-cto-play-test-11\); recorded tasks: 5, 6, 7, 8, 9, 10$/],
+      [
+        '11',
+        [],
+        STATE,
+        /^the progress ConfigMaps of 5dlabs\/cto-play-test have no record of task 11 \(no key task-11\.json in play-progress-5dlabs-cto-play-test-11\); recorded tasks: 5, 6, 7, 8, 9, 10$/,
+      ],
       ['10', [], STATE, /^the record of task 10 .* cannot be used: not JSON .*; fix or delete the key task-10\.json before resuming$/],
-      ['5', [], withRecord('5', (record) => ({ ...record, stage: 'review' })), /at stage "review", which the configured stage machine does not have \(stages: implementation, .*\): resume with the configuration the play ran with$/],
-      ['5', [], withRecord('5', (record) => ({ ...record, task: '6' })), /cannot be used: the record says task 6 but is stored under the key of task 5/],
-      ['5', [], withRecord('5', (record) => ({ ...record, repository: 'octo-org/web' })), /cannot be used: the record says repository octo-org\/web but the ConfigMap is for 5dlabs\/cto-play-test/],
+      [
+        '5',
+        [],
+        withRecord('5', (record) => ({ ...record, stage: 'review' })),
+        /at stage "review", which the configured stage machine does not have \(stages: implementation, .*\): resume with the configuration the play ran with$/,
+      ],
+      [
+        '5',
+        [],
+        withRecord('5', (record) => ({ ...record, task: '6' })),
+        /cannot be used: the record says task 6 but is stored under the key of task 5/,
+      ],
+      [
+        '5',
+        [],
+        withRecord('5', (record) => ({ ...record, repository: 'octo-org/web' })),
+        /cannot be used: the record says repository octo-org\/web but the ConfigMap is for 5dlabs\/cto-play-test/,
+      ],
       ['5', [], withRecord('5', ({ status: _status, ...record }) => record), /cannot be used: status: /],
-      ['5', [], withRecord('5', (record) => ({ ...record, lastUpdated: 'yesterday' })), /cannot be used: lastUpdated: expected an RFC 3339 time/],
-      ['5', [], stringify({ apiVersion: 'v1', kind: 'List', items: [parse(STATE).items[1]] }), /^no progress ConfigMap for 5dlabs\/cto-play-test \(expected play-progress-5dlabs-cto-play-test-5\); found: play-progress-octo-org-web$/],
+      [
+        '5',
+        [],
+        withRecord('5', (record) => ({ ...record, lastUpdated: 'yesterday' })),
+        /cannot be used: lastUpdated: expected an RFC 3339 time/,
+      ],
+      [
+        '5',
+        [],
+        stringify({ apiVersion: 'v1', kind: 'List', items: [parse(STATE).items[1]] }),
+        /^no progress ConfigMap for 5dlabs\/cto-play-test \(expected play-progress-5dlabs-cto-play-test-5\); found: play-progress-octo-org-web$/,
+      ],
       ['5', ['--parameter', 'team=core'], STATE, /^--parameter team: the play declares no such parameter/],
     ];
     for (const [task, argv, stdin, message] of refusals) {
@@ -156,7 +211,9 @@ describe('agent-play resume', () => {
       expect(run.out).toBe('');
       expect(run.err.trim()).toMatch(message);
     }
-    expect(runCapturing(['resume', '--repository', 'octo-org/web', '--task', '3'], { stdin: STATE }).err).toMatch(/^repository octo-org\/web is not in the configuration/);
+    expect(runCapturing(['resume', '--repository', 'octo-org/web', '--task', '3'], { stdin: STATE }).err).toMatch(
+      /^repository octo-org\/web is not in the configuration/,
+    );
     expect(runCapturing(['resume', '--task', '3'], { stdin: STATE }).err).toContain('--repository OWNER/NAME is required');
   });
 
@@ -179,7 +236,9 @@ describe('agent-play resume', () => {
     it('refuses to recreate a play that would skip the stage it stopped in', () => {
       const run = resumeAt(at('security', { 'task-type': '' }));
       expect(run.code).toBe(2);
-      expect(run.err).toContain('stage security runs only when task-type is one of backend, api, but task-type is "": pass --parameter task-type=VALUE');
+      expect(run.err).toContain(
+        'stage security runs only when task-type is one of backend, api, but task-type is "": pass --parameter task-type=VALUE',
+      );
       expect(resumeAt(at('security', { 'task-type': '' }), ['--parameter', 'task-type=api']).code).toBe(0);
     });
 
@@ -187,7 +246,9 @@ describe('agent-play resume', () => {
       const old = at('code-quality');
       const refused = resumeAt(old);
       expect(refused.code).toBe(2);
-      expect(refused.err).toContain('keeps no play parameters, and conditional stages are ahead: security (task-type); pass --parameter NAME=VALUE');
+      expect(refused.err).toContain(
+        'keeps no play parameters, and conditional stages are ahead: security (task-type); pass --parameter NAME=VALUE',
+      );
       const resumed = resumeAt(old, ['--parameter', 'task-type=frontend']);
       expect(resumed.code, resumed.err).toBe(0);
       expect(parse(resumed.out).spec.arguments.parameters).toContainEqual({ name: PlayParameters.taskType, value: 'frontend' });
@@ -199,23 +260,55 @@ describe('agent-play resume', () => {
     const cluster = FakeCluster.create();
     try {
       const workflow = playWorkflowName(SERVICE, 12);
-      cluster.put({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: workflow, namespace: 'agents', resourceVersion: '1' }, spec: {} });
+      cluster.put({
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Workflow',
+        metadata: { name: workflow, namespace: 'agents', resourceVersion: '1' },
+        spec: {},
+      });
       const env = (stage: string, previous: string, agent: string, status: string) =>
         cluster.scriptEnv({
-          EVENT: 'enter', STAGE: stage, PREVIOUS_STAGE: previous, AGENT: agent, CLI: agent ? 'claude' : '', STATUS: status, WORKFLOW_STATUS: '',
-          TASK_ID: '12', WORKFLOW_NAME: workflow, NAMESPACE: 'agents', REPOSITORY, BRANCH: 'main',
-          PROGRESS_CONFIGMAP: progressConfigMapName(REPOSITORY), PROGRESS_SHARDS: String(PROGRESS_SHARDS), PROGRESS_KEY: progressTaskKey(12), TRACKING_LABEL: PROGRESS_TRACKING_LABEL,
-          HISTORY_ANNOTATION: PlayAnnotations.stageHistory, ENTERED_AT_ANNOTATION: PlayAnnotations.stageEnteredAt,
-          PARAMETER_NAMES: PlayParameters.taskType, PARAMETER_1: 'backend',
+          EVENT: 'enter',
+          STAGE: stage,
+          PREVIOUS_STAGE: previous,
+          AGENT: agent,
+          CLI: agent ? 'claude' : '',
+          STATUS: status,
+          WORKFLOW_STATUS: '',
+          TASK_ID: '12',
+          WORKFLOW_NAME: workflow,
+          NAMESPACE: 'agents',
+          REPOSITORY,
+          BRANCH: 'main',
+          PROGRESS_CONFIGMAP: progressConfigMapName(REPOSITORY),
+          PROGRESS_SHARDS: String(PROGRESS_SHARDS),
+          PROGRESS_KEY: progressTaskKey(12),
+          TRACKING_LABEL: PROGRESS_TRACKING_LABEL,
+          HISTORY_ANNOTATION: PlayAnnotations.stageHistory,
+          ENTERED_AT_ANNOTATION: PlayAnnotations.stageEnteredAt,
+          PARAMETER_NAMES: PlayParameters.taskType,
+          PARAMETER_1: 'backend',
         });
-      for (const [stage, previous, agent, state] of [['implementation', '', 'rex', 'in-progress'], ['waiting-pr-created', 'implementation', '', 'suspended']]) {
+      for (const [stage, previous, agent, state] of [
+        ['implementation', '', 'rex', 'in-progress'],
+        ['waiting-pr-created', 'implementation', '', 'suspended'],
+      ]) {
         const run = await runBash(PROGRESS_SCRIPT, env(stage, previous, agent, state), 8000);
         expect(run.code, run.stderr).toBe(0);
       }
       const configMap = cluster.get('configmap', 'agents', progressConfigMapOf(REPOSITORY, 12));
       const listed = stringify({ apiVersion: 'v1', kind: 'List', items: [configMap] });
       const report = JSON.parse(runCapturing(['status', '--format', 'json'], { stdin: listed }).out).tasks;
-      expect(report).toEqual([expect.objectContaining({ repository: REPOSITORY, task: '12', stage: 'waiting-pr-created', status: 'suspended', lastAgent: 'rex', workflowName: workflow })]);
+      expect(report).toEqual([
+        expect.objectContaining({
+          repository: REPOSITORY,
+          task: '12',
+          stage: 'waiting-pr-created',
+          status: 'suspended',
+          lastAgent: 'rex',
+          workflowName: workflow,
+        }),
+      ]);
       expect(report[0].flag).toBeUndefined();
       const recreated = parse(runCapturing(['resume', '--repository', REPOSITORY, '--task', '12'], { stdin: listed }).out);
       expect(recreated.spec.arguments.parameters).toEqual([

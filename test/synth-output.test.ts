@@ -28,7 +28,11 @@ function scratch(): string {
 }
 
 function readFolder(folder: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(folder).sort().map((name) => [name, readFileSync(join(folder, name), 'utf8')]));
+  return Object.fromEntries(
+    readdirSync(folder)
+      .sort()
+      .map((name) => [name, readFileSync(join(folder, name), 'utf8')]),
+  );
 }
 
 describe('synthesis output', () => {
@@ -124,7 +128,10 @@ describe('agent-play synth', () => {
   it('answers --help, and refuses unknown commands and options in one line', () => {
     expect(run(['synth', '--help'])).toMatchObject({ code: 0 });
     expect(run(['synth', '--help']).out).toContain('--config FILE');
-    expect(run(['deploy'])).toMatchObject({ code: 2, err: `agent-play: unknown command "deploy"; commands: ${COMMANDS.map((command) => command.name).join(', ')}\n` });
+    expect(run(['deploy'])).toMatchObject({
+      code: 2,
+      err: `agent-play: unknown command "deploy"; commands: ${COMMANDS.map((command) => command.name).join(', ')}\n`,
+    });
     const unknownOption = run(['synth', '--ouput', 'x']);
     expect(unknownOption.code).toBe(2);
     expect(unknownOption.err.trimEnd().split('\n')).toHaveLength(1);

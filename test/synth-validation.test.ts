@@ -21,12 +21,17 @@ const scratchOut = (): string => join(mkdtempSync(join(tmpdir(), 'agent-play-syn
 
 describe('agent-play synth validates before it writes', () => {
   it('writes nothing and exits 1 when what it would write has an error', () => {
-    manifests.files = new Map([['plays.yaml', fixture('dag-cycle.yaml')], ['claims.yaml', fixture('pvc-prune-protection.yaml')]]);
+    manifests.files = new Map([
+      ['plays.yaml', fixture('dag-cycle.yaml')],
+      ['claims.yaml', fixture('pvc-prune-protection.yaml')],
+    ]);
     const out = scratchOut();
     const run = runCapturing(['synth', '--out', out]);
     expect(run.code).toBe(1);
     expect(existsSync(out)).toBe(false);
-    expect(run.err).toContain(`error: ${join(out, 'plays.yaml')}: WorkflowTemplate/lint-case: spec.templates[0].dag.tasks: dependency cycle: a -> b -> a`);
+    expect(run.err).toContain(
+      `error: ${join(out, 'plays.yaml')}: WorkflowTemplate/lint-case: spec.templates[0].dag.tasks: dependency cycle: a -> b -> a`,
+    );
     expect(run.err).toMatch(/nothing written to .*: the platform has 1 error\(s\)/);
   });
 

@@ -5,7 +5,15 @@
  */
 import { App, Chart, Duration, Size, Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
-import { CodeRunWorkflowTemplate, PlayRbac, PlayWorkflowTemplate, resolveConfig, StageMachine, StageMachineBuilder, WorkspacePvc } from '../constructs';
+import {
+  CodeRunWorkflowTemplate,
+  PlayRbac,
+  PlayWorkflowTemplate,
+  resolveConfig,
+  StageMachine,
+  StageMachineBuilder,
+  WorkspacePvc,
+} from '../constructs';
 
 const config = resolveConfig({ env: {}, file: {} });
 
@@ -30,7 +38,9 @@ function play(chart: Chart, extra: Record<string, unknown>): void {
 describe('durations', () => {
   it('a Duration gives the same play as the text the config writes', () => {
     const text = synth((chart) => play(chart, { deadline: '2d', keepSucceeded: '12h', keepFailed: '90m' }));
-    const typed = synth((chart) => play(chart, { deadline: Duration.days(2), keepSucceeded: Duration.hours(12), keepFailed: Duration.minutes(90) }));
+    const typed = synth((chart) =>
+      play(chart, { deadline: Duration.days(2), keepSucceeded: Duration.hours(12), keepFailed: Duration.minutes(90) }),
+    );
     expect(typed).toEqual(text);
     const spec = (typed[0] as any).spec;
     expect(spec.activeDeadlineSeconds).toBe(2 * 86400);
@@ -38,9 +48,18 @@ describe('durations', () => {
   });
 
   it('a CodeRun timeout as a Duration bounds the attempt in seconds', () => {
-    const build = (timeout: Duration | string) => synth((chart) => {
-      new CodeRunWorkflowTemplate(chart, 'coderun', { defaultAgent: config.agents.rex, defaultRepository: config.repositories[0], cliNames: Object.keys(config.clis), githubApps: Object.values(config.agents).map((agent) => agent.githubApp), serviceAccountName: 'agent-play', helperImage: config.images.kubectl, timeout });
-    });
+    const build = (timeout: Duration | string) =>
+      synth((chart) => {
+        new CodeRunWorkflowTemplate(chart, 'coderun', {
+          defaultAgent: config.agents.rex,
+          defaultRepository: config.repositories[0],
+          cliNames: Object.keys(config.clis),
+          githubApps: Object.values(config.agents).map((agent) => agent.githubApp),
+          serviceAccountName: 'agent-play',
+          helperImage: config.images.kubectl,
+          timeout,
+        });
+      });
     expect(build(Duration.hours(2))).toEqual(build('2h'));
     expect(build(Duration.hours(2))).not.toEqual(build('4h'));
   });
@@ -48,7 +67,8 @@ describe('durations', () => {
 
 describe('sizes', () => {
   it('a Size requests the same storage as its text', () => {
-    const claim = (size: Size | string) => synth((chart) => new WorkspacePvc(chart, 'pvc', { service: 'web', agent: 'cleo', shared: false, size }))[0] as any;
+    const claim = (size: Size | string) =>
+      synth((chart) => new WorkspacePvc(chart, 'pvc', { service: 'web', agent: 'cleo', shared: false, size }))[0] as any;
     expect(claim(Size.gibibytes(20))).toEqual(claim('20Gi'));
     expect(claim(Size.gibibytes(20)).spec.resources.requests.storage).toBe('20Gi');
   });
@@ -68,7 +88,8 @@ describe('service accounts', () => {
 describe('stage timeouts', () => {
   it('a Duration in StageMachineBuilder is the stage timeout its text would be', () => {
     const agents = Object.keys(config.agents);
-    const build = (timeout: Duration | string) => new StageMachineBuilder({ agents }).agent('build', 'rex', { timeout }).end().build().stages;
+    const build = (timeout: Duration | string) =>
+      new StageMachineBuilder({ agents }).agent('build', 'rex', { timeout }).end().build().stages;
     expect(build(Duration.minutes(150))).toEqual(build('150m'));
     expect(build(Duration.hours(2))[0]).toMatchObject({ timeout: '2h' });
   });

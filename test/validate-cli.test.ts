@@ -55,21 +55,40 @@ describe('each check of the engine fails its fixture with its id', () => {
   });
 
   it('locates them: the duplicate key at its path and line, the CEL rule on the task, the label by key', () => {
-    expect(json([fixture('yaml-duplicate-key.yaml')]).report.findings[0]).toMatchObject({ kind: 'ConfigMap', name: 'settings', path: 'data.mode', line: 8 });
+    expect(json([fixture('yaml-duplicate-key.yaml')]).report.findings[0]).toMatchObject({
+      kind: 'ConfigMap',
+      name: 'settings',
+      path: 'data.mode',
+      line: 8,
+    });
     expect(json([fixture('schema-cel.yaml')]).report.findings[0]).toMatchObject({
       path: 'spec.templates[0].dag.tasks[1].withSequence',
       message: 'only one of count or end can be defined',
     });
-    expect(json([fixture('schema.yaml')]).report.findings[0]).toMatchObject({ path: 'colour', message: expect.stringMatching(/^unknown field/), line: 8 });
+    expect(json([fixture('schema.yaml')]).report.findings[0]).toMatchObject({
+      path: 'colour',
+      message: expect.stringMatching(/^unknown field/),
+      line: 8,
+    });
     expect(json([fixture('metadata-labels.yaml')]).report.findings[0]).toMatchObject({ path: 'metadata.labels.repository', line: 7 });
   });
 
   it('turns a lint rule that throws into a warning on that object, not a crash', () => {
     const object = manifestObject('x.yaml', 0, 1, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
     if (!object) throw new Error('fixture object');
-    const broken = { id: 'broken', severity: 'error' as const, description: 'throws', kinds: ['ConfigMap'], check: () => { throw new Error('boom'); } };
+    const broken = {
+      id: 'broken',
+      severity: 'error' as const,
+      description: 'throws',
+      kinds: ['ConfigMap'],
+      check: () => {
+        throw new Error('boom');
+      },
+    };
     const report = validateObjects({ objects: [object], catalog: SchemaCatalog.builtIn(), rules: [broken] });
-    expect(report.findings).toEqual([expect.objectContaining({ rule: SCHEMA_RULES.lintRuleFailed, severity: 'warning', message: expect.stringContaining('boom') })]);
+    expect(report.findings).toEqual([
+      expect.objectContaining({ rule: SCHEMA_RULES.lintRuleFailed, severity: 'warning', message: expect.stringContaining('boom') }),
+    ]);
   });
 });
 
@@ -78,7 +97,9 @@ describe('agent-play validate', () => {
     const builtIn = json([resolve(__dirname, '../dist-manifests')]);
     expect(builtIn.code, JSON.stringify(builtIn.report.findings)).toBe(0);
     expect(builtIn.report.summary).toMatchObject({ errors: 0, warnings: 0 });
-    const schemaOf = (kind: string) => [...new Set(builtIn.report.objects.filter((object) => object.kind === kind).map((object) => object.schema))];
+    const schemaOf = (kind: string) => [
+      ...new Set(builtIn.report.objects.filter((object) => object.kind === kind).map((object) => object.schema)),
+    ];
     expect(schemaOf('WorkflowTemplate')).toEqual(['built-in: Argo Workflows v4.1.2 CRD workflowtemplates.argoproj.io']);
     expect(schemaOf('Sensor')).toEqual(['built-in: Argo Events v1.9.11 JSON Schema io.argoproj.events.v1alpha1.Sensor']);
     expect(schemaOf('EventSource')).toEqual(['built-in: Argo Events v1.9.11 JSON Schema io.argoproj.events.v1alpha1.EventSource']);
@@ -86,15 +107,20 @@ describe('agent-play validate', () => {
     expect(builtIn.report.objects.every((object) => object.schema !== null)).toBe(true);
   });
 
-  it.skipIf(!HAS_UPSTREAM_ARGO)(`passes it with --crds ../shared/argo too, the upstream files overriding the built-in schemas per kind${HAS_UPSTREAM_ARGO ? '' : ` (${UPSTREAM_SKIP_REASON})`}`, () => {
-    const upstream = json([resolve(__dirname, '../dist-manifests'), '--crds', ARGO_SCHEMAS_DIR]);
-    expect(upstream.code).toBe(0);
-    expect(upstream.report.summary.errors).toBe(0);
-    const schemaOf = (kind: string) => [...new Set(upstream.report.objects.filter((object) => object.kind === kind).map((object) => object.schema))];
-    expect(schemaOf('WorkflowTemplate')).toEqual([expect.stringMatching(/^CRD workflowtemplates\.argoproj\.io \(/)]);
-    expect(schemaOf('Sensor')).toEqual([expect.stringMatching(/^JSON Schema io\.argoproj\.events\.v1alpha1\.Sensor \(/)]);
-    expect(upstream.report.objects.every((object) => object.schema !== null)).toBe(true);
-  });
+  it.skipIf(!HAS_UPSTREAM_ARGO)(
+    `passes it with --crds ../shared/argo too, the upstream files overriding the built-in schemas per kind${HAS_UPSTREAM_ARGO ? '' : ` (${UPSTREAM_SKIP_REASON})`}`,
+    () => {
+      const upstream = json([resolve(__dirname, '../dist-manifests'), '--crds', ARGO_SCHEMAS_DIR]);
+      expect(upstream.code).toBe(0);
+      expect(upstream.report.summary.errors).toBe(0);
+      const schemaOf = (kind: string) => [
+        ...new Set(upstream.report.objects.filter((object) => object.kind === kind).map((object) => object.schema)),
+      ];
+      expect(schemaOf('WorkflowTemplate')).toEqual([expect.stringMatching(/^CRD workflowtemplates\.argoproj\.io \(/)]);
+      expect(schemaOf('Sensor')).toEqual([expect.stringMatching(/^JSON Schema io\.argoproj\.events\.v1alpha1\.Sensor \(/)]);
+      expect(upstream.report.objects.every((object) => object.schema !== null)).toBe(true);
+    },
+  );
 
   it('prints errors before warnings, one line each in the FILE: Kind/name: path: message [rule] form, and a count', () => {
     const folder = scratch({
@@ -105,14 +131,21 @@ describe('agent-play validate', () => {
     expect(run.code).toBe(1);
     const lines = run.out.split('\n');
     expect(lines[0]).toBe('errors:');
-    expect(lines[1]).toBe(`  ${join(folder, 'a.yaml')}: ConfigMap/ok: metadata.labels.team: label value "a b" is not legal: at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric (or empty) [metadata-labels]`);
+    expect(lines[1]).toBe(
+      `  ${join(folder, 'a.yaml')}: ConfigMap/ok: metadata.labels.team: label value "a b" is not legal: at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric (or empty) [metadata-labels]`,
+    );
     expect(lines[2]).toBe('warnings:');
-    expect(lines[3]).toMatch(/b\.yaml: Widget\/small: CEL rule at \/spec not evaluated .*: isURL\(self\.homepage\) \[schema-cel-not-evaluated\]$/);
+    expect(lines[3]).toMatch(
+      /b\.yaml: Widget\/small: CEL rule at \/spec not evaluated .*: isURL\(self\.homepage\) \[schema-cel-not-evaluated\]$/,
+    );
     expect(run.out).toMatch(/2 objects in 2 files: 1 error, 1 warning\n$/);
   });
 
   it('with --verbose, says what each object was checked against', () => {
-    const folder = scratch({ 'x.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ok }\n---\napiVersion: example.com/v1\nkind: Gadget\nmetadata: { name: g }\n' });
+    const folder = scratch({
+      'x.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: ok }\n---\napiVersion: example.com/v1\nkind: Gadget\nmetadata: { name: g }\n',
+    });
     const run = runCapturing(['validate', folder, '--verbose']);
     expect(run.code).toBe(0);
     expect(run.out).toContain(`${join(folder, 'x.yaml')}: ConfigMap/ok: built-in: agent-play's schema of ConfigMap`);
@@ -126,7 +159,8 @@ describe('agent-play validate', () => {
   });
 
   it('unpacks a List (as kubectl get -o yaml prints it) and blames the item, at the line of the field', () => {
-    const list = 'apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: { name: fine }\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: { name: Bad_Name }\n';
+    const list =
+      'apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: { name: fine }\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: { name: Bad_Name }\n';
     const { code, report } = json([scratch({ 'list.yaml': list })]);
     expect(code).toBe(1);
     expect(report.objects.map((object) => object.name)).toEqual(['fine', 'Bad_Name']);
@@ -134,7 +168,9 @@ describe('agent-play validate', () => {
   });
 
   it('reads CRDs given as a List and JSON Schema files from --crds, and refuses a schema file it cannot read', () => {
-    const crdList = `apiVersion: v1\nkind: List\nitems:\n${fixtureText('crds-with-rule/widgets.yaml').replace(/^/gm, '    ').replace(/^    apiVersion/, '  - apiVersion')}`;
+    const crdList = `apiVersion: v1\nkind: List\nitems:\n${fixtureText('crds-with-rule/widgets.yaml')
+      .replace(/^/gm, '    ')
+      .replace(/^    apiVersion/, '  - apiVersion')}`;
     const crds = scratch({ 'exported.yaml': crdList });
     const { report } = json([fixture('schema-cel-not-evaluated.yaml'), '--crds', crds]);
     expect(report.objects[0].schema).toMatch(/^CRD widgets\.example\.com \(/);
@@ -142,7 +178,9 @@ describe('agent-play validate', () => {
     const run = runCapturing(['validate', fixture('schema.yaml'), '--crds', broken]);
     expect(run.code).toBe(2);
     expect(run.err).toMatch(/^--crds .*bad\.json: not JSON/);
-    expect(runCapturing(['validate', fixture('schema.yaml'), '--crds', join(broken, 'missing')]).err).toMatch(/cannot read the schema directory \(ENOENT\)/);
+    expect(runCapturing(['validate', fixture('schema.yaml'), '--crds', join(broken, 'missing')]).err).toMatch(
+      /cannot read the schema directory \(ENOENT\)/,
+    );
   });
 
   it('exits 2 with one line per unusable input: a missing path, a file that is not YAML, an empty folder', () => {

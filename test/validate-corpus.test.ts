@@ -35,8 +35,10 @@ interface Expected {
   readonly findings: readonly string[];
 }
 
-const UNKNOWN = 'unknown field: not in the schema (the API server would drop it; kubectl --validate=strict and argo lint reject it) [schema]';
-const required = (object: string, at: string, fields: readonly string[]): string[] => fields.map((field) => `${object}: ${at}: must have required property '${field}' [schema]`);
+const UNKNOWN =
+  'unknown field: not in the schema (the API server would drop it; kubectl --validate=strict and argo lint reject it) [schema]';
+const required = (object: string, at: string, fields: readonly string[]): string[] =>
+  fields.map((field) => `${object}: ${at}: must have required property '${field}' [schema]`);
 const WEBHOOK_URL = 'WebhookContext requires `url` in the schema; the controller only needs endpoint and port when no hook is registered';
 
 /**
@@ -55,18 +57,21 @@ export const EXPECTED_FINDINGS: Readonly<Record<string, Expected>> = {
     cause: 'upstream-defect',
     reason: '`generateName` is indented under `labels`: the Workflow has no name, and a label value cannot end with "-"',
     findings: [
-      'Workflow/: metadata.labels.generateName: label value "fun-with-gifs-" is not legal: at most 63 alphanumerics, \'-\', \'_\' or \'.\', starting and ending alphanumeric (or empty) [metadata-labels]',
+      "Workflow/: metadata.labels.generateName: label value \"fun-with-gifs-\" is not legal: at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric (or empty) [metadata-labels]",
       'Workflow/: metadata.name: the object has no name: set metadata.name (or metadata.generateName for objects created by `kubectl create`) [metadata-name]',
     ],
   },
   'examples-workflows/k8s-jobs.yaml': {
     cause: 'upstream-defect',
     reason: '`name: k8s-jobs` is indented into the block scalar of the annotation above it: the Workflow has no name',
-    findings: ['Workflow/: metadata.name: the object has no name: set metadata.name (or metadata.generateName for objects created by `kubectl create`) [metadata-name]'],
+    findings: [
+      'Workflow/: metadata.name: the object has no name: set metadata.name (or metadata.generateName for objects created by `kubectl create`) [metadata-name]',
+    ],
   },
   'examples-events/sensors/azure-service-bus-sensor.yaml': {
     cause: 'schema-strictness',
-    reason: 'AzureServiceBusTrigger requires queueName, topicName and subscriptionName; the controller needs a queue or a topic with a subscription',
+    reason:
+      'AzureServiceBusTrigger requires queueName, topicName and subscriptionName; the controller needs a queue or a topic with a subscription',
     findings: required('Sensor/azure-service-bus-sensor', 'spec.triggers[0].template.azureServiceBus', ['subscriptionName', 'topicName']),
   },
   'examples-events/event-sources/azure-service-bus.yaml': {
@@ -82,7 +87,14 @@ export const EXPECTED_FINDINGS: Readonly<Record<string, Expected>> = {
   'examples-events/sensors/filter-with-context.yaml': {
     cause: 'schema-strictness',
     reason: 'EventContext (filters.context) requires all 7 CloudEvents attributes; this filter sets only `source`',
-    findings: required('Sensor/with-ctx-filter', 'spec.dependencies[0].filters.context', ['datacontenttype', 'id', 'specversion', 'subject', 'time', 'type']),
+    findings: required('Sensor/with-ctx-filter', 'spec.dependencies[0].filters.context', [
+      'datacontenttype',
+      'id',
+      'specversion',
+      'subject',
+      'time',
+      'type',
+    ]),
   },
   'examples-events/sensors/custom-trigger.yaml': {
     cause: 'schema-strictness',
@@ -102,7 +114,10 @@ export const EXPECTED_FINDINGS: Readonly<Record<string, Expected>> = {
   'examples-events/event-sources/slack.yaml': {
     cause: 'schema-strictness',
     reason: WEBHOOK_URL,
-    findings: [...required('EventSource/slack', 'spec.slack.example-insecure.webhook', ['url']), ...required('EventSource/slack', 'spec.slack.example-secure.webhook', ['url'])],
+    findings: [
+      ...required('EventSource/slack', 'spec.slack.example-insecure.webhook', ['url']),
+      ...required('EventSource/slack', 'spec.slack.example-secure.webhook', ['url']),
+    ],
   },
   'examples-events/event-sources/webhook.yaml': {
     cause: 'schema-strictness',
@@ -119,7 +134,8 @@ export const EXPECTED_FINDINGS: Readonly<Record<string, Expected>> = {
   },
   'examples-events/sensors/trigger-with-atleast-once-semantics.yaml': {
     cause: 'upstream-defect',
-    reason: '`atLeastOnce` is a field of the Trigger, not of its template; under `template` it is dropped and the trigger stays at-most-once',
+    reason:
+      '`atLeastOnce` is a field of the Trigger, not of its template; under `template` it is dropped and the trigger stays at-most-once',
     findings: [`Sensor/trigger-with-atleast-once-semantics: spec.triggers[0].template.atLeastOnce: ${UNKNOWN}`],
   },
   'examples-events/sensors/trigger-with-policy.yaml': {
@@ -129,7 +145,7 @@ export const EXPECTED_FINDINGS: Readonly<Record<string, Expected>> = {
   },
   'examples-events/sensors/url-sensor.yaml': {
     cause: 'upstream-defect',
-    reason: "the key is `verifycert`; the field is `verifyCert`, so it is dropped (harmless: the value is the default)",
+    reason: 'the key is `verifycert`; the field is `verifyCert`, so it is dropped (harmless: the value is the default)',
     findings: [`Sensor/url-sensor: spec.triggers[0].template.k8s.source.url.verifycert: ${UNKNOWN}`],
   },
   'examples-events/event-sources/stripe.yaml': {
@@ -168,7 +184,8 @@ function validateFile(file: string, catalog: SchemaCatalog = SchemaCatalog.built
   return { reading, report: validateObjects({ objects: reading.objects, readingFindings: reading.findings, catalog, rules: LINT_RULES }) };
 }
 
-const short = (finding: Finding): string => `${finding.kind}/${finding.name}: ${finding.path ? `${finding.path}: ` : ''}${finding.message} [${finding.rule}]`;
+const short = (finding: Finding): string =>
+  `${finding.kind}/${finding.name}: ${finding.path ? `${finding.path}: ` : ''}${finding.message} [${finding.rule}]`;
 
 describeWithUpstream('the upstream example corpus through the whole engine', () => {
   describe.each(CATALOGS)('with %s', (_name, catalogOf) => {
@@ -226,24 +243,38 @@ describeWithUpstream('reading the corpus as Kubernetes reads YAML', () => {
     expect(cloneArgs?.at(-1)).toBe('.');
   });
 
-  it.each(['ci.yaml', 'ci-output-artifact.yaml', 'influxdb-ci.yaml', 'k8s-orchestration.yaml', 'nested-workflow.yaml', 'secrets.yaml', 'sidecar.yaml', 'volumes-emptydir.yaml'])(
-    "%s: a multi-line quoted scalar closed at its key's indentation (Go accepts it) reads as one folded string",
-    (name) => {
-      const file = `examples-workflows/${name}`;
-      const text = readFileSync(path.join(ARGO_SCHEMAS_DIR, file), 'utf8');
-      expect(text).toMatch(/^ *["']\]\s*$/m);
-      const firstLines = [...text.matchAll(/\[["']\n\s*(.+)\n/g)].map((match) => match[1].trim().replace(/\\"/g, '"'));
-      expect(firstLines.length).toBeGreaterThan(0);
-      const strings = validateFile(file).reading.objects.flatMap((object) => argsIn(object.object)).flat();
-      // Each scalar is one string holding its first line, folded: no line break survives.
-      for (const first of firstLines) expect(strings.some((arg) => arg.includes(first) && !arg.includes('\n')), first).toBe(true);
-    },
-  );
+  it.each([
+    'ci.yaml',
+    'ci-output-artifact.yaml',
+    'influxdb-ci.yaml',
+    'k8s-orchestration.yaml',
+    'nested-workflow.yaml',
+    'secrets.yaml',
+    'sidecar.yaml',
+    'volumes-emptydir.yaml',
+  ])("%s: a multi-line quoted scalar closed at its key's indentation (Go accepts it) reads as one folded string", (name) => {
+    const file = `examples-workflows/${name}`;
+    const text = readFileSync(path.join(ARGO_SCHEMAS_DIR, file), 'utf8');
+    expect(text).toMatch(/^ *["']\]\s*$/m);
+    const firstLines = [...text.matchAll(/\[["']\n\s*(.+)\n/g)].map((match) => match[1].trim().replace(/\\"/g, '"'));
+    expect(firstLines.length).toBeGreaterThan(0);
+    const strings = validateFile(file)
+      .reading.objects.flatMap((object) => argsIn(object.object))
+      .flat();
+    // Each scalar is one string holding its first line, folded: no line break survives.
+    for (const first of firstLines)
+      expect(
+        strings.some((arg) => arg.includes(first) && !arg.includes('\n')),
+        first,
+      ).toBe(true);
+  });
 });
 
 /** Every `args` list of strings anywhere in a value. */
 function argsIn(value: unknown): string[][] {
   if (Array.isArray(value)) return value.flatMap(argsIn);
   if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, child]) => (key === 'args' && Array.isArray(child) ? [child.map(String), ...argsIn(child)] : argsIn(child)));
+  return Object.entries(value).flatMap(([key, child]) =>
+    key === 'args' && Array.isArray(child) ? [child.map(String), ...argsIn(child)] : argsIn(child),
+  );
 }

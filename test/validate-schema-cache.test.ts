@@ -65,7 +65,10 @@ describe('the parsed YAML cache', () => {
 describe('the compiled validator cache', () => {
   const id = `agent-play:test-${randomUUID()}`;
   const withRef: ValidatorRequest = {
-    document: { $id: id, definitions: { thing: { type: 'object', properties: { size: { type: 'integer', maximum: 3 } }, additionalProperties: false } } },
+    document: {
+      $id: id,
+      definitions: { thing: { type: 'object', properties: { size: { type: 'integer', maximum: 3 } }, additionalProperties: false } },
+    },
     refs: { thing: `${id}#/definitions/thing` },
   };
 
@@ -82,7 +85,10 @@ describe('the compiled validator cache', () => {
   it('is read by a later process instead of compiling (the cached code is what runs)', async () => {
     const { validatorKey } = await import('../src/validate/schema/validator-cache.js');
     // Stand-in code that accepts everything: if it is what runs, the cache was read and nothing compiled.
-    writeFileSync(path.join(cache, 'validators', `${validatorKey(withRef)}.cjs`), 'module.exports = { thing: function () { return true; } };');
+    writeFileSync(
+      path.join(cache, 'validators', `${validatorKey(withRef)}.cjs`),
+      'module.exports = { thing: function () { return true; } };',
+    );
     vi.resetModules();
     const fresh = await import('../src/validate/schema/validator-cache.js');
     expect(fresh.cachedValidators(withRef).thing({ size: 99 })).toBe(true);

@@ -13,7 +13,11 @@ const MOCKS = /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv)\(/;
 it('runs every test file that mocks a module isolated, and lists no other', () => {
   const files = readdirSync(resolve(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.test.ts'))
-    .map((name) => relative(ROOT, join(ROOT, 'test', name)).split('\\').join('/'));
+    .map((name) =>
+      relative(ROOT, join(ROOT, 'test', name))
+        .split('\\')
+        .join('/'),
+    );
   const mocking = files.filter((file) => file !== 'test/vitest-config.test.ts' && MOCKS.test(readFileSync(join(ROOT, file), 'utf8')));
   expect(mocking.length).toBeGreaterThan(0);
   expect([...ISOLATED_TEST_FILES].sort()).toEqual(mocking.sort());

@@ -22,7 +22,9 @@ function report(path) {
   const dir = mkdtempSync(join(tmpdir(), 'test-kinds-'));
   const out = join(dir, 'report.json');
   try {
-    execFileSync('npx', ['vitest', 'run', '--reporter=json', `--outputFile=${out}`, '--includeTaskLocation'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npx', ['vitest', 'run', '--reporter=json', `--outputFile=${out}`, '--includeTaskLocation'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   } catch {
     // A failing test still leaves its report: the counts are what they are.
   }
@@ -65,7 +67,10 @@ for (const result of data.testResults) {
   for (const kind of Object.keys(totals)) totals[kind] += counts[kind];
   files.push({ file, ...counts });
 }
-if (byFile) for (const row of files.sort((a, b) => a.file.localeCompare(b.file))) console.log(`${row.file}\t${row.behaviour}\t${row.snapshot}\t${row.corpus}\t${row.golden}`);
+if (byFile)
+  for (const row of files.sort((a, b) => a.file.localeCompare(b.file)))
+    console.log(`${row.file}\t${row.behaviour}\t${row.snapshot}\t${row.corpus}\t${row.golden}`);
 const total = Object.values(totals).reduce((sum, count) => sum + count, 0);
-for (const [kind, count] of Object.entries(totals)) console.log(`${kind.padEnd(10)} ${String(count).padStart(5)}  ${((100 * count) / total).toFixed(1)}%`);
+for (const [kind, count] of Object.entries(totals))
+  console.log(`${kind.padEnd(10)} ${String(count).padStart(5)}  ${((100 * count) / total).toFixed(1)}%`);
 console.log(`${'total'.padEnd(10)} ${String(total).padStart(5)}`);

@@ -22,7 +22,12 @@ function checkRegistry(owner: string, props: AgentsConfigMapProps): void {
   for (const [name, agent] of Object.entries(props.agents)) {
     checkProp(owner, `agents.${name}`, undefined, schemaProblem(AgentSchema, agent));
     const known = Object.keys(props.clis);
-    checkProp(owner, `agents.${name}.cli`, agent.cli, known.includes(agent.cli) ? undefined : `is not in the CLI registry (clis): add it, or bind one of: ${known.join(', ')}`);
+    checkProp(
+      owner,
+      `agents.${name}.cli`,
+      agent.cli,
+      known.includes(agent.cli) ? undefined : `is not in the CLI registry (clis): add it, or bind one of: ${known.join(', ')}`,
+    );
   }
 }
 
@@ -38,7 +43,12 @@ export class AgentsConfigMap extends kplus.ConfigMap {
   public constructor(scope: Construct, id: string, props: AgentsConfigMapProps) {
     const name = props.name ?? 'controller-agents';
     const owner = `AgentsConfigMap ${name}`;
-    checkProp(owner, 'name', name, isDnsSubdomain(name) ? undefined : 'is not a ConfigMap name: use lower-case letters, digits, "-" and "."');
+    checkProp(
+      owner,
+      'name',
+      name,
+      isDnsSubdomain(name) ? undefined : 'is not a ConfigMap name: use lower-case letters, digits, "-" and "."',
+    );
     checkRegistry(owner, props);
     super(scope, id, {
       metadata: { name, labels: { ...COMMON_LABELS } },
@@ -47,7 +57,10 @@ export class AgentsConfigMap extends kplus.ConfigMap {
   }
 }
 
-function agentsConfigData(agents: Readonly<Record<string, AgentConfig>>, clis: Readonly<Record<string, CliConfig>>): Record<string, string> {
+function agentsConfigData(
+  agents: Readonly<Record<string, AgentConfig>>,
+  clis: Readonly<Record<string, CliConfig>>,
+): Record<string, string> {
   const names = Object.keys(agents).sort();
   const registry = Object.fromEntries(
     names.map((name) => {
@@ -55,7 +68,11 @@ function agentsConfigData(agents: Readonly<Record<string, AgentConfig>>, clis: R
       return [name, { name, ...agent }];
     }),
   );
-  const cliRegistry = Object.fromEntries(Object.keys(clis).sort().map((name) => [name, clis[name]]));
+  const cliRegistry = Object.fromEntries(
+    Object.keys(clis)
+      .sort()
+      .map((name) => [name, clis[name]]),
+  );
   const data: Record<string, string> = { 'agents.yaml': stringify({ agents: registry, clis: cliRegistry }, { lineWidth: 0 }) };
   for (const name of names) {
     const agent = agents[name];

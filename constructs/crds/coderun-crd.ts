@@ -25,7 +25,13 @@ export class CodeRunCrd extends Construct {
       spec: {
         group: CODERUN_GROUP,
         scope: 'Namespaced',
-        names: { kind: CODERUN_KIND, listKind: `${CODERUN_KIND}List`, plural: CODERUN_PLURAL, singular: CODERUN_KIND.toLowerCase(), shortNames: ['cr'] },
+        names: {
+          kind: CODERUN_KIND,
+          listKind: `${CODERUN_KIND}List`,
+          plural: CODERUN_PLURAL,
+          singular: CODERUN_KIND.toLowerCase(),
+          shortNames: ['cr'],
+        },
         versions: [
           {
             name: CODERUN_VERSION,

@@ -36,6 +36,8 @@ export class EventBus {
  */
 export function assertSameNamespace(what: string, namespace: string | undefined, bus: IEventBus): void {
   if (bus.namespace !== undefined && namespace !== undefined && bus.namespace !== namespace) {
-    throw new Error(`${what} is in namespace "${namespace}" but its EventBus "${bus.name}" is in "${bus.namespace}": put them in one namespace`);
+    throw new Error(
+      `${what} is in namespace "${namespace}" but its EventBus "${bus.name}" is in "${bus.namespace}": put them in one namespace`,
+    );
   }
 }

@@ -7,7 +7,13 @@ import { dnsLabelProblem, githubAppBotLogin, repositoryLabelValue } from '../mod
 import { checkProp, integerProblem, schemaProblem } from '../model/prop-checks';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
 import { gateSensorName, playWorkflowName, releaseConfigMapName } from '../model/play-contract';
-import { RESUMER_GATE_PARAMETER, RESUMER_TEMPLATE_NAME, resumerArguments, resumerParameterDest, type ResumerParameter } from '../model/resumer-contract';
+import {
+  RESUMER_GATE_PARAMETER,
+  RESUMER_TEMPLATE_NAME,
+  resumerArguments,
+  resumerParameterDest,
+  type ResumerParameter,
+} from '../model/resumer-contract';
 import type { GateStage } from '../model/stage-machine';
 import { taskIdTemplate } from '../model/task-id-template';
 import type { DataFilter, EventDependency, ExprFilter, SensorSpec, Trigger, TriggerParameter } from './argo-events-types';
@@ -107,11 +113,21 @@ function checkSensorProps(owner: string, props: GateSensorProps): string {
   for (const release of props.gate.release) {
     for (const agent of release.by) {
       const known = Object.keys(props.agents);
-      checkProp(owner, 'gate.release.by', agent, known.includes(agent) ? undefined : `is not in the agent registry (agents): add it, or name one of: ${known.join(', ')}`);
+      checkProp(
+        owner,
+        'gate.release.by',
+        agent,
+        known.includes(agent) ? undefined : `is not in the agent registry (agents): add it, or name one of: ${known.join(', ')}`,
+      );
     }
   }
   const strategy = props.strategy ?? RESUME_STRATEGIES[0];
-  checkProp(owner, 'strategy', strategy, RESUME_STRATEGIES.includes(strategy) ? undefined : `is not a resume strategy: use one of ${RESUME_STRATEGIES.join(', ')}`);
+  checkProp(
+    owner,
+    'strategy',
+    strategy,
+    RESUME_STRATEGIES.includes(strategy) ? undefined : `is not a resume strategy: use one of ${RESUME_STRATEGIES.join(', ')}`,
+  );
   const retries = props.triggerRetries ?? DEFAULT_TRIGGER_RETRIES;
   checkProp(owner, 'triggerRetries', retries, integerProblem(retries, 0, MAX_TRIGGER_RETRIES));
   return serviceAccountNameOf(owner, 'serviceAccountName', props.serviceAccountName);
@@ -185,8 +201,9 @@ function branchPairing(repositories: readonly RepositoryConfig[]): string | unde
   const byBranch = new Map<string, string[]>();
   for (const repository of repositories) byBranch.set(repository.branch, [...(byBranch.get(repository.branch) ?? []), repository.name]);
   if (byBranch.size === 1) return undefined;
-  const alternatives = [...byBranch.entries()].map(([branch, names]) =>
-    `(base == ${exprString(branch)} && repository =~ ${exprString(anyOf(names, true))})`);
+  const alternatives = [...byBranch.entries()].map(
+    ([branch, names]) => `(base == ${exprString(branch)} && repository =~ ${exprString(anyOf(names, true))})`,
+  );
   return `(${alternatives.join(' || ')})`;
 }
 
@@ -229,8 +246,15 @@ function releaseDependency(props: GateSensorProps): EventDependency {
   const branches = [...new Set(repositories.map((repository) => repository.branch))];
   const pairing = branchPairing(repositories);
   const data: DataFilter[] = [
-    stringFilter('body.X-GitHub-Event', releases.map((release) => release.event)),
-    stringFilter(REPOSITORY_PATH, repositories.map((repository) => repository.name), true),
+    stringFilter(
+      'body.X-GitHub-Event',
+      releases.map((release) => release.event),
+    ),
+    stringFilter(
+      REPOSITORY_PATH,
+      repositories.map((repository) => repository.name),
+      true,
+    ),
     ...(branches.length === 1 ? [stringFilter(BASE_BRANCH_PATH, branches)] : []),
   ];
   const common = { name: RELEASE_DEPENDENCY, eventSourceName: props.eventSource.name, eventName: props.eventSource.eventName };
@@ -252,14 +276,21 @@ function releaseDependency(props: GateSensorProps): EventDependency {
 function resumerTrigger(gate: string, dependencyName: string, namespace: string | undefined, props: GateSensorProps): Trigger {
   const strategy = props.strategy ?? 'label-selector';
   const repositories = props.repositories;
-  const from = (name: ResumerParameter, src: Omit<TriggerParameter['src'], 'dependencyName'>): TriggerParameter => ({ src: { dependencyName, ...src }, dest: resumerParameterDest(name) });
+  const from = (name: ResumerParameter, src: Omit<TriggerParameter['src'], 'dependencyName'>): TriggerParameter => ({
+    src: { dependencyName, ...src },
+    dest: resumerParameterDest(name),
+  });
   const perTask = (prefixOf: (service: string) => string): string =>
-    taskIdTemplate(`${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => prefixOf(repository.service), genericServiceRule(prefixOf))}`);
+    taskIdTemplate(
+      `${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => prefixOf(repository.service), genericServiceRule(prefixOf))}`,
+    );
   const releasePrefix = (service: string): string => releaseConfigMapName(service, '');
   const playPrefix = (service: string): string => playWorkflowName(service, '');
   const parameters: TriggerParameter[] = [
     from('repository', { dataKey: REPOSITORY_PATH }),
-    from('repository-label', { dataTemplate: `${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => repositoryLabelValue(repository.name), GENERIC_REPOSITORY_LABEL)}` }),
+    from('repository-label', {
+      dataTemplate: `${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => repositoryLabelValue(repository.name), GENERIC_REPOSITORY_LABEL)}`,
+    }),
     from('release-configmap', { dataTemplate: perTask(releasePrefix) }),
     from('task-id', { dataTemplate: taskIdTemplate() }),
     from('pr-url', { dataKey: 'body.pull_request.html_url' }),

@@ -82,7 +82,9 @@ export class GithubEventSource extends Construct implements IGithubEventSource {
     this.eventName = props.eventName ?? 'play';
     // The Service is named {name}-eventsource-svc, a DNS-1035 label: at most 47 characters for the name.
     if (!isDnsLabel(this.name, 47) || !/^[a-z]/.test(this.name)) {
-      throw new Error(`EventSource name "${this.name}" must start with a letter and be a DNS label of at most 47 characters (its Service adds "-eventsource-svc")`);
+      throw new Error(
+        `EventSource name "${this.name}" must start with a letter and be a DNS label of at most 47 characters (its Service adds "-eventsource-svc")`,
+      );
     }
     const namespace = props.namespace ?? Chart.of(this).namespace;
     assertSameNamespace(`EventSource ${this.name}`, namespace, props.eventBus);
@@ -118,17 +120,33 @@ function checkEventSourceProps(owner: string, props: GithubEventSourceProps): vo
   if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
   // The Service port: the range Kubernetes accepts for a port number.
   if (props.port !== undefined) checkProp(owner, 'port', props.port, integerProblem(props.port, 1, 65535));
-  if (props.endpoint !== undefined) checkProp(owner, 'endpoint', props.endpoint, props.endpoint.startsWith('/') ? undefined : 'is not a path: start it with "/", e.g. /github/webhook');
+  if (props.endpoint !== undefined)
+    checkProp(
+      owner,
+      'endpoint',
+      props.endpoint,
+      props.endpoint.startsWith('/') ? undefined : 'is not a path: start it with "/", e.g. /github/webhook',
+    );
   const secret = props.webhookSecret.name;
-  checkProp(owner, 'webhookSecret.name', secret, isDnsSubdomain(secret) ? undefined : 'is not a Secret name: use lower-case letters, digits, "-" and "."');
-  checkProp(owner, 'webhookSecret.key', props.webhookSecret.key, props.webhookSecret.key.length > 0 ? undefined : 'is empty: name the key of the Secret that holds the webhook secret');
+  checkProp(
+    owner,
+    'webhookSecret.name',
+    secret,
+    isDnsSubdomain(secret) ? undefined : 'is not a Secret name: use lower-case letters, digits, "-" and "."',
+  );
+  checkProp(
+    owner,
+    'webhookSecret.key',
+    props.webhookSecret.key,
+    props.webhookSecret.key.length > 0 ? undefined : 'is empty: name the key of the Secret that holds the webhook secret',
+  );
 }
 
 /** Exactly one of `repositories` (grouped by owner) and `organizations`, as Argo Events requires. */
 function scopeOf(props: GithubEventSourceProps): Record<string, unknown> {
   const repositories = props.repositories ?? [];
   const organizations = props.organizations ?? [];
-  if ((repositories.length > 0) === (organizations.length > 0)) {
+  if (repositories.length > 0 === organizations.length > 0) {
     throw new Error('a GitHub EventSource listens to repositories or to organizations: give exactly one of them');
   }
   if (organizations.length > 0) return { organizations: [...organizations] };

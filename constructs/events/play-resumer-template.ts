@@ -83,19 +83,23 @@ export class PlayResumerTemplate extends WorkflowTemplate {
       name: ResumerTemplates.main,
       steps: [
         [{ name: RESUMER_FIND_STEP, template: ResumerTemplates.findPlay }],
-        [{
-          name: ResumerTemplates.resumeGate,
-          template: ResumerTemplates.resumeGate,
-          when: `'${FOUND_WORKFLOW}' != ''`,
-          arguments: { parameters: [{ name: 'workflow', value: FOUND_WORKFLOW }] },
-          continueOn: { failed: true },
-        }],
-        [{
-          name: 'confirm',
-          template: ResumerTemplates.confirmReleased,
-          when: `'${FOUND_WORKFLOW}' != '' && '${stepStatus(ResumerTemplates.resumeGate)}' != 'Succeeded'`,
-          arguments: { parameters: [{ name: 'workflow', value: FOUND_WORKFLOW }] },
-        }],
+        [
+          {
+            name: ResumerTemplates.resumeGate,
+            template: ResumerTemplates.resumeGate,
+            when: `'${FOUND_WORKFLOW}' != ''`,
+            arguments: { parameters: [{ name: 'workflow', value: FOUND_WORKFLOW }] },
+            continueOn: { failed: true },
+          },
+        ],
+        [
+          {
+            name: 'confirm',
+            template: ResumerTemplates.confirmReleased,
+            when: `'${FOUND_WORKFLOW}' != '' && '${stepStatus(ResumerTemplates.resumeGate)}' != 'Succeeded'`,
+            arguments: { parameters: [{ name: 'workflow', value: FOUND_WORKFLOW }] },
+          },
+        ],
       ],
     });
     this.addTemplate({
@@ -128,19 +132,21 @@ export class PlayResumerTemplate extends WorkflowTemplate {
       outputs: { parameters: [{ name: RESUMER_WORKFLOW_OUTPUT, valueFrom: { path: WORKFLOW_FILE } }] },
     });
     this.addTemplate(resumeGate(props.argoImage));
-    this.addTemplate(hardenedScript({
-      name: ResumerTemplates.confirmReleased,
-      image: props.helperImage,
-      source: CONFIRM_RELEASED_SCRIPT,
-      inputs: { parameters: [{ name: 'workflow' }] },
-      env: [
-        { name: 'PLAY', value: inputParameter('workflow') },
-        { name: 'GATE', value: parameter(RESUMER_GATE_PARAMETER) },
-        { name: 'GATE_INPUT', value: GATE_STAGE_INPUT },
-        { name: 'NAMESPACE', value: WorkflowVariables.namespace },
-      ],
-      retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
-    }));
+    this.addTemplate(
+      hardenedScript({
+        name: ResumerTemplates.confirmReleased,
+        image: props.helperImage,
+        source: CONFIRM_RELEASED_SCRIPT,
+        inputs: { parameters: [{ name: 'workflow' }] },
+        env: [
+          { name: 'PLAY', value: inputParameter('workflow') },
+          { name: 'GATE', value: parameter(RESUMER_GATE_PARAMETER) },
+          { name: 'GATE_INPUT', value: GATE_STAGE_INPUT },
+          { name: 'NAMESPACE', value: WorkflowVariables.namespace },
+        ],
+        retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
+      }),
+    );
   }
 }
 

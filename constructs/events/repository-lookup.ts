@@ -48,11 +48,17 @@ function constant(text: string): string {
  * The template that renders `nameOf(repository)` for the event's repository: the generic rule, with the
  * repositories it gets wrong listed first. Expects BIND_REPOSITORY before it.
  */
-export function repositoryLookup(repositories: readonly RepositoryConfig[], nameOf: (repository: RepositoryConfig) => string, generic: GenericRule): string {
+export function repositoryLookup(
+  repositories: readonly RepositoryConfig[],
+  nameOf: (repository: RepositoryConfig) => string,
+  generic: GenericRule,
+): string {
   const exceptions = repositories.filter((repository) => generic.render(repository.name.toLowerCase()) !== nameOf(repository));
   if (exceptions.length === 0) return generic.template;
-  const branches = exceptions.map((repository, index) =>
-    `{{- ${index === 0 ? 'if' : 'else if'} eq ${REPOSITORY_VARIABLE} ${goString(repository.name.toLowerCase())} -}}${constant(nameOf(repository))}`);
+  const branches = exceptions.map(
+    (repository, index) =>
+      `{{- ${index === 0 ? 'if' : 'else if'} eq ${REPOSITORY_VARIABLE} ${goString(repository.name.toLowerCase())} -}}${constant(nameOf(repository))}`,
+  );
   return `${branches.join('')}{{- else -}}${generic.template}{{- end -}}`;
 }
 

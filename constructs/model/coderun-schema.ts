@@ -24,7 +24,11 @@ export const CodeRunPhases = { succeeded: 'Succeeded', failed: 'Failed' } as con
 /** A CodeRun's `cliConfig`: the CLI, model and settings one run uses. */
 export const CliRunConfigSchema = z.strictObject({
   /** The CLI that runs the agent: claude, codex, cursor, factory, opencode, gemini, or another configured one. */
-  cliType: z.string().min(1).regex(/^[a-z][a-z0-9-]*$/).describe('CLI that runs the agent, e.g. claude, codex'),
+  cliType: z
+    .string()
+    .min(1)
+    .regex(/^[a-z][a-z0-9-]*$/)
+    .describe('CLI that runs the agent, e.g. claude, codex'),
   model: z.string().min(1).describe('Model the CLI uses'),
   maxTokens: z.number().int().positive().max(2147483647).optional().describe('Largest response, in tokens'),
   temperature: z.number().min(0).max(2).optional().describe('Sampling temperature'),

@@ -43,7 +43,9 @@ function templateExpressionPaths(value: unknown, path: (string | number)[] = [])
   if (typeof value === 'string') return TEMPLATE_EXPRESSION.test(value) ? [path] : [];
   if (Array.isArray(value)) return value.flatMap((item, index) => templateExpressionPaths(item, [...path, index]));
   if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, item]) => (TEMPLATE_EXPRESSION.test(key) ? [[...path, key]] : templateExpressionPaths(item, [...path, key])));
+  return Object.entries(value).flatMap(([key, item]) =>
+    TEMPLATE_EXPRESSION.test(key) ? [[...path, key]] : templateExpressionPaths(item, [...path, key]),
+  );
 }
 
 /** A Secret's data key, as the API server accepts it. */
@@ -59,7 +61,10 @@ const repositoryName = z.string().superRefine((name, ctx) => {
 });
 
 /** A text that is pasted into a YAML manifest as a quoted string: no quotes, backslashes or line breaks. */
-const plainText = z.string().min(1).regex(/^[^"\\\n\r{}]*$/, { message: 'expected text without quotes, backslashes, braces or line breaks' });
+const plainText = z
+  .string()
+  .min(1)
+  .regex(/^[^"\\\n\r{}]*$/, { message: 'expected text without quotes, backslashes, braces or line breaks' });
 
 /** A container image pinned by version or digest; `latest` is refused, since it changes under a running play. */
 export const PinnedImageSchema = z.string().superRefine((image, ctx) => {
@@ -108,15 +113,27 @@ export const RepositorySchema = z.strictObject({
   /** The service: the key of the workspaces and of the CodeRuns. */
   service: keyName,
   /** The branch pull requests merge into. */
-  branch: z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name' }).default('main'),
+  branch: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name' })
+    .default('main'),
   /** Where the agents work inside the repository. @default the service */
-  workingDirectory: z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' }).optional(),
+  workingDirectory: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' })
+    .optional(),
   /** The repository that holds the task documents. @default the repository itself */
   docsRepository: repositoryName.optional(),
   /** The folder of the task documents in the docs repository. */
-  docsProjectDirectory: z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' }).default('docs'),
+  docsProjectDirectory: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' })
+    .default('docs'),
   /** The branch of the docs repository. @default the branch */
-  docsBranch: z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name' }).optional(),
+  docsBranch: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name' })
+    .optional(),
   /** Agents that use another CLI in this repository than their registry binding, e.g. `{ rex: codex }`. */
   agentClis: z.record(keyName, keyName).default({}),
 });
@@ -129,7 +146,10 @@ const ReleaseSchema = z.strictObject({
   /** For reviews: the review state that counts. */
   reviewState: z.enum(['approved', 'changes_requested', 'commented']).optional(),
   /** For `labeled`: the label that counts. */
-  label: z.string().regex(/^[A-Za-z0-9._-]+$/, { message: 'expected a label name' }).optional(),
+  label: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/, { message: 'expected a label name' })
+    .optional(),
   /** For `closed`: whether the pull request must be merged. */
   merged: z.boolean().optional(),
   /** Agents whose bot must be the reviewer or sender; empty means anyone. */
@@ -142,7 +162,9 @@ const stageName = z.string().max(50).regex(KEY, { message: keyMessage });
 export const ParameterNameSchema = z.string().max(63).regex(KEY, { message: keyMessage });
 
 /** A play parameter's value, as a config, a project task or `agent-play resume --parameter` gives it. */
-export const ParameterValueSchema = z.string().regex(/^[^"\\\n\r{}']*$/, { message: 'expected a value without quotes, backslashes, braces or line breaks' });
+export const ParameterValueSchema = z
+  .string()
+  .regex(/^[^"\\\n\r{}']*$/, { message: 'expected a value without quotes, backslashes, braces or line breaks' });
 
 /**
  * A condition on a stage: it runs only for tasks whose play parameter has one of these values, and is
@@ -203,7 +225,10 @@ export const DEFAULT_WORKSPACE_SIZE = '10Gi';
 
 /** The workspace PVCs (`workspace`): their size and storage class. */
 export const WorkspaceSchema = z.strictObject({
-  size: z.string().regex(/^[1-9][0-9]*(Mi|Gi|Ti)$/, { message: 'expected a size such as 10Gi' }).default(DEFAULT_WORKSPACE_SIZE),
+  size: z
+    .string()
+    .regex(/^[1-9][0-9]*(Mi|Gi|Ti)$/, { message: 'expected a size such as 10Gi' })
+    .default(DEFAULT_WORKSPACE_SIZE),
   storageClass: z.string().regex(KEY, { message: keyMessage }).optional(),
 });
 
@@ -262,16 +287,35 @@ export const EventsSchema = z.strictObject({
       name: keyName.default('github'),
       webhook: z
         .strictObject({
-          endpoint: z.string().regex(/^\/[A-Za-z0-9._/-]*$/, { message: 'expected a path such as /github/webhook' }).default('/github/webhook'),
+          endpoint: z
+            .string()
+            .regex(/^\/[A-Za-z0-9._/-]*$/, { message: 'expected a path such as /github/webhook' })
+            .default('/github/webhook'),
           port: z.number().int().min(1).max(65535).default(12000),
           /** The public URL GitHub posts to; needed only to let Argo Events create the hook itself. */
-          url: z.string().url().regex(/^[^{}]*$/, { message: 'expected a URL without braces' }).optional(),
+          url: z
+            .string()
+            .url()
+            .regex(/^[^{}]*$/, { message: 'expected a URL without braces' })
+            .optional(),
         })
         .prefault({}),
       /** The Secret and key holding the webhook secret that signs GitHub's deliveries (required by reference). */
-      webhookSecret: z.strictObject({ name: keyName.default('github-webhook-secret'), key: z.string().max(253).regex(SECRET_KEY, { message: 'expected a Secret key: letters, digits, "-", "_" and "."' }).default('secret') }).prefault({}),
+      webhookSecret: z
+        .strictObject({
+          name: keyName.default('github-webhook-secret'),
+          key: z
+            .string()
+            .max(253)
+            .regex(SECRET_KEY, { message: 'expected a Secret key: letters, digits, "-", "_" and "."' })
+            .default('secret'),
+        })
+        .prefault({}),
       /** Listen to whole organisations instead of the configured repositories. @default - the repositories */
-      organizations: z.array(z.string().regex(/^[A-Za-z0-9-]+$/, { message: 'expected a GitHub organisation' })).min(1).optional(),
+      organizations: z
+        .array(z.string().regex(/^[A-Za-z0-9-]+$/, { message: 'expected a GitHub organisation' }))
+        .min(1)
+        .optional(),
     })
     .prefault({}),
   /** Trigger retries of each Sensor: bounded, with backoff. */
@@ -293,7 +337,10 @@ export const ProjectTaskSchema = z.strictObject({
 /** A project (`projects[]`): the tasks of one repository, run in dependency order. */
 export const ProjectSchema = z.strictObject({
   /** Names the project's WorkflowTemplate (`project-{name}`). */
-  name: z.string().max(40).regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/, { message: 'expected lower-case letters, digits and "-", starting with a letter' }),
+  name: z
+    .string()
+    .max(40)
+    .regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/, { message: 'expected lower-case letters, digits and "-", starting with a letter' }),
   /** The repository whose play runs each task (`owner/name`, one of the configured repositories). */
   repository: z.string(),
   /** How many child plays run at once; 1 runs them one after the other. @default 4 */
@@ -310,7 +357,10 @@ export type ProjectConfig = z.infer<typeof ProjectSchema>;
 export const PlatformConfigSchema = z
   .strictObject({
     namespace: z.string().regex(KEY, { message: keyMessage }).max(63).default('agents'),
-    repositories: z.array(RepositorySchema).min(1).prefault(DEFAULT_REPOSITORIES as never),
+    repositories: z
+      .array(RepositorySchema)
+      .min(1)
+      .prefault(DEFAULT_REPOSITORIES as never),
     agents: z.record(keyName, AgentSchema).prefault(DEFAULT_AGENTS as never),
     clis: z.record(keyName, CliSchema).prefault(DEFAULT_CLIS as never),
     stages: z.array(StageSchema).prefault(DEFAULT_STAGES as never),
@@ -372,12 +422,18 @@ function referenceProblems(config: PlatformConfig): Problem[] {
   }
   config.repositories.forEach((repository, index) => {
     for (const [agent, cli] of Object.entries(repository.agentClis)) {
-      if (!config.agents[agent]) problems.push({ path: ['repositories', index, 'agentClis', agent], message: `unknown agent "${agent}"; known: ${known(Object.keys(config.agents))}` });
-      if (!cliNames.includes(cli)) problems.push({ path: ['repositories', index, 'agentClis', agent], message: `unknown CLI "${cli}"; known: ${known(cliNames)}` });
+      if (!config.agents[agent])
+        problems.push({
+          path: ['repositories', index, 'agentClis', agent],
+          message: `unknown agent "${agent}"; known: ${known(Object.keys(config.agents))}`,
+        });
+      if (!cliNames.includes(cli))
+        problems.push({ path: ['repositories', index, 'agentClis', agent], message: `unknown CLI "${cli}"; known: ${known(cliNames)}` });
     }
   });
   for (const name of Object.keys(config.play.parameters)) {
-    if (BUILT_IN_PARAMETERS.includes(name)) problems.push({ path: ['play', 'parameters', name], message: `"${name}" is a built-in play parameter; choose another name` });
+    if (BUILT_IN_PARAMETERS.includes(name))
+      problems.push({ path: ['play', 'parameters', name], message: `"${name}" is a built-in play parameter; choose another name` });
   }
   const parameters = [...CONDITION_PARAMETERS, ...Object.keys(config.play.parameters)];
   for (const problem of stageProblems(config.stages, Object.keys(config.agents), parameters)) {
@@ -402,15 +458,22 @@ function projectProblems(config: PlatformConfig, parameters: readonly string[]):
   const problems: Problem[] = [];
   const names = new Set<string>();
   config.projects.forEach((project, index) => {
-    if (names.has(project.name)) problems.push({ path: ['projects', index, 'name'], message: `project "${project.name}" is defined twice` });
+    if (names.has(project.name))
+      problems.push({ path: ['projects', index, 'name'], message: `project "${project.name}" is defined twice` });
     names.add(project.name);
     if (!config.repositories.some((repository) => repository.name === project.repository)) {
-      problems.push({ path: ['projects', index, 'repository'], message: `repository "${project.repository}" is not configured; known: ${known(config.repositories.map((repository) => repository.name))}` });
+      problems.push({
+        path: ['projects', index, 'repository'],
+        message: `repository "${project.repository}" is not configured; known: ${known(config.repositories.map((repository) => repository.name))}`,
+      });
     }
     problems.push(...taskOrderProblems(project, index));
     project.tasks.forEach((task, taskIndex) => {
       for (const name of Object.keys(task.parameters).filter((candidate) => !parameters.includes(candidate))) {
-        problems.push({ path: ['projects', index, 'tasks', taskIndex, 'parameters', name], message: `unknown play parameter "${name}"; known: ${known(parameters)} (declare it under play.parameters)` });
+        problems.push({
+          path: ['projects', index, 'tasks', taskIndex, 'parameters', name],
+          message: `unknown play parameter "${name}"; known: ${known(parameters)} (declare it under play.parameters)`,
+        });
       }
     });
   });
@@ -433,7 +496,10 @@ function taskOrderProblems(project: ProjectConfig, index: number): Problem[] {
 
 /** `tasks[2].dependsOn[0]` as a path: `['tasks', 2, 'dependsOn', 0]`. */
 function problemPath(text: string): (string | number)[] {
-  return text.split(/[.[\]]+/).filter((part) => part.length > 0).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  return text
+    .split(/[.[\]]+/)
+    .filter((part) => part.length > 0)
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }
 
 function uniquenessProblems(repositories: readonly RepositoryConfig[]): Problem[] {
@@ -442,9 +508,13 @@ function uniquenessProblems(repositories: readonly RepositoryConfig[]): Problem[
   const services = new Set<string>();
   repositories.forEach((repository, index) => {
     const name = repository.name.toLowerCase();
-    if (names.has(name)) problems.push({ path: ['repositories', index, 'name'], message: `repository "${repository.name}" is listed twice` });
+    if (names.has(name))
+      problems.push({ path: ['repositories', index, 'name'], message: `repository "${repository.name}" is listed twice` });
     if (services.has(repository.service)) {
-      problems.push({ path: ['repositories', index, 'service'], message: `service "${repository.service}" is used by two repositories; services name workspaces and must be unique` });
+      problems.push({
+        path: ['repositories', index, 'service'],
+        message: `service "${repository.service}" is used by two repositories; services name workspaces and must be unique`,
+      });
     }
     names.add(name);
     services.add(repository.service);

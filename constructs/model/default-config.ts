@@ -100,9 +100,7 @@ export const DEFAULT_AGENTS = {
 };
 
 /** The repositories of the embedded default platform. */
-export const DEFAULT_REPOSITORIES = [
-  { name: '5dlabs/cto-play-test', service: 'play-test', branch: 'main' },
-];
+export const DEFAULT_REPOSITORIES = [{ name: '5dlabs/cto-play-test', service: 'play-test', branch: 'main' }];
 
 /**
  * The default stage machine (seed 000): three agents, each followed by the GitHub event that releases

@@ -21,7 +21,8 @@ export function durationProblem(text: string): string | undefined {
   const match = DURATION.exec(text);
   if (!match) return `"${text}" is not a duration: expected a whole number and a unit, e.g. 90s, 30m, 4h, 7d`;
   const seconds = Number(match[1]) * SECONDS_PER_UNIT[match[2]];
-  if (!Number.isSafeInteger(seconds) || seconds > MAX_DURATION_SECONDS) return `"${text}" is longer than the longest duration accepted, 365d`;
+  if (!Number.isSafeInteger(seconds) || seconds > MAX_DURATION_SECONDS)
+    return `"${text}" is longer than the longest duration accepted, 365d`;
   return undefined;
 }
 
@@ -70,10 +71,16 @@ export function durationText(value: string | DurationLike): string {
     return value;
   }
   const seconds = value.toSeconds();
-  const units: readonly [string, number][] = [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]];
+  const units: readonly [string, number][] = [
+    ['d', 86400],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ];
   const [unit, size] = units.find(([, length]) => seconds % length === 0) ?? ['s', 1];
   const text = `${seconds / size}${unit}`;
-  if (!Number.isSafeInteger(seconds) || seconds <= 0) throw new Error(`${seconds} seconds is not a duration: expected a whole positive number of seconds`);
+  if (!Number.isSafeInteger(seconds) || seconds <= 0)
+    throw new Error(`${seconds} seconds is not a duration: expected a whole positive number of seconds`);
   durationSeconds(text);
   return text;
 }

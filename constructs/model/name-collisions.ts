@@ -8,8 +8,28 @@
  */
 import { PROJECT_SERVICE_ACCOUNT } from '../rbac/project-rbac';
 import type { PlatformConfig } from './config-schema';
-import { githubAppSecretName, isDnsLabel, isDnsSubdomain, progressConfigMapName, repositoryLabelValue, systemPromptKey, workspacePvcName, dnsName } from './naming';
-import { agentRunTemplateName, enterTaskName, gateSensorName, playTemplateName, playWorkflowName, PlayTemplates, releaseConfigMapName, RESUMER_TEMPLATE_NAME, CODERUN_TEMPLATE_NAME, stageTaskName } from './play-contract';
+import {
+  githubAppSecretName,
+  isDnsLabel,
+  isDnsSubdomain,
+  progressConfigMapName,
+  repositoryLabelValue,
+  systemPromptKey,
+  workspacePvcName,
+  dnsName,
+} from './naming';
+import {
+  agentRunTemplateName,
+  enterTaskName,
+  gateSensorName,
+  playTemplateName,
+  playWorkflowName,
+  PlayTemplates,
+  releaseConfigMapName,
+  RESUMER_TEMPLATE_NAME,
+  CODERUN_TEMPLATE_NAME,
+  stageTaskName,
+} from './play-contract';
 import { agentsOf } from './stage-rules';
 
 /** A name problem at the config path to change. */
@@ -28,7 +48,8 @@ interface Claim {
   readonly owner: string;
 }
 
-const shownPath = (path: readonly (string | number)[]): string => path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('');
+const shownPath = (path: readonly (string | number)[]): string =>
+  path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('');
 
 /** A name function that throws (no letter or digit left) is reported at the entry, not at synth. */
 function derive(path: (string | number)[], make: () => string, problems: NameProblem[]): string | undefined {
@@ -88,7 +109,12 @@ function githubAppProblems(config: PlatformConfig): NameProblem[] {
 
 /** The DAG tasks and templates of the play WorkflowTemplate, and the gate Sensors. */
 function stageClaims(config: PlatformConfig, problems: NameProblem[]): Claim[] {
-  const claims: Claim[] = Object.values(PlayTemplates).map((name) => ({ space: 'play template', name, path: [], owner: 'the play itself' }));
+  const claims: Claim[] = Object.values(PlayTemplates).map((name) => ({
+    space: 'play template',
+    name,
+    path: [],
+    owner: 'the play itself',
+  }));
   config.stages.forEach((stage, index) => {
     const path = ['stages', index, 'name'];
     const owner = `stage "${stage.name}"`;
@@ -118,7 +144,12 @@ function platformClaims(config: PlatformConfig, problems: NameProblem[]): Claim[
   ];
   if (config.events.resume === 'label-selector') {
     claims.push({ space: 'WorkflowTemplate', name: RESUMER_TEMPLATE_NAME, path: [], owner: 'the resumer' });
-    claims.push({ space: 'ServiceAccount', name: config.events.resumerServiceAccount, path: ['events', 'resumerServiceAccount'], owner: 'the resumer' });
+    claims.push({
+      space: 'ServiceAccount',
+      name: config.events.resumerServiceAccount,
+      path: ['events', 'resumerServiceAccount'],
+      owner: 'the resumer',
+    });
   }
   if (config.projects.length > 0) claims.push({ space: 'ServiceAccount', name: PROJECT_SERVICE_ACCOUNT, path: [], owner: 'the projects' });
   config.projects.forEach((project, index) => {
@@ -139,7 +170,10 @@ function projectPlayNameProblems(config: PlatformConfig): NameProblem[] {
       const name = playWorkflowName(repository.service, task.id);
       const release = releaseConfigMapName(repository.service, task.id);
       if (!isDnsLabel(name) || !isDnsSubdomain(release)) {
-        problems.push({ path: ['projects', index, 'tasks', taskIndex, 'id'], message: `task ${task.id} gives the play name "${name}", longer than the 63 characters Kubernetes allows; use a smaller task id or a shorter service` });
+        problems.push({
+          path: ['projects', index, 'tasks', taskIndex, 'id'],
+          message: `task ${task.id} gives the play name "${name}", longer than the 63 characters Kubernetes allows; use a smaller task id or a shorter service`,
+        });
       }
     });
   });

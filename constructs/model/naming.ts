@@ -92,7 +92,10 @@ function trimDashes(value: string): string {
  */
 export function dnsName(parts: string | readonly string[], maxLength: number = MAX_NAME_LENGTH): string {
   const list = typeof parts === 'string' ? [parts] : parts;
-  const joined = list.map(slug).filter((part) => part.length > 0).join('-');
+  const joined = list
+    .map(slug)
+    .filter((part) => part.length > 0)
+    .join('-');
   if (joined.length === 0) {
     throw new Error(`cannot build a Kubernetes name from ${JSON.stringify(list.join(' '))}: it has no letter or digit`);
   }
@@ -195,7 +198,8 @@ export const MAX_TASK_ID = 2147483647;
  */
 export function progressShard(taskId: number | string): number {
   const text = String(taskId);
-  if (!/^\d{1,10}$/.test(text) || Number(text) > MAX_TASK_ID) throw new Error(`task id "${text}" is not a task id: digits only, at most ${MAX_TASK_ID}`);
+  if (!/^\d{1,10}$/.test(text) || Number(text) > MAX_TASK_ID)
+    throw new Error(`task id "${text}" is not a task id: digits only, at most ${MAX_TASK_ID}`);
   return Number(text) % PROGRESS_SHARDS;
 }
 

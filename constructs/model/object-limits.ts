@@ -27,13 +27,18 @@ const utf8Bytes = (text: string): number => new TextEncoder().encode(text).lengt
  * is reported at the largest prompt, the field to shorten.
  */
 export function agentsConfigMapProblems(config: PlatformConfig): { path: (string | number)[]; message: string }[] {
-  const prompts = Object.entries(config.agents).map(([agent, settings]) => ({ agent, bytes: utf8Bytes(settings.systemPrompt) + utf8Bytes(systemPromptKey(settings.githubApp)) }));
+  const prompts = Object.entries(config.agents).map(([agent, settings]) => ({
+    agent,
+    bytes: utf8Bytes(settings.systemPrompt) + utf8Bytes(systemPromptKey(settings.githubApp)),
+  }));
   const total = prompts.reduce((sum, prompt) => sum + prompt.bytes, 0);
   if (total + REGISTRY_ALLOWANCE_BYTES <= MAX_DATA_BYTES) return [];
   const largest = prompts.reduce((big, prompt) => (prompt.bytes > big.bytes ? prompt : big));
   const kib = (bytes: number): string => `${Math.ceil(bytes / 1024)} KiB`;
-  return [{
-    path: ['agents', largest.agent, 'systemPrompt'],
-    message: `the system prompts add up to ${kib(total)} (this one ${kib(largest.bytes)}), more than the ${kib(MAX_DATA_BYTES - REGISTRY_ALLOWANCE_BYTES)} the agents ConfigMap can hold within Kubernetes' 1 MiB: shorten the prompts`,
-  }];
+  return [
+    {
+      path: ['agents', largest.agent, 'systemPrompt'],
+      message: `the system prompts add up to ${kib(total)} (this one ${kib(largest.bytes)}), more than the ${kib(MAX_DATA_BYTES - REGISTRY_ALLOWANCE_BYTES)} the agents ConfigMap can hold within Kubernetes' 1 MiB: shorten the prompts`,
+    },
+  ];
 }

@@ -42,7 +42,10 @@ export function playLabels(play: PlayIdentity): Record<string, string> {
  * The labels a play WorkflowTemplate gives the Workflows it starts: the fixed ones as values, the ones that
  * come from the play's parameters (task and start stage) as `labelsFrom` expressions.
  */
-export function playTemplateLabels(repository: string): { labels: Record<string, string>; labelsFrom: Record<string, { expression: string }> } {
+export function playTemplateLabels(repository: string): {
+  labels: Record<string, string>;
+  labelsFrom: Record<string, { expression: string }>;
+} {
   const fromParameters = playLabels({
     task: workflowParameterExpression(PlayParameters.taskId),
     repository,

@@ -38,7 +38,10 @@ function listProblems(tasks: readonly ProjectTaskConfig[]): string[] {
   tasks.forEach((task, index) => {
     task.dependsOn.forEach((dependency, position) => {
       if (dependency === task.id) problems.push(`tasks[${index}].dependsOn[${position}]: task ${task.id} depends on itself; remove it`);
-      else if (!ids.has(dependency)) problems.push(`tasks[${index}].dependsOn[${position}]: task ${task.id} depends on task ${dependency}, which is not in the project; add it or remove the dependency`);
+      else if (!ids.has(dependency))
+        problems.push(
+          `tasks[${index}].dependsOn[${position}]: task ${task.id} depends on task ${dependency}, which is not in the project; add it or remove the dependency`,
+        );
     });
   });
   return problems;
@@ -83,7 +86,9 @@ export function orderTasks(tasks: readonly ProjectTaskConfig[]): OrderedTask[] {
   }
   if (ordered.length < tasks.length) {
     const remaining = new Set(tasks.filter((task) => (waitingOn.get(task.id) ?? 0) > 0).map((task) => task.id));
-    throw new ProjectError([`tasks: dependency cycle ${cycleIn(remaining, byId)}: no task of it can ever start; remove one of these dependencies`]);
+    throw new ProjectError([
+      `tasks: dependency cycle ${cycleIn(remaining, byId)}: no task of it can ever start; remove one of these dependencies`,
+    ]);
   }
   return ordered;
 }

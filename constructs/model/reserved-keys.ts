@@ -24,7 +24,11 @@ export function recordWithoutReservedKeys<T extends z.ZodType>(values: T) {
     .unknown()
     .superRefine((input, context) => {
       for (const key of reservedKeysOf(input)) {
-        context.addIssue({ code: 'custom', path: [key], message: `"${key}" cannot be used as a key (JavaScript reserves it, and the entry would be lost)` });
+        context.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `"${key}" cannot be used as a key (JavaScript reserves it, and the entry would be lost)`,
+        });
       }
     })
     .pipe(z.record(z.string(), values));

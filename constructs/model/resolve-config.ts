@@ -66,10 +66,17 @@ function withoutReservedKeys(value: unknown, path: (string | number)[], problems
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     if (RESERVED_KEYS.includes(key)) {
-      problems.push(`${formatPath([...path, key])}: "${key}" cannot be used as a key (JavaScript reserves it, and the entry would be lost); choose another name`);
+      problems.push(
+        `${formatPath([...path, key])}: "${key}" cannot be used as a key (JavaScript reserves it, and the entry would be lost); choose another name`,
+      );
       continue;
     }
-    Object.defineProperty(copy, key, { value: withoutReservedKeys(value[key], [...path, key], problems), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(copy, key, {
+      value: withoutReservedKeys(value[key], [...path, key], problems),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return copy;
 }
@@ -130,7 +137,8 @@ function describeIssue(issue: z.core.$ZodIssue, overrides: Map<string, string>):
 }
 
 function issueMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `unknown setting${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+  if (issue.code === 'unrecognized_keys')
+    return `unknown setting${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
   if (issue.code === 'invalid_union' && 'discriminator' in issue) return 'unknown stage type: expected type agent, gate or end';
   return issue.message;
 }

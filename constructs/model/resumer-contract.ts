@@ -16,7 +16,16 @@ export const RESUMER_GATE_PARAMETER = 'gate';
  * The resumer's parameters, in the order the resumer declares them and a Sensor's Workflow lists them.
  * `play` is the play's name under the `workflow-name` strategy, empty under `label-selector`.
  */
-export const RESUMER_PARAMETERS = [RESUMER_GATE_PARAMETER, 'repository', 'repository-label', 'release-configmap', 'task-id', 'pr-url', 'pr-number', 'play'] as const;
+export const RESUMER_PARAMETERS = [
+  RESUMER_GATE_PARAMETER,
+  'repository',
+  'repository-label',
+  'release-configmap',
+  'task-id',
+  'pr-url',
+  'pr-number',
+  'play',
+] as const;
 /** One of `RESUMER_PARAMETERS`: the name a Sensor writes a value to. */
 export type ResumerParameter = (typeof RESUMER_PARAMETERS)[number];
 

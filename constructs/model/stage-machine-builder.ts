@@ -81,7 +81,12 @@ export class StageMachineBuilder {
   /** Adds a gate, released by any of the given events. */
   public gate(name: string, release: ReleaseConfig | readonly ReleaseConfig[], options: GateStageOptions = {}): this {
     const releases = Array.isArray(release) ? release : [release as ReleaseConfig];
-    return this.insert({ name, type: 'gate', release: releases.map((entry) => structuredClone(entry)), ...(options.when ? { when: options.when } : {}) });
+    return this.insert({
+      name,
+      type: 'gate',
+      release: releases.map((entry) => structuredClone(entry)),
+      ...(options.when ? { when: options.when } : {}),
+    });
   }
 
   /** Adds the end stage, last. */
@@ -94,7 +99,8 @@ export class StageMachineBuilder {
   public replaceWithParallel(stage: string, agents: readonly string[]): this {
     const index = this.indexOf(stage);
     const current = this.list[index];
-    if (current.type !== 'agent') throw new Error(`stage "${stage}" is a ${current.type} stage; only an agent stage can run agents in parallel`);
+    if (current.type !== 'agent')
+      throw new Error(`stage "${stage}" is a ${current.type} stage; only an agent stage can run agents in parallel`);
     const { agent: _agent, agents: _agents, ...rest } = current;
     this.list[index] = { ...rest, agents: [...agents] };
     return this;
@@ -138,5 +144,9 @@ export class StageMachineBuilder {
 function agentDefaults(options: AgentStageOptions): { timeout: string; retries: number; when?: WhenConfig } {
   // Text is kept as written, so that `build()` reports a wrong one with every other problem.
   const timeout = options.timeout === undefined || typeof options.timeout === 'string' ? options.timeout : durationText(options.timeout);
-  return { timeout: timeout ?? DEFAULT_STAGE_TIMEOUT, retries: options.retries ?? DEFAULT_STAGE_RETRIES, ...(options.when ? { when: options.when } : {}) };
+  return {
+    timeout: timeout ?? DEFAULT_STAGE_TIMEOUT,
+    retries: options.retries ?? DEFAULT_STAGE_RETRIES,
+    ...(options.when ? { when: options.when } : {}),
+  };
 }

@@ -39,15 +39,22 @@ export class StageMachine {
   public constructor(stages: readonly StageDefinition[], agentNames: readonly string[], options: StageMachineOptions = {}) {
     const problems = stageProblems(stages, agentNames, options.parameters ?? CONDITION_PARAMETERS);
     if (problems.length > 0) {
-      const lines = problems.map((problem) => `stages${problem.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('')}: ${problem.message}`);
+      const lines = problems.map(
+        (problem) =>
+          `stages${problem.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('')}: ${problem.message}`,
+      );
       throw new Error(`invalid stage machine:\n${lines.join('\n')}`);
     }
     this.list = stages.map(resolveStage);
   }
 
   /** The stage machine of a platform configuration, with the play parameters it declares. */
-  public static fromConfig(config: Pick<PlatformConfig, 'agents' | 'play'> & { readonly stages: readonly StageDefinition[] }): StageMachine {
-    return new StageMachine(config.stages, Object.keys(config.agents), { parameters: [...CONDITION_PARAMETERS, ...Object.keys(config.play.parameters)] });
+  public static fromConfig(
+    config: Pick<PlatformConfig, 'agents' | 'play'> & { readonly stages: readonly StageDefinition[] },
+  ): StageMachine {
+    return new StageMachine(config.stages, Object.keys(config.agents), {
+      parameters: [...CONDITION_PARAMETERS, ...Object.keys(config.play.parameters)],
+    });
   }
 
   /** The stages in order (a copy). */

@@ -31,11 +31,18 @@ export const MAX_STAGES = 90;
  * @param agentNames the agents of the registry
  * @param parameterNames the play parameters a stage condition may test
  */
-export function stageProblems(stages: readonly StageDefinition[], agentNames: readonly string[], parameterNames: readonly string[] = CONDITION_PARAMETERS): StageProblem[] {
+export function stageProblems(
+  stages: readonly StageDefinition[],
+  agentNames: readonly string[],
+  parameterNames: readonly string[] = CONDITION_PARAMETERS,
+): StageProblem[] {
   return [
     ...shapeProblems(stages),
     ...parallelNameProblems(stages),
-    ...stages.flatMap((stage, index) => [...stageReferenceProblems(stage, index, agentNames), ...conditionProblems(stage, index, parameterNames)]),
+    ...stages.flatMap((stage, index) => [
+      ...stageReferenceProblems(stage, index, agentNames),
+      ...conditionProblems(stage, index, parameterNames),
+    ]),
   ];
 }
 
@@ -49,10 +56,12 @@ function conditionProblems(stage: StageDefinition, index: number, parameterNames
   const when: WhenConfig | undefined = stage.type === 'end' ? undefined : stage.when;
   if (when === undefined) return [];
   if (parameterNames.includes(when.parameter)) return [];
-  return [{
-    path: [index, 'when', 'parameter'],
-    message: `unknown play parameter "${when.parameter}"; known: ${parameterNames.join(', ')} (declare it under play.parameters)`,
-  }];
+  return [
+    {
+      path: [index, 'when', 'parameter'],
+      message: `unknown play parameter "${when.parameter}"; known: ${parameterNames.join(', ')} (declare it under play.parameters)`,
+    },
+  ];
 }
 
 /** A parallel stage's tasks are `{stage}-{agent}`: none may take the name of another stage's task. */
@@ -63,7 +72,11 @@ function parallelNameProblems(stages: readonly StageDefinition[]): StageProblem[
     if (stage.type !== 'agent' || !stage.agents) return;
     for (const agent of stage.agents) {
       const task = stageTaskName(stage.name, agent);
-      if (stageNames.has(task)) problems.push({ path: [index, 'agents'], message: `the run of agent "${agent}" is named "${task}", which is also a stage; rename stage "${task}"` });
+      if (stageNames.has(task))
+        problems.push({
+          path: [index, 'agents'],
+          message: `the run of agent "${agent}" is named "${task}", which is also a stage; rename stage "${task}"`,
+        });
     }
   });
   return problems;
@@ -71,23 +84,31 @@ function parallelNameProblems(stages: readonly StageDefinition[]): StageProblem[
 
 function shapeProblems(stages: readonly StageDefinition[]): StageProblem[] {
   const problems: StageProblem[] = [];
-  if (stages.length > MAX_STAGES) problems.push({ path: [], message: `${stages.length} stages is more than the ${MAX_STAGES} a play can hold` });
-  if (!stages.some((stage) => stage.type === 'agent')) problems.push({ path: [], message: 'a stage machine needs at least one agent stage' });
+  if (stages.length > MAX_STAGES)
+    problems.push({ path: [], message: `${stages.length} stages is more than the ${MAX_STAGES} a play can hold` });
+  if (!stages.some((stage) => stage.type === 'agent'))
+    problems.push({ path: [], message: 'a stage machine needs at least one agent stage' });
   const last = stages.length - 1;
   if (last < 0 || stages[last].type !== 'end') {
-    problems.push({ path: [Math.max(last, 0)], message: 'the last stage must be the end stage (type: end), e.g. { name: completed, type: end }' });
+    problems.push({
+      path: [Math.max(last, 0)],
+      message: 'the last stage must be the end stage (type: end), e.g. { name: completed, type: end }',
+    });
   }
   const seen = new Map<string, number>();
   stages.forEach((stage, index) => {
-    if (stage.type === 'end' && index !== last) problems.push({ path: [index, 'type'], message: `only the last stage may be an end stage; "${stage.name}" is stage ${index + 1} of ${stages.length}` });
+    if (stage.type === 'end' && index !== last)
+      problems.push({
+        path: [index, 'type'],
+        message: `only the last stage may be an end stage; "${stage.name}" is stage ${index + 1} of ${stages.length}`,
+      });
     const first = seen.get(stage.name);
     if (first !== undefined) {
       problems.push({
         path: [index, 'name'],
         message: `stage "${stage.name}" is defined twice (also stage ${first + 1}); a play runs each stage once, in order, so going back to a stage would be a cycle: give each stage its own name`,
       });
-    }
-    else seen.set(stage.name, index);
+    } else seen.set(stage.name, index);
   });
   return problems;
 }
@@ -100,7 +121,11 @@ function stageReferenceProblems(stage: StageDefinition, index: number, agentName
   if (stage.type === 'agent') return agentProblems(stage, index, agentNames);
   if (stage.type !== 'gate') return [];
   const problems: StageProblem[] = [];
-  if (stage.release.length === 0) problems.push({ path: [index, 'release'], message: `gate "${stage.name}" has no releasing event: add one, e.g. { event: pull_request, actions: [labeled], label: ready-for-${stage.name} }` });
+  if (stage.release.length === 0)
+    problems.push({
+      path: [index, 'release'],
+      message: `gate "${stage.name}" has no releasing event: add one, e.g. { event: pull_request, actions: [labeled], label: ready-for-${stage.name} }`,
+    });
   stage.release.forEach((release, releaseIndex) => {
     const at = (field: string): (string | number)[] => [index, 'release', releaseIndex, field];
     release.by.forEach((agent, byIndex) => {
@@ -120,15 +145,22 @@ function stageReferenceProblems(stage: StageDefinition, index: number, agentName
 }
 
 function agentProblems(stage: Extract<StageDefinition, { type: 'agent' }>, index: number, agentNames: readonly string[]): StageProblem[] {
-  const unknown = (agent: string, path: (string | number)[]): StageProblem => ({ path: [index, ...path], message: `unknown agent "${agent}"; known: ${agentNames.join(', ')}` });
-  if (stage.agent !== undefined && stage.agents !== undefined) return [{ path: [index], message: 'give either agent (one agent) or agents (several at once), not both' }];
+  const unknown = (agent: string, path: (string | number)[]): StageProblem => ({
+    path: [index, ...path],
+    message: `unknown agent "${agent}"; known: ${agentNames.join(', ')}`,
+  });
+  if (stage.agent !== undefined && stage.agents !== undefined)
+    return [{ path: [index], message: 'give either agent (one agent) or agents (several at once), not both' }];
   if (stage.agents !== undefined) {
     const problems = stage.agents.flatMap((agent, position) => (agentNames.includes(agent) ? [] : [unknown(agent, ['agents', position])]));
-    if (stage.agents.length === 0) problems.push({ path: [index, 'agents'], message: 'agents is empty: name the agents that work in this stage' });
+    if (stage.agents.length === 0)
+      problems.push({ path: [index, 'agents'], message: 'agents is empty: name the agents that work in this stage' });
     const twice = stage.agents.filter((agent, position) => stage.agents!.indexOf(agent) !== position);
-    if (twice.length > 0) problems.push({ path: [index, 'agents'], message: `agent "${twice[0]}" is listed twice; each parallel agent runs once` });
+    if (twice.length > 0)
+      problems.push({ path: [index, 'agents'], message: `agent "${twice[0]}" is listed twice; each parallel agent runs once` });
     return problems;
   }
-  if (stage.agent === undefined) return [{ path: [index, 'agent'], message: `agent stage "${stage.name}" names no agent: set agent (or agents for parallel runs)` }];
+  if (stage.agent === undefined)
+    return [{ path: [index, 'agent'], message: `agent stage "${stage.name}" names no agent: set agent (or agents for parallel runs)` }];
   return agentNames.includes(stage.agent) ? [] : [unknown(stage.agent, ['agent'])];
 }

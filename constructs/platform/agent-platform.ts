@@ -102,19 +102,22 @@ export class AgentPlatform extends Construct {
     const plays = chart(PlatformCharts.plays);
     const byRepository = new Map<string, PlayWorkflowTemplate>();
     for (const repository of config.repositories) {
-      byRepository.set(repository.name, new PlayWorkflowTemplate(plays, repository.service, {
-        repository,
-        stages: this.stages,
-        agents: config.agents,
-        clis: config.clis,
-        serviceAccountName: this.rbac.serviceAccountName,
-        helperImage: config.images.kubectl,
-        argoImage: config.images.argo,
-        deadline: config.play.deadline,
-        keepSucceeded: config.play.keepSucceeded,
-        keepFailed: config.play.keepFailed,
-        parameters: config.play.parameters,
-      }));
+      byRepository.set(
+        repository.name,
+        new PlayWorkflowTemplate(plays, repository.service, {
+          repository,
+          stages: this.stages,
+          agents: config.agents,
+          clis: config.clis,
+          serviceAccountName: this.rbac.serviceAccountName,
+          helperImage: config.images.kubectl,
+          argoImage: config.images.argo,
+          deadline: config.play.deadline,
+          keepSucceeded: config.play.keepSucceeded,
+          keepFailed: config.play.keepFailed,
+          parameters: config.play.parameters,
+        }),
+      );
     }
     this.plays = byRepository;
     if (config.projects.length > 0) this.addProjects(chart(PlatformCharts.projects));
@@ -173,16 +176,19 @@ export class AgentPlatform extends Construct {
     const sensors = chart(PlatformCharts.sensors);
     const byGate = new Map<string, GateSensor>();
     for (const gate of this.stages.gates) {
-      byGate.set(gate.name, new GateSensor(sensors, gate.name, {
-        gate,
-        repositories: config.repositories,
-        agents: config.agents,
-        eventSource,
-        eventBus,
-        serviceAccountName: events.sensorServiceAccount,
-        strategy: events.resume,
-        triggerRetries: events.triggerRetries,
-      }));
+      byGate.set(
+        gate.name,
+        new GateSensor(sensors, gate.name, {
+          gate,
+          repositories: config.repositories,
+          agents: config.agents,
+          eventSource,
+          eventBus,
+          serviceAccountName: events.sensorServiceAccount,
+          strategy: events.resume,
+          triggerRetries: events.triggerRetries,
+        }),
+      );
     }
     return byGate;
   }
@@ -200,10 +206,22 @@ export class AgentPlatform extends Construct {
     for (const repository of this.config.repositories) {
       const sharedAgents = this.stages.agents.filter((agent) => this.sharesWorkspace(agent));
       if (sharedAgents.length > 0) {
-        new WorkspacePvc(chart, `${repository.service}-shared`, { service: repository.service, agent: sharedAgents[0], shared: true, size: this.config.workspace.size, storageClassName: this.config.workspace.storageClass });
+        new WorkspacePvc(chart, `${repository.service}-shared`, {
+          service: repository.service,
+          agent: sharedAgents[0],
+          shared: true,
+          size: this.config.workspace.size,
+          storageClassName: this.config.workspace.storageClass,
+        });
       }
       for (const agent of this.stages.agents.filter((name) => !this.sharesWorkspace(name))) {
-        new WorkspacePvc(chart, `${repository.service}-${agent}`, { service: repository.service, agent, shared: false, size: this.config.workspace.size, storageClassName: this.config.workspace.storageClass });
+        new WorkspacePvc(chart, `${repository.service}-${agent}`, {
+          service: repository.service,
+          agent,
+          shared: false,
+          size: this.config.workspace.size,
+          storageClassName: this.config.workspace.storageClass,
+        });
       }
     }
   }

@@ -39,8 +39,18 @@ export function allowGrant(role: kplus.Role, grant: Grant, owner: string): void 
     return;
   }
   const unnamed = grant.verbs.filter((verb) => UNNAMED_VERBS.includes(verb));
-  if (unnamed.length > 0) throw new Error(`service account ${owner}: ${unnamed.join(', ')} on "${grant.resource}" cannot be restricted by resourceNames; grant it in a rule without names`);
-  ApiObject.of(role).addJsonPatch(JsonPatch.add('/rules/-', { apiGroups: [grant.apiGroup], resources: [grant.resource], resourceNames: [...grant.resourceNames], verbs: [...grant.verbs] }));
+  if (unnamed.length > 0)
+    throw new Error(
+      `service account ${owner}: ${unnamed.join(', ')} on "${grant.resource}" cannot be restricted by resourceNames; grant it in a rule without names`,
+    );
+  ApiObject.of(role).addJsonPatch(
+    JsonPatch.add('/rules/-', {
+      apiGroups: [grant.apiGroup],
+      resources: [grant.resource],
+      resourceNames: [...grant.resourceNames],
+      verbs: [...grant.verbs],
+    }),
+  );
 }
 
 /** What `new ScopedServiceAccount(scope, id, props)` takes. */
@@ -72,7 +82,8 @@ export class ScopedServiceAccount extends Construct {
     super(scope, id);
     const owner = `ScopedServiceAccount ${props.name}`;
     checkProp(owner, 'name', props.name, serviceAccountNameProblem(props.name));
-    for (const grant of props.grants) checkProp(owner, 'grants', grant.resource, grant.verbs.length > 0 ? undefined : 'has no verb: name the verbs it needs');
+    for (const grant of props.grants)
+      checkProp(owner, 'grants', grant.resource, grant.verbs.length > 0 ? undefined : 'has no verb: name the verbs it needs');
     const metadata = { name: props.name, labels: { ...COMMON_LABELS } };
     // Pods of this account talk to the API server with its token.
     this.serviceAccount = new kplus.ServiceAccount(this, 'ServiceAccount', { metadata, automountToken: true });

@@ -54,7 +54,12 @@ export class WorkspacePvc extends kplus.PersistentVolumeClaim {
     checkProp(owner, 'service', props.service, dnsLabelProblem(props.service));
     checkProp(owner, 'agent', props.agent, dnsLabelProblem(props.agent));
     if (props.storageClassName !== undefined) {
-      checkProp(owner, 'storageClassName', props.storageClassName, isDnsSubdomain(props.storageClassName) ? undefined : 'is not a storage class name: use lower-case letters, digits, "-" and "."');
+      checkProp(
+        owner,
+        'storageClassName',
+        props.storageClassName,
+        isDnsSubdomain(props.storageClassName) ? undefined : 'is not a storage class name: use lower-case letters, digits, "-" and "."',
+      );
     }
     const storage = sizeOf(owner, props.size ?? DEFAULT_WORKSPACE_SIZE);
     super(scope, id, {

@@ -203,8 +203,15 @@ export interface WorkflowSpec {
   /** How many pods of the whole workflow run at once. */
   readonly parallelism?: number;
   readonly activeDeadlineSeconds?: number;
-  readonly ttlStrategy?: { readonly secondsAfterCompletion?: number; readonly secondsAfterSuccess?: number; readonly secondsAfterFailure?: number };
-  readonly podGC?: { readonly strategy: 'OnPodCompletion' | 'OnPodSuccess' | 'OnWorkflowCompletion' | 'OnWorkflowSuccess'; readonly deleteDelayDuration?: string };
+  readonly ttlStrategy?: {
+    readonly secondsAfterCompletion?: number;
+    readonly secondsAfterSuccess?: number;
+    readonly secondsAfterFailure?: number;
+  };
+  readonly podGC?: {
+    readonly strategy: 'OnPodCompletion' | 'OnPodSuccess' | 'OnWorkflowCompletion' | 'OnWorkflowSuccess';
+    readonly deleteDelayDuration?: string;
+  };
   readonly securityContext?: PodSecurityContext;
   readonly volumes?: readonly Volume[];
 }

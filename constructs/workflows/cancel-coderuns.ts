@@ -14,7 +14,11 @@ const CANCEL_RETRIES = 2;
 const CANCEL_BACKOFF_SECONDS = 10;
 
 /** The longest the cancel step takes, retries included: an agent attempt's budget counts it. */
-export const CANCEL_CODERUNS_SECONDS = retryBudgetSeconds({ limit: CANCEL_RETRIES, attemptSeconds: HELPER_DEADLINE_SECONDS, backoffSeconds: CANCEL_BACKOFF_SECONDS });
+export const CANCEL_CODERUNS_SECONDS = retryBudgetSeconds({
+  limit: CANCEL_RETRIES,
+  attemptSeconds: HELPER_DEADLINE_SECONDS,
+  backoffSeconds: CANCEL_BACKOFF_SECONDS,
+});
 
 /** The input of the cancel template: a label selector (`key=value,...`). */
 export const CANCEL_SELECTOR_INPUT = 'selector';
@@ -33,8 +37,8 @@ if [ -z "$unfinished" ]; then
   exit 0
 fi
 mapfile -t names <<<"$unfinished"
-kubectl delete "$CODERUNS" -n "$NAMESPACE" --ignore-not-found "${"$"}{names[@]}"
-echo "cancelled: ${"$"}{names[*]}"
+kubectl delete "$CODERUNS" -n "$NAMESPACE" --ignore-not-found "${'$'}{names[@]}"
+echo "cancelled: ${'$'}{names[*]}"
 `;
 
 /** The template that cancels the unfinished CodeRuns of its `selector` input. */
@@ -52,6 +56,10 @@ export function cancelCodeRunsTemplate(name: string, helperImage: string): Templ
       { name: 'FAILED', value: CodeRunPhases.failed },
     ],
     // hardenedScript sizes maxDuration from the deadline, to CANCEL_CODERUNS_SECONDS.
-    retryStrategy: { limit: String(CANCEL_RETRIES), retryPolicy: 'Always', backoff: { duration: `${CANCEL_BACKOFF_SECONDS}s`, factor: 2, maxDuration: `${CANCEL_CODERUNS_SECONDS}s` } },
+    retryStrategy: {
+      limit: String(CANCEL_RETRIES),
+      retryPolicy: 'Always',
+      backoff: { duration: `${CANCEL_BACKOFF_SECONDS}s`, factor: 2, maxDuration: `${CANCEL_CODERUNS_SECONDS}s` },
+    },
   });
 }

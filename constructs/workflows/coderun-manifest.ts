@@ -59,7 +59,9 @@ export function referenceExpression(reference: string): string {
   return rest.reduce((expression, part) => (IDENTIFIER.test(part) ? `${expression}.${part}` : `${expression}['${part}']`), first);
 }
 
-type Computed<T> = { [K in keyof T]: T[K] extends number | boolean | undefined ? T[K] | ArgoValue : T[K] extends object | undefined ? Computed<T[K]> : T[K] };
+type Computed<T> = {
+  [K in keyof T]: T[K] extends number | boolean | undefined ? T[K] | ArgoValue : T[K] extends object | undefined ? Computed<T[K]> : T[K];
+};
 
 /** A CodeRun spec in which numbers and booleans may be computed by Argo. */
 export type CodeRunSpecTemplate = Computed<CodeRunSpec>;
@@ -88,7 +90,9 @@ function ownerLabels(stage: string, githubApp: string): Record<string, string> {
 
 /** A label selector `key=value,...`; values here are literal or references Argo fills with label-safe text. */
 export function labelSelector(labels: Readonly<Record<string, string>>): string {
-  return Object.entries(labels).map(([key, value]) => `${key}=${value}`).join(',');
+  return Object.entries(labels)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(',');
 }
 
 /**
@@ -178,7 +182,12 @@ export function codeRunTemplates(props: CodeRunTemplateProps): Template[] {
   const names = agentAttemptTemplateNames(props.name);
   const labels = ownerLabels(props.stage, props.spec.githubApp);
   const waitSeconds = props.timeoutSeconds + IMAGE_PULL_ALLOWANCE_SECONDS;
-  const waitRetry = sharedDeadlineRetry({ limit: WAIT_RETRIES, attemptSeconds: waitSeconds, backoffSeconds: WAIT_BACKOFF_SECONDS, retryPolicy: 'Always' });
+  const waitRetry = sharedDeadlineRetry({
+    limit: WAIT_RETRIES,
+    attemptSeconds: waitSeconds,
+    backoffSeconds: WAIT_BACKOFF_SECONDS,
+    retryPolicy: 'Always',
+  });
   const attemptSeconds = CANCEL_CODERUNS_SECONDS + RESOURCE_STEP_SECONDS + Number.parseInt(waitRetry.backoff.maxDuration, 10);
   const attempt: Template = {
     name: props.name,
@@ -186,9 +195,21 @@ export function codeRunTemplates(props: CodeRunTemplateProps): Template[] {
     retryStrategy: boundedRetry({ limit: props.retries, attemptSeconds, backoffSeconds: AGENT_BACKOFF_SECONDS }),
     synchronization: props.synchronization,
     steps: [
-      [{ name: 'cancel', template: props.cancelTemplate, arguments: { parameters: [{ name: CANCEL_SELECTOR_INPUT, value: labelSelector(labels) }] } }],
+      [
+        {
+          name: 'cancel',
+          template: props.cancelTemplate,
+          arguments: { parameters: [{ name: CANCEL_SELECTOR_INPUT, value: labelSelector(labels) }] },
+        },
+      ],
       [{ name: 'create', template: names.create, arguments: { parameters: [{ name: CODERUN_ATTEMPT_INPUT, value: RETRIES }] } }],
-      [{ name: 'wait', template: names.wait, arguments: { parameters: [{ name: CODERUN_NAME_OUTPUT, value: stepOutput('create', CODERUN_NAME_OUTPUT) }] } }],
+      [
+        {
+          name: 'wait',
+          template: names.wait,
+          arguments: { parameters: [{ name: CODERUN_NAME_OUTPUT, value: stepOutput('create', CODERUN_NAME_OUTPUT) }] },
+        },
+      ],
     ],
     outputs: { parameters: [{ name: CODERUN_NAME_OUTPUT, valueFrom: { parameter: stepOutput('create', CODERUN_NAME_OUTPUT) } }] },
   };

@@ -76,8 +76,22 @@ function checkCodeRunProps(props: CodeRunWorkflowTemplateProps) {
   const owner = `CodeRunWorkflowTemplate ${props.name ?? CODERUN_TEMPLATE_NAME}`;
   checkProp(owner, 'defaultAgent', props.defaultAgent?.githubApp, schemaProblem(AgentSchema, props.defaultAgent));
   checkProp(owner, 'defaultRepository', props.defaultRepository?.name, schemaProblem(RepositorySchema, props.defaultRepository));
-  checkProp(owner, 'cliNames', undefined, props.cliNames.includes(props.defaultAgent.cli) ? undefined : `do not include the default agent's CLI "${props.defaultAgent.cli}": add it`);
-  checkProp(owner, 'githubApps', undefined, props.githubApps.includes(props.defaultAgent.githubApp) ? undefined : `do not include the default agent's GitHub App "${props.defaultAgent.githubApp}": add it`);
+  checkProp(
+    owner,
+    'cliNames',
+    undefined,
+    props.cliNames.includes(props.defaultAgent.cli)
+      ? undefined
+      : `do not include the default agent's CLI "${props.defaultAgent.cli}": add it`,
+  );
+  checkProp(
+    owner,
+    'githubApps',
+    undefined,
+    props.githubApps.includes(props.defaultAgent.githubApp)
+      ? undefined
+      : `do not include the default agent's GitHub App "${props.defaultAgent.githubApp}": add it`,
+  );
   checkProp(owner, 'helperImage', props.helperImage, pinnedImageProblem(props.helperImage));
   if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
   const retries = props.retries ?? DEFAULT_STAGE_RETRIES;

@@ -16,7 +16,15 @@ import { pinnedImageProblem } from '../model/image-reference';
 import { dnsLabelProblem, isDnsLabel } from '../model/naming';
 import { checkProp, durationProp, schemaProblem } from '../model/prop-checks';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
-import { argoExpression, inputParameter, stepOutput, workflowLabel, workflowParameter, workflowParameterExpression, WorkflowVariables } from '../model/argo-expressions';
+import {
+  argoExpression,
+  inputParameter,
+  stepOutput,
+  workflowLabel,
+  workflowParameter,
+  workflowParameterExpression,
+  WorkflowVariables,
+} from '../model/argo-expressions';
 import { playTemplateLabels } from '../model/play-workflow';
 import { onStage, stageAgents, stageCondition } from '../model/stage-behaviour';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
@@ -126,7 +134,9 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
             { name: PlayParameters.startStage, value: stages.first.name, enum: stages.names, description: 'The stage to start at' },
             { name: PlayParameters.taskRequirements, value: '', description: 'Base64 requirements.yaml of the task' },
             { name: PlayParameters.taskType, value: '', description: 'The kind of task; stage conditions (when) test it' },
-            ...Object.entries(props.parameters ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([name, value]) => ({ name, value })),
+            ...Object.entries(props.parameters ?? {})
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([name, value]) => ({ name, value })),
           ],
         },
         workflowMetadata: {
@@ -146,15 +156,18 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
     this.addTemplate(mainDag(stages, props));
     this.addTemplate(enterStageSteps());
     this.addTemplate(setStageLabels());
-    this.addTemplate(hardenedScript({
-      name: PlayTemplates.recordProgress,
-      image: props.helperImage,
-      source: PROGRESS_SCRIPT,
-      inputs: { parameters: ENTER_INPUTS.map((name) => ({ name })) },
-      env: progress.forEnter(),
-      retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '10s', factor: 2, maxDuration: '2m' } },
-    }));
-    for (const template of gateTemplates(props.repository, props.helperImage, props.argoImage ?? argoCliImage())) this.addTemplate(template);
+    this.addTemplate(
+      hardenedScript({
+        name: PlayTemplates.recordProgress,
+        image: props.helperImage,
+        source: PROGRESS_SCRIPT,
+        inputs: { parameters: ENTER_INPUTS.map((name) => ({ name })) },
+        env: progress.forEnter(),
+        retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '10s', factor: 2, maxDuration: '2m' } },
+      }),
+    );
+    for (const template of gateTemplates(props.repository, props.helperImage, props.argoImage ?? argoCliImage()))
+      this.addTemplate(template);
     for (const stage of stages.agentStages) {
       for (const agent of parallelAgentsOf(stage)) {
         for (const template of agentRun(stage, agent, props)) this.addTemplate(template);
@@ -162,13 +175,15 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
     }
     this.addTemplate(exitHandler());
     this.addTemplate(cancelCodeRunsTemplate(PlayTemplates.cancelCodeRuns, props.helperImage));
-    this.addTemplate(hardenedScript({
-      name: PlayTemplates.recordExit,
-      image: props.helperImage,
-      source: PROGRESS_SCRIPT,
-      env: progress.forExit(),
-      retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '10s', factor: 2, maxDuration: '2m' } },
-    }));
+    this.addTemplate(
+      hardenedScript({
+        name: PlayTemplates.recordExit,
+        image: props.helperImage,
+        source: PROGRESS_SCRIPT,
+        env: progress.forExit(),
+        retryStrategy: { limit: '2', retryPolicy: 'Always', backoff: { duration: '10s', factor: 2, maxDuration: '2m' } },
+      }),
+    );
   }
 }
 
@@ -195,9 +210,15 @@ function checkPlayProps(props: PlayWorkflowTemplateProps) {
 function assertAgentBound(stage: AgentStage, props: PlayWorkflowTemplateProps): void {
   for (const name of stage.agents) {
     const agent = props.agents[name];
-    if (!agent) throw new Error(`stage "${stage.name}" names agent "${name}", which is not in the agent registry; add it to agents or name one of: ${Object.keys(props.agents).join(', ')}`);
+    if (!agent)
+      throw new Error(
+        `stage "${stage.name}" names agent "${name}", which is not in the agent registry; add it to agents or name one of: ${Object.keys(props.agents).join(', ')}`,
+      );
     const cli = cliOf(name, props);
-    if (!props.clis[cli]) throw new Error(`agent "${name}" is bound to CLI "${cli}", which is not in the CLI registry; add it to clis or bind one of: ${Object.keys(props.clis).join(', ')}`);
+    if (!props.clis[cli])
+      throw new Error(
+        `agent "${name}" is bound to CLI "${cli}", which is not in the CLI registry; add it to clis or bind one of: ${Object.keys(props.clis).join(', ')}`,
+      );
   }
 }
 
@@ -244,7 +265,9 @@ function previousStageValue(stages: StageMachine, stage: Stage): string {
   let expression = "''";
   for (const candidate of earlier) {
     const when = stageCondition(candidate);
-    expression = when ? `(${workflowParameterExpression(when.parameter)} in ${listLiteral(when.in)} ? '${candidate.name}' : ${expression})` : `'${candidate.name}'`;
+    expression = when
+      ? `(${workflowParameterExpression(when.parameter)} in ${listLiteral(when.in)} ? '${candidate.name}' : ${expression})`
+      : `'${candidate.name}'`;
   }
   return argoExpression(expression);
 }
@@ -255,8 +278,22 @@ function previousStageValue(stages: StageMachine, stage: Stage): string {
  */
 function workTasks(stage: Stage, depends: string, when: string): DagTask[] | undefined {
   return onStage<DagTask[] | undefined>(stage, {
-    agent: (agentStage) => parallelAgentsOf(agentStage).map((agent) => ({ name: stageTaskName(agentStage.name, agent), template: agentRunTemplateName(agentStage.name, agent), depends, when })),
-    gate: (gate) => [{ name: stageTaskName(gate.name), template: PlayTemplates.gate, depends, when, arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: gate.name }] } }],
+    agent: (agentStage) =>
+      parallelAgentsOf(agentStage).map((agent) => ({
+        name: stageTaskName(agentStage.name, agent),
+        template: agentRunTemplateName(agentStage.name, agent),
+        depends,
+        when,
+      })),
+    gate: (gate) => [
+      {
+        name: stageTaskName(gate.name),
+        template: PlayTemplates.gate,
+        depends,
+        when,
+        arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: gate.name }] },
+      },
+    ],
     end: () => undefined,
   });
 }
@@ -296,7 +333,9 @@ function mainDag(stages: StageMachine, props: PlayWorkflowTemplateProps): Templa
 }
 
 function enterStageSteps(): Template {
-  const passThrough = (names: readonly (typeof ENTER_INPUTS)[number][]) => ({ parameters: names.map((name) => ({ name, value: input(name) })) });
+  const passThrough = (names: readonly (typeof ENTER_INPUTS)[number][]) => ({
+    parameters: names.map((name) => ({ name, value: input(name) })),
+  });
   return {
     name: PlayTemplates.enterStage,
     inputs: { parameters: ENTER_INPUTS.map((name) => ({ name })) },
@@ -321,12 +360,14 @@ function exitHandler(): Template {
     name: PlayTemplates.exit,
     steps: [
       [{ name: 'record', template: PlayTemplates.recordExit }],
-      [{
-        name: 'cancel-coderuns',
-        template: PlayTemplates.cancelCodeRuns,
-        when: `'${WorkflowVariables.status}' != Succeeded`,
-        arguments: { parameters: [{ name: CANCEL_SELECTOR_INPUT, value: PLAY_RUN_CODERUNS }] },
-      }],
+      [
+        {
+          name: 'cancel-coderuns',
+          template: PlayTemplates.cancelCodeRuns,
+          when: `'${WorkflowVariables.status}' != Succeeded`,
+          arguments: { parameters: [{ name: CANCEL_SELECTOR_INPUT, value: PLAY_RUN_CODERUNS }] },
+        },
+      ],
     ],
   };
 }
@@ -369,17 +410,26 @@ function gateTemplates(repository: RepositoryConfig, helperImage: string, argoIm
   const gate: Template = {
     name: PlayTemplates.gate,
     inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
-    steps: [[
-      { name: 'await', template: PlayTemplates.awaitRelease, arguments: stageArgument },
-      { name: 'check', template: GateTemplates.checkAndRelease, arguments: stageArgument },
-    ]],
+    steps: [
+      [
+        { name: 'await', template: PlayTemplates.awaitRelease, arguments: stageArgument },
+        { name: 'check', template: GateTemplates.checkAndRelease, arguments: stageArgument },
+      ],
+    ],
   };
   const checkAndRelease: Template = {
     name: GateTemplates.checkAndRelease,
     inputs: { parameters: [{ name: GATE_STAGE_INPUT }] },
     steps: [
       [{ name: 'check', template: PlayTemplates.checkRelease, arguments: stageArgument }],
-      [{ name: 'release', template: GateTemplates.releaseOwnGate, when: `${stepOutput('check', 'released')} == true`, arguments: stageArgument }],
+      [
+        {
+          name: 'release',
+          template: GateTemplates.releaseOwnGate,
+          when: `${stepOutput('check', 'released')} == true`,
+          arguments: stageArgument,
+        },
+      ],
     ],
   };
   const check: Template = {

@@ -139,7 +139,13 @@ function startPlay(props: ProjectTaskTemplatesProps): Template {
     name: ProjectTemplates.startPlay,
     activeDeadlineSeconds: deadline,
     retryStrategy: sharedDeadlineRetry({ limit: 2, attemptSeconds: deadline, backoffSeconds: 30 }),
-    inputs: { parameters: [{ name: PlayParameters.taskId }, { name: PlayParameters.startStage }, ...Object.keys(props.parameters).map((name) => ({ name }))] },
+    inputs: {
+      parameters: [
+        { name: PlayParameters.taskId },
+        { name: PlayParameters.startStage },
+        ...Object.keys(props.parameters).map((name) => ({ name })),
+      ],
+    },
     resource: {
       action: 'apply',
       manifest: `${JSON.stringify(childPlay(props), null, 2)}\n`,
@@ -153,9 +159,17 @@ function runTask(props: ProjectTaskTemplatesProps): Template {
   const passed = Object.keys(props.parameters).map((name) => ({ name, value: inputParameter(name) }));
   return {
     name: ProjectTemplates.runTask,
-    inputs: { parameters: [{ name: PlayParameters.taskId }, ...Object.entries(props.parameters).map(([name, value]) => ({ name, default: value }))] },
+    inputs: {
+      parameters: [{ name: PlayParameters.taskId }, ...Object.entries(props.parameters).map(([name, value]) => ({ name, default: value }))],
+    },
     steps: [
-      [{ name: FIND_STEP, template: ProjectTemplates.findStart, arguments: { parameters: [{ name: PlayParameters.taskId, value: inputParameter(PlayParameters.taskId) }] } }],
+      [
+        {
+          name: FIND_STEP,
+          template: ProjectTemplates.findStart,
+          arguments: { parameters: [{ name: PlayParameters.taskId, value: inputParameter(PlayParameters.taskId) }] },
+        },
+      ],
       [
         {
           name: 'play',

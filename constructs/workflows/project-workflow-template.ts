@@ -1,6 +1,12 @@
 import type { Duration } from 'cdk8s';
 import { Construct } from 'constructs';
-import { DEFAULT_KEEP_FAILED, DEFAULT_KEEP_SUCCEEDED, DEFAULT_PLAY_DEADLINE, RepositorySchema, type RepositoryConfig } from '../model/config-schema';
+import {
+  DEFAULT_KEEP_FAILED,
+  DEFAULT_KEEP_SUCCEEDED,
+  DEFAULT_PLAY_DEADLINE,
+  RepositorySchema,
+  type RepositoryConfig,
+} from '../model/config-schema';
 import { pinnedImageProblem } from '../model/image-reference';
 import { dnsLabelProblem } from '../model/naming';
 import { checkProp, durationProp, schemaProblem } from '../model/prop-checks';
@@ -122,13 +128,21 @@ export class ProjectWorkflowTemplate extends Construct {
     });
     const objects = this.packChunks(name, chunks, helpers, props);
     this.main = objects[0].template;
-    this.main.addTemplate({ name: MAIN_TEMPLATE, steps: objects.flatMap((object) => object.chunks.map((chunk) => [callChunk(chunk, object.template)])) });
+    this.main.addTemplate({
+      name: MAIN_TEMPLATE,
+      steps: objects.flatMap((object) => object.chunks.map((chunk) => [callChunk(chunk, object.template)])),
+    });
     this.main.addTemplate(runChunk(project.name));
     this.templates = objects.map((object) => object.template);
   }
 
   /** Chunks into as few WorkflowTemplates as Argo's and ArgoCD's limits allow, in order. */
-  private packChunks(name: string, chunks: readonly Chunk[], helpers: readonly Template[], props: ProjectWorkflowTemplateProps): { template: WorkflowTemplate; chunks: Chunk[] }[] {
+  private packChunks(
+    name: string,
+    chunks: readonly Chunk[],
+    helpers: readonly Template[],
+    props: ProjectWorkflowTemplateProps,
+  ): { template: WorkflowTemplate; chunks: Chunk[] }[] {
     const objects: { template: WorkflowTemplate; chunks: Chunk[]; bytes: number }[] = [];
     const helperBytes = helpers.reduce((sum, template) => sum + jsonBytes(template), 0);
     // The main object also holds the steps that call every chunk (about 250 bytes each) and run-chunk.
@@ -136,10 +150,15 @@ export class ProjectWorkflowTemplate extends Construct {
     for (const chunk of chunks) {
       let current = objects[objects.length - 1];
       const bytes = jsonBytes(chunk.template);
-      const fits = current && current.bytes + bytes <= PROJECT_OBJECT_BUDGET_BYTES && current.template.templateNames.length + 3 <= MAX_TEMPLATES;
+      const fits =
+        current && current.bytes + bytes <= PROJECT_OBJECT_BUDGET_BYTES && current.template.templateNames.length + 3 <= MAX_TEMPLATES;
       if (!fits) {
         const partName = objects.length === 0 ? name : `${name}-part-${objects.length + 1}`;
-        current = { template: this.newObject(partName, objects.length === 0, helpers, props), chunks: [], bytes: helperBytes + (objects.length === 0 ? mainReserve : 0) };
+        current = {
+          template: this.newObject(partName, objects.length === 0, helpers, props),
+          chunks: [],
+          bytes: helperBytes + (objects.length === 0 ? mainReserve : 0),
+        };
         objects.push(current);
       }
       current.template.addTemplate(chunk.template);
@@ -160,7 +179,13 @@ export class ProjectWorkflowTemplate extends Construct {
       securityContext: HARDENED_POD,
       volumes: [SCRATCH_VOLUME],
     };
-    return new WorkflowTemplate(this, isMain ? 'Main' : name, { name, namespace: props.namespace, labels: { [PlayLabels.workflowType]: WorkflowTypes.project }, spec, templates: helpers });
+    return new WorkflowTemplate(this, isMain ? 'Main' : name, {
+      name,
+      namespace: props.namespace,
+      labels: { [PlayLabels.workflowType]: WorkflowTypes.project },
+      spec,
+      templates: helpers,
+    });
   }
 }
 
@@ -175,10 +200,13 @@ function parseProject(props: ProjectWorkflowTemplateProps, declared: readonly st
   }
   const project = parsed.data;
   const problems: string[] = [];
-  if (project.repository !== props.repository.name) problems.push(`project ${project.name}: repository ${project.repository} is not the repository given (${props.repository.name})`);
+  if (project.repository !== props.repository.name)
+    problems.push(`project ${project.name}: repository ${project.repository} is not the repository given (${props.repository.name})`);
   project.tasks.forEach((task, index) => {
     for (const parameter of Object.keys(task.parameters).filter((name) => !declared.includes(name))) {
-      problems.push(`project ${project.name}: tasks[${index}].parameters.${parameter}: the play declares no parameter ${parameter} (it has ${declared.join(', ')}); declare it under play.parameters`);
+      problems.push(
+        `project ${project.name}: tasks[${index}].parameters.${parameter}: the play declares no parameter ${parameter} (it has ${declared.join(', ')}); declare it under play.parameters`,
+      );
     }
   });
   if (problems.length > 0) throw new ProjectError(problems);
@@ -194,7 +222,10 @@ function chunkTemplate(index: number, tasks: readonly OrderedTask[], parallelism
     template: ProjectTemplates.runTask,
     depends: task.dependsOn.length > 0 ? task.dependsOn.map(taskName).join(' && ') : undefined,
     arguments: {
-      parameters: [{ name: PlayParameters.taskId, value: String(task.id) }, ...Object.entries(task.parameters).map(([name, value]) => ({ name, value }))],
+      parameters: [
+        { name: PlayParameters.taskId, value: String(task.id) },
+        ...Object.entries(task.parameters).map(([name, value]) => ({ name, value })),
+      ],
     },
   }));
   if (dagTasks.length > MAX_DAG_TASKS) throw new Error(`chunk ${index + 1} has ${dagTasks.length} tasks; at most ${MAX_DAG_TASKS}`);
@@ -206,7 +237,12 @@ function callChunk(chunk: Chunk, holder: WorkflowTemplate): WorkflowStep {
   return {
     name: chunk.name,
     template: RUN_CHUNK,
-    arguments: { parameters: [{ name: CHUNK_INPUTS.template, value: holder.name }, { name: CHUNK_INPUTS.entrypoint, value: chunk.name }] },
+    arguments: {
+      parameters: [
+        { name: CHUNK_INPUTS.template, value: holder.name },
+        { name: CHUNK_INPUTS.entrypoint, value: chunk.name },
+      ],
+    },
   };
 }
 

@@ -51,7 +51,11 @@ export function retryBudgetSeconds(props: BoundedRetryProps): number {
  * @throws when a number is negative or not whole
  */
 export function boundedRetry(props: BoundedRetryProps): RetryStrategy {
-  for (const [name, value] of Object.entries({ limit: props.limit, attemptSeconds: props.attemptSeconds, backoffSeconds: props.backoffSeconds })) {
+  for (const [name, value] of Object.entries({
+    limit: props.limit,
+    attemptSeconds: props.attemptSeconds,
+    backoffSeconds: props.backoffSeconds,
+  })) {
     if (!Number.isInteger(value) || value < 0) throw new Error(`retry ${name} must be a whole number of at least 0, got ${value}`);
   }
   return {

@@ -6,7 +6,10 @@ import { durationSeconds } from '../model/duration';
 import type { WorkflowSpec } from './argo-types';
 
 /** The retention the template's props ask for, else the defaults above. */
-export function workflowLifetime(keep: { readonly keepSucceededSeconds?: number; readonly keepFailedSeconds?: number }): Pick<WorkflowSpec, 'ttlStrategy' | 'podGC'> {
+export function workflowLifetime(keep: {
+  readonly keepSucceededSeconds?: number;
+  readonly keepFailedSeconds?: number;
+}): Pick<WorkflowSpec, 'ttlStrategy' | 'podGC'> {
   return {
     ttlStrategy: {
       secondsAfterSuccess: keep.keepSucceededSeconds ?? durationSeconds('1d'),

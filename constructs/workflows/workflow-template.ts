@@ -33,8 +33,18 @@ export interface WorkflowTemplateProps {
 function checkWorkflowTemplateProps(owner: string, props: WorkflowTemplateProps): void {
   if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
   for (const [key, value] of Object.entries(props.labels ?? {})) {
-    checkProp(owner, 'labels', key, isLabelKey(key) ? undefined : 'is not a label key: use an optional DNS prefix and "/", then letters, digits, "-", "_" and "."');
-    checkProp(owner, `labels.${key}`, value, isLabelValue(value) ? undefined : 'is not a label value: at most 63 letters, digits, "-", "_" and ".", alphanumeric at both ends');
+    checkProp(
+      owner,
+      'labels',
+      key,
+      isLabelKey(key) ? undefined : 'is not a label key: use an optional DNS prefix and "/", then letters, digits, "-", "_" and "."',
+    );
+    checkProp(
+      owner,
+      `labels.${key}`,
+      value,
+      isLabelValue(value) ? undefined : 'is not a label value: at most 63 letters, digits, "-", "_" and ".", alphanumeric at both ends',
+    );
   }
   const account = props.spec.serviceAccountName;
   if (account !== undefined) checkProp(owner, 'spec.serviceAccountName', account, serviceAccountNameProblem(account));
@@ -70,7 +80,9 @@ export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
   public constructor(scope: Construct, id: string, props: WorkflowTemplateProps) {
     super(scope, id);
     if (!isDnsLabel(props.name)) {
-      throw new Error(`WorkflowTemplate name "${props.name}" is not a DNS-1123 label of at most 63 characters: use lower-case letters, digits and "-"`);
+      throw new Error(
+        `WorkflowTemplate name "${props.name}" is not a DNS-1123 label of at most 63 characters: use lower-case letters, digits and "-"`,
+      );
     }
     checkWorkflowTemplateProps(`WorkflowTemplate ${props.name}`, props);
     this.name = props.name;
@@ -92,7 +104,8 @@ export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
    */
   public addTemplate(template: Template): void {
     if (this.hasTemplate(template.name)) throw new Error(`WorkflowTemplate ${this.name} already has a template named "${template.name}"`);
-    if (this.templateList.length >= MAX_TEMPLATES) throw new Error(`WorkflowTemplate ${this.name} cannot hold more than ${MAX_TEMPLATES} templates`);
+    if (this.templateList.length >= MAX_TEMPLATES)
+      throw new Error(`WorkflowTemplate ${this.name} cannot hold more than ${MAX_TEMPLATES} templates`);
     this.templateList.push(structuredClone(template));
   }
 
@@ -116,7 +129,8 @@ export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
   private referenceProblems(): string[] {
     const problems: string[] = [];
     const check = (where: string, name: string | undefined): void => {
-      if (name !== undefined && !this.hasTemplate(name)) problems.push(`WorkflowTemplate ${this.name}: ${where} names template "${name}", which does not exist`);
+      if (name !== undefined && !this.hasTemplate(name))
+        problems.push(`WorkflowTemplate ${this.name}: ${where} names template "${name}", which does not exist`);
     };
     check('spec.entrypoint', this.spec.entrypoint);
     check('spec.onExit', this.spec.onExit);

@@ -20,7 +20,6 @@ interface Subcommand {
 
 const CONFIG_OPTION = `  --config FILE   the configuration (default: ${DEFAULT_CONFIG_FILE} when it exists, else the embedded default)`;
 
-
 /**
  * Where `--out` really writes: a symlink is followed (the file it points to is replaced, the link stays), and
  * anything but a regular file or a new name is refused.
@@ -32,8 +31,10 @@ function writeTarget(file: string): string {
     if (lstatSync(file).isSymbolicLink()) target = realpathSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new InputError([`${file}: cannot write it (${code ?? 'error'}); pass --out a file in a folder you can write`]);
-    if (existsSync(path.dirname(file)) && lstatExists(file)) throw new InputError([`${file}: is a symlink to nothing; create what it points to, or pass --out another file`]);
+    if (code !== 'ENOENT')
+      throw new InputError([`${file}: cannot write it (${code ?? 'error'}); pass --out a file in a folder you can write`]);
+    if (existsSync(path.dirname(file)) && lstatExists(file))
+      throw new InputError([`${file}: is a symlink to nothing; create what it points to, or pass --out another file`]);
     return file;
   }
   const stats = statSync(target);
@@ -63,7 +64,9 @@ function writeAtomically(file: string, text: string): void {
     renameSync(temporary, target);
   } catch (error) {
     rmSync(temporary, { force: true });
-    throw new InputError([`${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? 'error'}); pass --out a file in a folder you can write`]);
+    throw new InputError([
+      `${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? 'error'}); pass --out a file in a folder you can write`,
+    ]);
   }
 }
 
@@ -80,7 +83,11 @@ Options:
   -h, --help   show this help
 `,
   run: (args, io) => {
-    const { values } = parseArgs({ args, options: { out: { type: 'string', default: DEFAULT_CONFIG_FILE }, force: { type: 'boolean' }, ...HELP_OPTION }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { out: { type: 'string', default: DEFAULT_CONFIG_FILE }, force: { type: 'boolean' }, ...HELP_OPTION },
+      strict: true,
+    });
     if (values.help) return help(io, init);
     const out = values.out;
     const text = configTemplate();
@@ -111,9 +118,14 @@ ${CONFIG_OPTION}
   -h, --help      show this help
 `,
   run: (args, io) => {
-    const { values } = parseArgs({ args, options: { config: { type: 'string' }, format: { type: 'string', default: 'yaml' }, ...HELP_OPTION }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { config: { type: 'string' }, format: { type: 'string', default: 'yaml' }, ...HELP_OPTION },
+      strict: true,
+    });
     if (values.help) return help(io, show);
-    if (values.format !== 'yaml' && values.format !== 'json') throw new UsageError(`--format: expected yaml or json, got "${values.format}"`);
+    if (values.format !== 'yaml' && values.format !== 'json')
+      throw new UsageError(`--format: expected yaml or json, got "${values.format}"`);
     const fileName = configFileName(values.config);
     const file = fileName === undefined ? undefined : readConfigFile(fileName);
     const config = resolveConfig({ file: file ?? undefined, fileName, env: io.env });
@@ -148,7 +160,9 @@ ${CONFIG_OPTION}
       return ExitCode.failed;
     }
     const machine = StageMachine.fromConfig(config);
-    io.out(`ok: ${what} is valid (${config.repositories.length} repositories, ${machine.stages.length} stages, ${machine.gates.length} gates, ${Object.keys(config.agents).length} agents, ${config.projects.length} projects)\n`);
+    io.out(
+      `ok: ${what} is valid (${config.repositories.length} repositories, ${machine.stages.length} stages, ${machine.gates.length} gates, ${Object.keys(config.agents).length} agents, ${config.projects.length} projects)\n`,
+    );
     return ExitCode.ok;
   },
 };

@@ -31,8 +31,14 @@ function run(args: string[], io: Io): number {
   const what = values.what as (typeof WHAT)[number];
   if (!WHAT.includes(what)) throw new UsageError(`--what: expected one of ${WHAT.join(', ')}, got "${values.what}"`);
   const config = loadConfig({ file: values.config, env: io.env });
-  const repository = values.repository === undefined ? config.repositories[0] : config.repositories.find((candidate) => candidate.name === values.repository);
-  if (!repository) throw new UsageError(`--repository ${values.repository} is not configured; repositories: ${config.repositories.map((candidate) => candidate.name).join(', ')}`);
+  const repository =
+    values.repository === undefined
+      ? config.repositories[0]
+      : config.repositories.find((candidate) => candidate.name === values.repository);
+  if (!repository)
+    throw new UsageError(
+      `--repository ${values.repository} is not configured; repositories: ${config.repositories.map((candidate) => candidate.name).join(', ')}`,
+    );
   const sections: string[] = [];
   if (what !== 'dag') sections.push(stageGraph(StageMachine.fromConfig(config)));
   if (what !== 'stages') {

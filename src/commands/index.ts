@@ -8,4 +8,12 @@ import { statusCommand } from './status';
 import { synthCommand } from './synth';
 import { validateCommand } from './validate';
 
-export const COMMANDS: readonly Command[] = [synthCommand, validateCommand, simulateCommand, statusCommand, resumeCommand, configCommand, graphCommand];
+export const COMMANDS: readonly Command[] = [
+  synthCommand,
+  validateCommand,
+  simulateCommand,
+  statusCommand,
+  resumeCommand,
+  configCommand,
+  graphCommand,
+];

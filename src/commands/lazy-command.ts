@@ -14,7 +14,8 @@ export function lazyCommand(name: string, load: () => Command): Command {
   let loaded: Command | undefined;
   const command = (): Command => {
     loaded ??= load();
-    if (loaded.name !== name) throw new Error(`the module of command "${name}" holds command "${loaded.name}": a command's module is named after it`);
+    if (loaded.name !== name)
+      throw new Error(`the module of command "${name}" holds command "${loaded.name}": a command's module is named after it`);
     return loaded;
   };
   return {

@@ -26,7 +26,8 @@ export class UnreadableFileError extends Error {
   }
 }
 
-const fsFailure = (error: unknown): UnreadableFileError => new UnreadableFileError(describeFsError(error), (error as NodeJS.ErrnoException).code);
+const fsFailure = (error: unknown): UnreadableFileError =>
+  new UnreadableFileError(describeFsError(error), (error as NodeJS.ErrnoException).code);
 
 const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 
@@ -88,7 +89,8 @@ export function readTextFile(file: string, maxBytes: number = MAX_INPUT_BYTES): 
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new UnreadableFileError(`${kindOf(stats)}, not a file: name a regular file`);
-    if (stats.size > maxBytes) throw new UnreadableFileError(`${mib(stats.size)}, more than the ${mib(maxBytes)} an input may hold; is it the right file?`);
+    if (stats.size > maxBytes)
+      throw new UnreadableFileError(`${mib(stats.size)}, more than the ${mib(maxBytes)} an input may hold; is it the right file?`);
     return readCapped(fd, maxBytes).toString('utf8');
   } catch (error) {
     if (error instanceof UnreadableFileError) throw error;

@@ -53,7 +53,12 @@ const COLUMNS: readonly [string, (status: TaskStatus) => string][] = [
 function table(statuses: readonly TaskStatus[]): string {
   const rows = [COLUMNS.map(([title]) => title), ...statuses.map((status) => COLUMNS.map(([, cell]) => cell(status)))];
   const widths = COLUMNS.map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  const lines = rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
+  const lines = rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd(),
+  );
   const flagged = statuses.filter((status) => status.flag);
   const notes = flagged.map((status) => `! ${status.repository} task ${status.task}: ${status.flag}`);
   const summary = `${statuses.length} task(s), ${flagged.length} flagged`;
@@ -76,12 +81,21 @@ function run(args: string[], io: Io): number {
   if (values.help) return printUsage(io, USAGE);
   if (positionals.length > 1) throw new UsageError('expected at most one FILE (or - for standard input)');
   if (values.format !== 'text' && values.format !== 'json') throw new UsageError(`--format: expected text or json, got "${values.format}"`);
-  const thresholds = { stuckAfter: seconds('--stuck-after', values['stuck-after']), gateStuckAfter: seconds('--gate-stuck-after', values['gate-stuck-after']) };
+  const thresholds = {
+    stuckAfter: seconds('--stuck-after', values['stuck-after']),
+    gateStuckAfter: seconds('--gate-stuck-after', values['gate-stuck-after']),
+  };
   const input = readInput(positionals[0], io, 'the progress ConfigMaps');
   const configMaps = readProgressState(input.text, input.source);
   const now = io.now ? io.now() : new Date();
-  const statuses = taskStatuses(configMaps.flatMap((configMap) => configMap.entries), now, thresholds);
-  io.out(values.format === 'json' ? `${JSON.stringify({ now: now.toISOString(), thresholds, tasks: statuses }, null, 2)}\n` : table(statuses));
+  const statuses = taskStatuses(
+    configMaps.flatMap((configMap) => configMap.entries),
+    now,
+    thresholds,
+  );
+  io.out(
+    values.format === 'json' ? `${JSON.stringify({ now: now.toISOString(), thresholds, tasks: statuses }, null, 2)}\n` : table(statuses),
+  );
   return values['fail-on-stuck'] && statuses.some((status) => status.flag) ? ExitCode.failed : ExitCode.ok;
 }
 

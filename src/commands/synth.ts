@@ -38,4 +38,9 @@ function run(args: string[], io: Io): number {
   return ExitCode.ok;
 }
 
-export const synthCommand: Command = { name: 'synth', summary: "write the platform's manifests (default: the embedded platform) to a folder", usage: USAGE, run };
+export const synthCommand: Command = {
+  name: 'synth',
+  summary: "write the platform's manifests (default: the embedded platform) to a folder",
+  usage: USAGE,
+  run,
+};

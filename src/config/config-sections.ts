@@ -7,15 +7,17 @@ import { DEFAULT_AGENTS, DEFAULT_CLIS } from '../../constructs/model/default-con
 
 export const CONFIG_SECTIONS: Readonly<Record<keyof PlatformConfig, string>> = {
   namespace: 'The namespace of everything the platform runs: plays, Sensors, the EventSource, workspaces.',
-  repositories: 'The repositories agents work on. Each gets its own play WorkflowTemplate (play-{service}) and workspaces; agentClis binds an agent to another CLI in this repository only.',
-  agents:
-    `The agent registry, merged over the built-in agents (${Object.keys(DEFAULT_AGENTS).join(', ')}): add an agent, or change one field of one (agents: { cleo: { cli: codex } }). AGENT_PLAY_CLI_<AGENT>=<cli> in the environment overrides an agent's CLI.`,
+  repositories:
+    'The repositories agents work on. Each gets its own play WorkflowTemplate (play-{service}) and workspaces; agentClis binds an agent to another CLI in this repository only.',
+  agents: `The agent registry, merged over the built-in agents (${Object.keys(DEFAULT_AGENTS).join(', ')}): add an agent, or change one field of one (agents: { cleo: { cli: codex } }). AGENT_PLAY_CLI_<AGENT>=<cli> in the environment overrides an agent's CLI.`,
   clis: `The CLI registry, merged over the built-in CLIs (${Object.keys(DEFAULT_CLIS).join(', ')}): each with a pinned image.`,
   stages:
     'The stage machine, in order: agent stages (agent, or agents for parallel ones; optional when: { parameter, in }), gates (released by GitHub events: event, actions, label, reviewState, merged, by) and one end stage.',
   workspace: 'The workspace claims agents keep their clones in: size and storage class.',
   play: 'How plays run: deadline, how long finished Workflows are kept, the service account, extra play parameters (with defaults) that stages can test in when.',
   images: 'The helper images: kubectl (bash, kubectl, jq) for progress and releases, argo for resumes.',
-  events: 'The GitHub side: the resume strategy (label-selector or workflow-name), the EventBus, the EventSource webhook and its secret, trigger retries, the service accounts.',
-  projects: 'Projects: tasks of one repository run as child plays in dependency order (tasks: [{ id, dependsOn, parameters }], parallelism).',
+  events:
+    'The GitHub side: the resume strategy (label-selector or workflow-name), the EventBus, the EventSource webhook and its secret, trigger retries, the service accounts.',
+  projects:
+    'Projects: tasks of one repository run as child plays in dependency order (tasks: [{ id, dependsOn, parameters }], parallelism).',
 };

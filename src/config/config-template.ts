@@ -20,7 +20,8 @@ const HEADER = [
 ].join('\n');
 
 const REGISTRY_EXAMPLES: Partial<Record<keyof PlatformConfig, string>> = {
-  agents: ' For example:\n   cleo: { cli: codex }\n   probe: { githubApp: Acme-Probe, role: testing, cli: claude, model: claude-sonnet-4, maxTokens: 32000, temperature: 0.2, systemPrompt: Write end-to-end tests. }',
+  agents:
+    ' For example:\n   cleo: { cli: codex }\n   probe: { githubApp: Acme-Probe, role: testing, cli: claude, model: claude-sonnet-4, maxTokens: 32000, temperature: 0.2, systemPrompt: Write end-to-end tests. }',
   clis: ' For example:\n   aider: { image: ghcr.io/acme/aider-runner:v0.9.1 }',
 };
 

@@ -9,11 +9,14 @@ import { cliOverrideVariable } from '../../constructs/model/resolve-config';
 import { formatPath } from '../../constructs/model/resolve-config';
 import { isRecord } from '../is-record';
 
-export type Source = { readonly from: 'default' } | { readonly from: 'file'; readonly file: string } | { readonly from: 'environment'; readonly variable: string };
+export type Source =
+  | { readonly from: 'default' }
+  | { readonly from: 'file'; readonly file: string }
+  | { readonly from: 'environment'; readonly variable: string };
 
 /** `default`, `file:agent-play.yaml`, `environment:AGENT_PLAY_CLI_REX`. */
-export const sourceText = (source: Source): string => (source.from === 'default' ? 'default' : source.from === 'file' ? `file:${source.file}` : `environment:${source.variable}`);
-
+export const sourceText = (source: Source): string =>
+  source.from === 'default' ? 'default' : source.from === 'file' ? `file:${source.file}` : `environment:${source.variable}`;
 
 export interface ProvenanceInputs {
   readonly config: PlatformConfig;

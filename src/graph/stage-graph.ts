@@ -23,7 +23,8 @@ function node(stage: Stage): string {
   const when = stageCondition(stage);
   const condition = when ? [`when ${when.parameter} in ${when.in.join(', ')}`] : [];
   return onStage(stage, {
-    agent: (agent) => `  ${id(agent)}[${label(agent.name, `${agent.agents.length > 1 ? 'agents' : 'agent'}: ${agent.agents.join(' + ')}`, ...condition)}]`,
+    agent: (agent) =>
+      `  ${id(agent)}[${label(agent.name, `${agent.agents.length > 1 ? 'agents' : 'agent'}: ${agent.agents.join(' + ')}`, ...condition)}]`,
     gate: (gate) => `  ${id(gate)}{{${label(gate.name, ...gate.release.map(describeRelease), ...condition)}}}`,
     end: (end) => `  ${id(end)}([${label(end.name)}])`,
   });
@@ -36,7 +37,10 @@ export function stageGraph(machine: StageMachine): string {
     lines.push(`  ${id(stages[index])} --> ${id(stages[index + 1])}`);
     // A conditional stage can be passed over: draw the path around it.
     const when = stageCondition(stages[index + 1]);
-    if (when && stages[index + 2]) lines.push(`  ${id(stages[index])} -. ${label(`skipped unless ${when.parameter} in ${when.in.join(', ')}`)} .-> ${id(stages[index + 2])}`);
+    if (when && stages[index + 2])
+      lines.push(
+        `  ${id(stages[index])} -. ${label(`skipped unless ${when.parameter} in ${when.in.join(', ')}`)} .-> ${id(stages[index + 2])}`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -93,7 +93,13 @@ export class PlayModel {
    *
    * @throws when the repository is not configured, the stage does not exist, or the task already has a play
    */
-  public addPlay(repository: string, task: number, stage: string, parameters: Readonly<Record<string, string>> = {}, resumed = false): Play {
+  public addPlay(
+    repository: string,
+    task: number,
+    stage: string,
+    parameters: Readonly<Record<string, string>> = {},
+    resumed = false,
+  ): Play {
     const config = this.repositoryConfig(repository);
     this.stages.indexOf(stage);
     if (this.find(repository, task)) throw new Error(`task ${task} of ${repository} already has a play`);
@@ -149,7 +155,9 @@ export class PlayModel {
 
   /** Live plays whose labels match, as `kubectl get workflows -l ...` would list them. */
   public selectByLabels(labels: Readonly<Record<string, string>>): Play[] {
-    return this.plays.filter((play) => !this.isFinished(play) && Object.entries(labels).every(([key, value]) => this.labelsOf(play)[key] === value));
+    return this.plays.filter(
+      (play) => !this.isFinished(play) && Object.entries(labels).every(([key, value]) => this.labelsOf(play)[key] === value),
+    );
   }
 
   public labelsOf(play: Play): Record<string, string> {
@@ -182,7 +190,8 @@ export class PlayModel {
     if (failure === 'failed') for (const run of this.liveCodeRuns(play, play.stage)) run.phase = 'Failed';
     if (play.attempt > stage.retries) {
       play.failed = true;
-      for (const run of this.codeRuns.filter((candidate) => candidate.play === play && candidate.phase === 'Running')) run.phase = 'Cancelled';
+      for (const run of this.codeRuns.filter((candidate) => candidate.play === play && candidate.phase === 'Running'))
+        run.phase = 'Cancelled';
       this.saveProgress(play);
       return `attempt ${play.attempt} of ${play.stage} ${failure}; no retries left: the play failed and cancelled its running CodeRuns`;
     }
@@ -208,7 +217,12 @@ export class PlayModel {
   }
 
   public views(): PlayView[] {
-    return this.plays.map((play) => ({ repository: play.repository, task: play.task, stage: play.stage, ...(play.failed ? { status: 'failed' as const } : {}) }));
+    return this.plays.map((play) => ({
+      repository: play.repository,
+      task: play.task,
+      stage: play.stage,
+      ...(play.failed ? { status: 'failed' as const } : {}),
+    }));
   }
 
   public codeRunViews(): CodeRunView[] {
@@ -233,8 +247,18 @@ export class PlayModel {
     play.attempt = attempt;
     for (const run of this.liveCodeRuns(play, stage.name)) run.phase = 'Cancelled';
     for (const agent of stage.agents) {
-      this.codeRuns.push({ play, repository: play.repository, task: play.task, stage: stage.name, agent, contextVersion: attempt, phase: 'Running' });
-      const live = this.codeRuns.filter((run) => run.play === play && run.stage === stage.name && run.agent === agent && run.phase === 'Running').length;
+      this.codeRuns.push({
+        play,
+        repository: play.repository,
+        task: play.task,
+        stage: stage.name,
+        agent,
+        contextVersion: attempt,
+        phase: 'Running',
+      });
+      const live = this.codeRuns.filter(
+        (run) => run.play === play && run.stage === stage.name && run.agent === agent && run.phase === 'Running',
+      ).length;
       this.peakLive = Math.max(this.peakLive, live);
     }
   }
@@ -242,7 +266,8 @@ export class PlayModel {
   private assertAgentStage(play: Play) {
     const stage = this.stages.get(play.stage);
     if (play.failed) throw new Error(`the play of task ${play.task} of ${play.repository} has failed; resume it from its state`);
-    if (stage.type !== 'agent') throw new Error(`the play of task ${play.task} of ${play.repository} is at ${stage.type} stage "${play.stage}", where no agent runs`);
+    if (stage.type !== 'agent')
+      throw new Error(`the play of task ${play.task} of ${play.repository} is at ${stage.type} stage "${play.stage}", where no agent runs`);
     return stage;
   }
 
@@ -295,7 +320,10 @@ export class PlayModel {
 
   private repositoryConfig(repository: string): RepositoryConfig {
     const found = this.config.repositories.find((entry) => entry.name.toLowerCase() === repository.toLowerCase());
-    if (!found) throw new Error(`repository "${repository}" is not configured; configured: ${this.config.repositories.map((entry) => entry.name).join(', ')}`);
+    if (!found)
+      throw new Error(
+        `repository "${repository}" is not configured; configured: ${this.config.repositories.map((entry) => entry.name).join(', ')}`,
+      );
     return found;
   }
 }

@@ -27,23 +27,26 @@ const ScenarioSchema = z.strictObject({
   plays: z.array(TaskRef.extend({ stage: z.string().min(1), parameters: recordWithoutReservedKeys(z.string()).default({}) })).default([]),
   steps: z
     .array(
-      z.union([
-        z.strictObject({
-          /** The X-GitHub-Event header. */
-          github: z.string().regex(/^[a-z_]+$/, { message: 'expected a GitHub event name such as pull_request' }),
-          /** The webhook body, a JSON file relative to the scenario. */
-          payload: z.string().min(1),
-          /** The X-GitHub-Delivery header. @default step-{index} */
-          delivery: z.string().optional(),
-          /** How many attempts of each trigger this delivery fires fail (the API server refuses them). @default 0 */
-          triggerFailures: z.number().int().min(0).max(100).optional(),
-        }),
-        z.strictObject({ agentDone: TaskRef }),
-        z.strictObject({ agentFailed: TaskRef.extend({ reason: z.enum(['failed', 'evicted']).default('failed') }) }),
-        z.strictObject({ deletePlay: TaskRef }),
-        z.strictObject({ resumeFromState: TaskRef }),
-        z.strictObject({ restart: TaskRef }),
-      ], { error: () => `expected a step ${STEP_KINDS}` }),
+      z.union(
+        [
+          z.strictObject({
+            /** The X-GitHub-Event header. */
+            github: z.string().regex(/^[a-z_]+$/, { message: 'expected a GitHub event name such as pull_request' }),
+            /** The webhook body, a JSON file relative to the scenario. */
+            payload: z.string().min(1),
+            /** The X-GitHub-Delivery header. @default step-{index} */
+            delivery: z.string().optional(),
+            /** How many attempts of each trigger this delivery fires fail (the API server refuses them). @default 0 */
+            triggerFailures: z.number().int().min(0).max(100).optional(),
+          }),
+          z.strictObject({ agentDone: TaskRef }),
+          z.strictObject({ agentFailed: TaskRef.extend({ reason: z.enum(['failed', 'evicted']).default('failed') }) }),
+          z.strictObject({ deletePlay: TaskRef }),
+          z.strictObject({ resumeFromState: TaskRef }),
+          z.strictObject({ restart: TaskRef }),
+        ],
+        { error: () => `expected a step ${STEP_KINDS}` },
+      ),
     )
     .min(1),
 });
@@ -53,7 +56,12 @@ interface TaskStep {
   readonly task: number;
 }
 
-export type GithubStep = { readonly github: string; readonly payload: Record<string, unknown>; readonly delivery: string; readonly triggerFailures?: number };
+export type GithubStep = {
+  readonly github: string;
+  readonly payload: Record<string, unknown>;
+  readonly delivery: string;
+  readonly triggerFailures?: number;
+};
 export type AgentDoneStep = { readonly agentDone: TaskStep };
 export type AgentFailedStep = { readonly agentFailed: TaskStep & { readonly reason: 'failed' | 'evicted' } };
 export type DeletePlayStep = { readonly deletePlay: TaskStep };
@@ -62,7 +70,12 @@ export type RestartStep = { readonly restart: TaskStep };
 export type Step = GithubStep | AgentDoneStep | AgentFailedStep | DeletePlayStep | ResumeFromStateStep | RestartStep;
 
 export interface Scenario {
-  readonly plays: readonly { readonly repository: string; readonly task: number; readonly stage: string; readonly parameters?: Readonly<Record<string, string>> }[];
+  readonly plays: readonly {
+    readonly repository: string;
+    readonly task: number;
+    readonly stage: string;
+    readonly parameters?: Readonly<Record<string, string>>;
+  }[];
   readonly steps: readonly Step[];
 }
 
@@ -79,7 +92,12 @@ export function loadScenario(file: string): Scenario {
   const steps = result.data.steps.map((step, index): Step => {
     if (!('github' in step)) return step;
     const payload = readPayload(file, index, resolve(base, step.payload), step.payload);
-    return { github: step.github, payload, delivery: step.delivery ?? `step-${index}`, ...(step.triggerFailures === undefined ? {} : { triggerFailures: step.triggerFailures }) };
+    return {
+      github: step.github,
+      payload,
+      delivery: step.delivery ?? `step-${index}`,
+      ...(step.triggerFailures === undefined ? {} : { triggerFailures: step.triggerFailures }),
+    };
   });
   return { plays: result.data.plays, steps };
 }
@@ -112,6 +130,7 @@ function readPayload(file: string, index: number, path: string, written: string)
   } catch (error) {
     throw new ScenarioError([`${where}: ${written} is not JSON: ${(error as Error).message}`]);
   }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new ScenarioError([`${where}: ${written} must hold a JSON object (a webhook body)`]);
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    throw new ScenarioError([`${where}: ${written} must hold a JSON object (a webhook body)`]);
   return payload as Record<string, unknown>;
 }

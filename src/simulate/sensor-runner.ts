@@ -85,8 +85,16 @@ export function runSensor(sensor: Record<string, any>, data: GithubEventData, so
   for (const trigger of sensor.spec.triggers as Record<string, any>[]) {
     const template = trigger.template;
     refuseUnknown(`Sensor ${name} trigger ${template.name}`, template, SUPPORTED_TEMPLATE_KEYS);
-    if (trigger.parameters?.length) throw new UnsupportedFeatureError(`Sensor ${name} trigger ${template.name}: trigger-level parameters are not implemented`);
-    if (!conditionsHold(template.conditions, sensor.spec.dependencies.map((dependency: any) => dependency.name), matched)) continue;
+    if (trigger.parameters?.length)
+      throw new UnsupportedFeatureError(`Sensor ${name} trigger ${template.name}: trigger-level parameters are not implemented`);
+    if (
+      !conditionsHold(
+        template.conditions,
+        sensor.spec.dependencies.map((dependency: any) => dependency.name),
+        matched,
+      )
+    )
+      continue;
     fired.push({ ...fireTrigger(`Sensor ${name} trigger ${template.name}`, template, matched, data), attempts: attemptsOf(trigger) });
   }
   return { sensor: name, matched, misses, fired };
@@ -101,10 +109,12 @@ export function runSensor(sensor: Record<string, any>, data: GithubEventData, so
 function filterMiss(where: string, filters: Record<string, any>, data: GithubEventData): string | undefined {
   refuseUnknown(`${where}.filters`, filters, SUPPORTED_FILTER_KEYS);
   const operator = filters.exprLogicalOperator ?? 'and';
-  if (operator !== 'and' && operator !== 'or') throw new UnsupportedFeatureError(`${where}: exprLogicalOperator "${operator}" is not implemented`);
+  if (operator !== 'and' && operator !== 'or')
+    throw new UnsupportedFeatureError(`${where}: exprLogicalOperator "${operator}" is not implemented`);
   const exprs: Record<string, any>[] = filters.exprs ?? [];
   const exprMisses = exprs.map((expr) => exprMiss(expr, data));
-  const exprMissed = operator === 'or' ? exprs.length > 0 && exprMisses.every((miss) => miss !== undefined) : exprMisses.some((miss) => miss !== undefined);
+  const exprMissed =
+    operator === 'or' ? exprs.length > 0 && exprMisses.every((miss) => miss !== undefined) : exprMisses.some((miss) => miss !== undefined);
   if (exprMissed) return exprMisses.filter((miss) => miss !== undefined).join('; ');
   for (const filter of filters.data ?? []) {
     const miss = dataFilterMiss(where, filter, data);
@@ -129,7 +139,8 @@ function exprMiss(expr: Record<string, any>, data: GithubEventData): string | un
     if (error instanceof UnsupportedFeatureError) throw error;
     return `${expr.expr} failed: ${(error as Error).message}`;
   }
-  if (!holds) return `${expr.expr} is false (${expr.fields.map((field: any) => `${field.name}=${JSON.stringify(variables[field.name])}`).join(', ')})`;
+  if (!holds)
+    return `${expr.expr} is false (${expr.fields.map((field: any) => `${field.name}=${JSON.stringify(variables[field.name])}`).join(', ')})`;
   return undefined;
 }
 
@@ -138,7 +149,8 @@ function dataFilterMiss(where: string, filter: Record<string, any>, data: Github
   const result = gjsonGet(data, filter.path);
   if (!result.exists) return `${filter.path} is missing`;
   const comparator = filter.comparator ?? '=';
-  if (comparator !== '=' && comparator !== '!=') throw new UnsupportedFeatureError(`${where}: comparator "${comparator}" is not implemented`);
+  if (comparator !== '=' && comparator !== '!=')
+    throw new UnsupportedFeatureError(`${where}: comparator "${comparator}" is not implemented`);
   let hit: boolean;
   if (filter.type === 'string') {
     const text = gjsonString(result);
@@ -167,7 +179,8 @@ function conditionsHold(conditions: string | undefined, all: readonly string[], 
   if (conditions === undefined) return all.length > 0 && all.every((name) => matched.includes(name));
   const names = conditions.split('||').map((part) => part.trim());
   for (const name of names) {
-    if (!all.includes(name)) throw new UnsupportedFeatureError(`conditions "${conditions}": only dependency names joined by || are implemented`);
+    if (!all.includes(name))
+      throw new UnsupportedFeatureError(`conditions "${conditions}": only dependency names joined by || are implemented`);
   }
   return names.some((name) => matched.includes(name));
 }
@@ -178,15 +191,22 @@ function attemptsOf(trigger: Record<string, any>): number {
   return Number.isInteger(steps) && steps > 1 ? steps : 1;
 }
 
-function fireTrigger(where: string, template: Record<string, any>, matched: readonly string[], data: GithubEventData): Omit<FiredTrigger, 'attempts'> {
+function fireTrigger(
+  where: string,
+  template: Record<string, any>,
+  matched: readonly string[],
+  data: GithubEventData,
+): Omit<FiredTrigger, 'attempts'> {
   const kind = template.k8s ? 'k8s' : 'argoWorkflow';
   const body = template.k8s ?? template.argoWorkflow;
-  if (!body?.operation) throw new UnsupportedFeatureError(`${where}: a trigger without an explicit operation is not simulated (Argo rejects it)`);
+  if (!body?.operation)
+    throw new UnsupportedFeatureError(`${where}: a trigger without an explicit operation is not simulated (Argo rejects it)`);
   if (!body.source?.resource) throw new UnsupportedFeatureError(`${where}: only inline source.resource is implemented`);
   let resource: Record<string, any> = structuredClone(body.source.resource);
   for (const parameter of body.parameters ?? []) {
     refuseUnknown(`${where} parameter ${parameter.dest}`, parameter.src, SUPPORTED_SOURCE_KEYS);
-    if (parameter.operation !== undefined && parameter.operation !== 'overwrite') throw new UnsupportedFeatureError(`${where}: parameter operation "${parameter.operation}" is not implemented`);
+    if (parameter.operation !== undefined && parameter.operation !== 'overwrite')
+      throw new UnsupportedFeatureError(`${where}: parameter operation "${parameter.operation}" is not implemented`);
     const value = resolveParameter(where, parameter.src, matched, data);
     if (value !== undefined) resource = sjsonSet(resource, parameter.dest, value) as Record<string, any>;
   }

@@ -107,7 +107,13 @@ function requirePlay(model: PlayModel, repository: string, task: number): Play {
 /** A task step that cannot happen in the state the scenario is in: reported, not thrown. */
 class StepRefused extends Error {}
 
-function runStep(model: PlayModel, sensors: readonly Record<string, any>[], source: { name: string; eventName: string }, step: Step, index: number): StepReport {
+function runStep(
+  model: PlayModel,
+  sensors: readonly Record<string, any>[],
+  source: { name: string; eventName: string },
+  step: Step,
+  index: number,
+): StepReport {
   const report: StepReport = { index, sensors: [], resumed: [], recorded: [], notes: [] };
   if (!('github' in step)) {
     try {
@@ -128,9 +134,11 @@ function runStep(model: PlayModel, sensors: readonly Record<string, any>[], sour
         const lost = failures >= trigger.attempts;
         report.failedTriggers ??= [];
         report.failedTriggers.push({ sensor: run.sensor, trigger: trigger.name, failures: Math.min(failures, trigger.attempts), lost });
-        report.notes.push(lost
-          ? `trigger ${trigger.name} failed ${Math.min(failures, trigger.attempts)} of ${trigger.attempts} attempts: the event is lost`
-          : `trigger ${trigger.name} failed ${failures} time(s) and succeeded on a retry (atLeastOnce)`);
+        report.notes.push(
+          lost
+            ? `trigger ${trigger.name} failed ${Math.min(failures, trigger.attempts)} of ${trigger.attempts} attempts: the event is lost`
+            : `trigger ${trigger.name} failed ${failures} time(s) and succeeded on a retry (atLeastOnce)`,
+        );
         if (lost) continue;
       }
       execute(model, trigger, report);
@@ -142,20 +150,32 @@ function runStep(model: PlayModel, sensors: readonly Record<string, any>[], sour
 }
 
 function describeMiss(run: SensorRun): string {
-  return `${run.sensor} (${run.misses.map((miss) => miss.reason).filter((reason, index, all) => all.indexOf(reason) === index).join(' | ')})`;
+  return `${run.sensor} (${run.misses
+    .map((miss) => miss.reason)
+    .filter((reason, index, all) => all.indexOf(reason) === index)
+    .join(' | ')})`;
 }
 
 function execute(model: PlayModel, trigger: FiredTrigger, report: StepReport): void {
   const resource = trigger.resource;
-  if (trigger.kind === 'k8s' && trigger.operation === 'create' && resource.kind === 'Workflow' && resource.spec?.workflowTemplateRef?.name === RESUMER_TEMPLATE_NAME) {
+  if (
+    trigger.kind === 'k8s' &&
+    trigger.operation === 'create' &&
+    resource.kind === 'Workflow' &&
+    resource.spec?.workflowTemplateRef?.name === RESUMER_TEMPLATE_NAME
+  ) {
     runResumer(model, argumentsOf(resource), report);
   } else {
-    throw new UnsupportedFeatureError(`trigger ${trigger.name}: ${trigger.kind} ${trigger.operation} of ${resource.kind} is not simulated (our Sensors only create the resumer)`);
+    throw new UnsupportedFeatureError(
+      `trigger ${trigger.name}: ${trigger.kind} ${trigger.operation} of ${resource.kind} is not simulated (our Sensors only create the resumer)`,
+    );
   }
 }
 
 function argumentsOf(workflow: Record<string, any>): Record<ResumerParameter, string> {
-  const given = new Map<string, string>((workflow.spec.arguments?.parameters ?? []).map((parameter: any) => [parameter.name, String(parameter.value ?? '')]));
+  const given = new Map<string, string>(
+    (workflow.spec.arguments?.parameters ?? []).map((parameter: any) => [parameter.name, String(parameter.value ?? '')]),
+  );
   return Object.fromEntries(RESUMER_PARAMETERS.map((name) => [name, given.get(name) ?? ''])) as Record<ResumerParameter, string>;
 }
 
@@ -173,11 +193,16 @@ function runResumer(model: PlayModel, args: Record<ResumerParameter, string>, re
   const task = Number(args['task-id']);
   model.record(args['release-configmap'], gate);
   report.recorded.push({ repository: args.repository, task, gate });
-  const plays = args.play !== ''
-    ? [model.byName(args.play)].filter((play): play is Play => play !== undefined)
-    : model.selectByLabels(playSelectorLabels(String(task), args['repository-label']));
+  const plays =
+    args.play !== ''
+      ? [model.byName(args.play)].filter((play): play is Play => play !== undefined)
+      : model.selectByLabels(playSelectorLabels(String(task), args['repository-label']));
   if (plays.length !== 1) {
-    report.notes.push(plays.length === 0 ? `resumer for ${gate}: no live play for task ${task}; the release waits` : `resumer for ${gate}: ${plays.length} live plays match; resuming none`);
+    report.notes.push(
+      plays.length === 0
+        ? `resumer for ${gate}: no live play for task ${task}; the release waits`
+        : `resumer for ${gate}: ${plays.length} live plays match; resuming none`,
+    );
     return;
   }
   const [play] = plays;

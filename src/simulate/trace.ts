@@ -12,10 +12,12 @@ export function formatTrace(report: SimulationReport): string {
     if (step.ignored !== undefined && step.notes.length === 0) lines.push(`  ignored: ${step.ignored}`);
   }
   lines.push('plays:');
-  for (const play of report.plays) lines.push(`  ${play.repository} task ${play.task}: ${play.stage}${play.status ? ` (${play.status})` : ''}`);
+  for (const play of report.plays)
+    lines.push(`  ${play.repository} task ${play.task}: ${play.stage}${play.status ? ` (${play.status})` : ''}`);
   if (report.coderuns.length > 0) {
     lines.push('coderuns:');
-    for (const run of report.coderuns) lines.push(`  task ${run.task} ${run.stage} ${run.agent} contextVersion ${run.contextVersion}: ${run.phase}`);
+    for (const run of report.coderuns)
+      lines.push(`  task ${run.task} ${run.stage} ${run.agent} contextVersion ${run.contextVersion}: ${run.phase}`);
   }
   return `${lines.join('\n')}\n`;
 }

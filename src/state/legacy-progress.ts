@@ -67,7 +67,16 @@ export function parseLegacyRecord(data: Readonly<Record<string, unknown>>): { re
   if (result.success) return { record: result.data };
   const issue = result.error.issues[0];
   const field = String(issue.path[0] ?? '');
-  const key = Object.entries({ repository: LEGACY_KEYS.repository, task: LEGACY_KEYS.taskId, workflowName: LEGACY_KEYS.workflowName, startedAt: LEGACY_KEYS.startedAt, lastUpdated: LEGACY_KEYS.lastUpdated, stage: LEGACY_KEYS.stage, status: LEGACY_KEYS.status }).find(([name]) => name === field)?.[1] ?? field;
+  const key =
+    Object.entries({
+      repository: LEGACY_KEYS.repository,
+      task: LEGACY_KEYS.taskId,
+      workflowName: LEGACY_KEYS.workflowName,
+      startedAt: LEGACY_KEYS.startedAt,
+      lastUpdated: LEGACY_KEYS.lastUpdated,
+      stage: LEGACY_KEYS.stage,
+      status: LEGACY_KEYS.status,
+    }).find(([name]) => name === field)?.[1] ?? field;
   const message = data[key] === undefined ? 'missing' : issue.message;
   return { problem: `5dlabs/cto progress format: key ${key}: ${message}` };
 }
@@ -79,7 +88,11 @@ export function parseLegacyRecord(data: Readonly<Record<string, unknown>>): { re
  *
  * @param isTaskKey whether a key is one of our task records (`task-5.json`)
  */
-export function otherProgressEntries(origin: ConfigMapOrigin, data: Readonly<Record<string, unknown>>, isTaskKey: (key: string) => boolean): OtherEntry[] {
+export function otherProgressEntries(
+  origin: ConfigMapOrigin,
+  data: Readonly<Record<string, unknown>>,
+  isTaskKey: (key: string) => boolean,
+): OtherEntry[] {
   const keys = Object.keys(data).sort();
   const hasTaskRecords = keys.some(isTaskKey);
   const entries: OtherEntry[] = [];
@@ -95,7 +108,12 @@ export function otherProgressEntries(origin: ConfigMapOrigin, data: Readonly<Rec
     });
   }
   for (const key of keys.filter((candidate) => !isTaskKey(candidate) && !KNOWN_KEYS.includes(candidate))) {
-    entries.push({ ...origin, key, task: '?', problem: `in ConfigMap ${origin.configMap}, neither a task record (task-{id}.json, the id in digits) nor a summary key (${KNOWN_KEYS.join(', ')})` });
+    entries.push({
+      ...origin,
+      key,
+      task: '?',
+      problem: `in ConfigMap ${origin.configMap}, neither a task record (task-{id}.json, the id in digits) nor a summary key (${KNOWN_KEYS.join(', ')})`,
+    });
   }
   return entries;
 }

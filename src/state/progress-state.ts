@@ -59,9 +59,13 @@ export function readProgressState(text: string, source: string): ProgressConfigM
     throw error;
   }
   const objects = documents.flatMap(({ value }) => (isRecord(value) && Array.isArray(value.items) ? value.items : [value]));
-  const configMaps = objects.filter((object): object is Record<string, any> => isRecord(object) && object.kind === 'ConfigMap' && isTracked(object));
+  const configMaps = objects.filter(
+    (object): object is Record<string, any> => isRecord(object) && object.kind === 'ConfigMap' && isTracked(object),
+  );
   if (configMaps.length === 0) {
-    throw new InputError([`${source}: no progress ConfigMap (kind ConfigMap labelled ${PROGRESS_TRACKING_LABEL}=true); get them with: kubectl get cm -l ${PROGRESS_TRACKING_LABEL}=true -o yaml`]);
+    throw new InputError([
+      `${source}: no progress ConfigMap (kind ConfigMap labelled ${PROGRESS_TRACKING_LABEL}=true); get them with: kubectl get cm -l ${PROGRESS_TRACKING_LABEL}=true -o yaml`,
+    ]);
   }
   return configMaps.map(progressConfigMap);
 }
@@ -93,6 +97,7 @@ function progressConfigMap(object: Record<string, any>): ProgressConfigMap {
 /** A record filed under another task or repository than its own says is not trusted. */
 function disagreement(record: ProgressRecord, task: string, repository: string | undefined): string | undefined {
   if (record.task !== task) return `the record says task ${record.task} but is stored under the key of task ${task}`;
-  if (repository !== undefined && record.repository !== repository) return `the record says repository ${record.repository} but the ConfigMap is for ${repository}`;
+  if (repository !== undefined && record.repository !== repository)
+    return `the record says repository ${record.repository} but the ConfigMap is for ${repository}`;
   return undefined;
 }

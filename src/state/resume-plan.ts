@@ -35,7 +35,10 @@ export interface ResumeRequest {
 
 function repositoryOf(config: PlatformConfig, name: string): RepositoryConfig {
   const repository = config.repositories.find((candidate) => candidate.name === name);
-  if (!repository) throw new ResumeError(`repository ${name} is not in the configuration (repositories: ${config.repositories.map((candidate) => candidate.name).join(', ')}): pass the --config the platform was synthesized from`);
+  if (!repository)
+    throw new ResumeError(
+      `repository ${name} is not in the configuration (repositories: ${config.repositories.map((candidate) => candidate.name).join(', ')}): pass the --config the platform was synthesized from`,
+    );
   return repository;
 }
 
@@ -43,15 +46,28 @@ function entryOf(configMaps: readonly ProgressConfigMap[], request: ResumeReques
   // A repository's records are spread over shard ConfigMaps; the task's is the one progressConfigMapOf names.
   const name = progressConfigMapOf(request.repository, request.task);
   const ofRepository = configMaps.filter((candidate) => candidate.repository === request.repository || candidate.name === name);
-  if (ofRepository.length === 0) throw new ResumeError(`no progress ConfigMap for ${request.repository} (expected ${name}); found: ${configMaps.map((candidate) => candidate.name).join(', ')}`);
+  if (ofRepository.length === 0)
+    throw new ResumeError(
+      `no progress ConfigMap for ${request.repository} (expected ${name}); found: ${configMaps.map((candidate) => candidate.name).join(', ')}`,
+    );
   // The task's own shard first: a record left in an older layout's ConfigMap is older than the shard's.
-  const ordered = [...ofRepository.filter((configMap) => configMap.name === name), ...ofRepository.filter((configMap) => configMap.name !== name)];
+  const ordered = [
+    ...ofRepository.filter((configMap) => configMap.name === name),
+    ...ofRepository.filter((configMap) => configMap.name !== name),
+  ];
   const entry = ordered.flatMap((configMap) => configMap.entries).find((candidate) => candidate.task === request.task);
   if (!entry) {
-    const recorded = ofRepository.flatMap((configMap) => configMap.entries.map((candidate) => candidate.task)).sort((a, b) => Number(a) - Number(b));
-    throw new ResumeError(`the progress ConfigMaps of ${request.repository} have no record of task ${request.task} (no key ${progressTaskKey(request.task)} in ${name}); recorded tasks: ${recorded.join(', ') || 'none'}`);
+    const recorded = ofRepository
+      .flatMap((configMap) => configMap.entries.map((candidate) => candidate.task))
+      .sort((a, b) => Number(a) - Number(b));
+    throw new ResumeError(
+      `the progress ConfigMaps of ${request.repository} have no record of task ${request.task} (no key ${progressTaskKey(request.task)} in ${name}); recorded tasks: ${recorded.join(', ') || 'none'}`,
+    );
   }
-  if (!entry.record) throw new ResumeError(`the record of task ${request.task} in ConfigMap ${entry.configMap} cannot be used: ${entry.problem}; fix or delete the key ${entry.key} before resuming`);
+  if (!entry.record)
+    throw new ResumeError(
+      `the record of task ${request.task} in ConfigMap ${entry.configMap} cannot be used: ${entry.problem}; fix or delete the key ${entry.key} before resuming`,
+    );
   return entry;
 }
 
@@ -61,10 +77,19 @@ function entryOf(configMaps: readonly ProgressConfigMap[], request: ResumeReques
  * say which conditional stages the task takes: it is refused when a conditional stage is still ahead and its
  * parameter is not given.
  */
-function playParameters(machine: StageMachine, config: PlatformConfig, stage: string, stored: Readonly<Record<string, string>> | undefined, given: Readonly<Record<string, string>>): Record<string, string> {
+function playParameters(
+  machine: StageMachine,
+  config: PlatformConfig,
+  stage: string,
+  stored: Readonly<Record<string, string>> | undefined,
+  given: Readonly<Record<string, string>>,
+): Record<string, string> {
   const declared = new Set([PlayParameters.taskType, ...Object.keys(config.play.parameters)]);
   for (const name of Object.keys(given)) {
-    if (!declared.has(name)) throw new ResumeError(`--parameter ${name}: the play declares no such parameter (it has ${[...declared].join(', ')}; task-id and start-stage come from the record)`);
+    if (!declared.has(name))
+      throw new ResumeError(
+        `--parameter ${name}: the play declares no such parameter (it has ${[...declared].join(', ')}; task-id and start-stage come from the record)`,
+      );
   }
   const chosen = Object.fromEntries(Object.entries({ ...stored, ...given }).filter(([name]) => declared.has(name)));
   if (stored === undefined) {
@@ -72,12 +97,17 @@ function playParameters(machine: StageMachine, config: PlatformConfig, stage: st
       const when = stageCondition(ahead);
       return when && !(when.parameter in chosen) ? [`${ahead.name} (${when.parameter})`] : [];
     });
-    if (unknown.length > 0) throw new ResumeError(`the record of this task keeps no play parameters, and conditional stages are ahead: ${unknown.join(', ')}; pass --parameter NAME=VALUE for each (an empty value is allowed) so the play takes the stages it should`);
+    if (unknown.length > 0)
+      throw new ResumeError(
+        `the record of this task keeps no play parameters, and conditional stages are ahead: ${unknown.join(', ')}; pass --parameter NAME=VALUE for each (an empty value is allowed) so the play takes the stages it should`,
+      );
   }
   const values: Record<string, string> = { [PlayParameters.taskType]: '', ...config.play.parameters, ...chosen };
   if (!machine.runsFor(stage, values)) {
     const when = stageCondition(machine.get(stage));
-    throw new ResumeError(`stage ${stage} runs only when ${when?.parameter} is one of ${when?.in.join(', ')}, but ${when?.parameter} is "${values[when?.parameter ?? ''] ?? ''}": pass --parameter ${when?.parameter}=VALUE, or the play would skip the stage it stopped in`);
+    throw new ResumeError(
+      `stage ${stage} runs only when ${when?.parameter} is one of ${when?.in.join(', ')}, but ${when?.parameter} is "${values[when?.parameter ?? ''] ?? ''}": pass --parameter ${when?.parameter}=VALUE, or the play would skip the stage it stopped in`,
+    );
   }
   return Object.fromEntries(Object.entries(chosen).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
@@ -87,15 +117,24 @@ function playParameters(machine: StageMachine, config: PlatformConfig, stage: st
  * @throws ResumeError when the state is missing, unreadable or does not fit the configured stage machine,
  * and when the play has nothing left to do
  */
-export function resumeWorkflow(configMaps: readonly ProgressConfigMap[], config: PlatformConfig, request: ResumeRequest): Record<string, unknown> {
+export function resumeWorkflow(
+  configMaps: readonly ProgressConfigMap[],
+  config: PlatformConfig,
+  request: ResumeRequest,
+): Record<string, unknown> {
   const repository = repositoryOf(config, request.repository);
   const entry = entryOf(configMaps, request);
   const record = entry.record as NonNullable<TaskEntry['record']>;
   const machine = StageMachine.fromConfig(config);
-  if (record.status === ProgressStatuses.completed) throw new ResumeError(`task ${request.task} of ${request.repository} is completed (stage ${record.stage}); nothing to resume`);
-  if (!machine.has(record.stage)) throw new ResumeError(`the record of task ${request.task} is at stage "${record.stage}", which the configured stage machine does not have (stages: ${machine.names.join(', ')}): resume with the configuration the play ran with`);
+  if (record.status === ProgressStatuses.completed)
+    throw new ResumeError(`task ${request.task} of ${request.repository} is completed (stage ${record.stage}); nothing to resume`);
+  if (!machine.has(record.stage))
+    throw new ResumeError(
+      `the record of task ${request.task} is at stage "${record.stage}", which the configured stage machine does not have (stages: ${machine.names.join(', ')}): resume with the configuration the play ran with`,
+    );
   const stage = machine.get(record.stage);
-  if (stage.type === 'end') throw new ResumeError(`task ${request.task} of ${request.repository} reached its end stage ${stage.name}; nothing to resume`);
+  if (stage.type === 'end')
+    throw new ResumeError(`task ${request.task} of ${request.repository} reached its end stage ${stage.name}; nothing to resume`);
   const parameters = playParameters(machine, config, stage.name, record.parameters, request.parameters);
   return playWorkflow({
     service: repository.service,
@@ -104,6 +143,8 @@ export function resumeWorkflow(configMaps: readonly ProgressConfigMap[], config:
     repository: repository.name,
     stage: stage.name,
     parameters: Object.entries(parameters).map(([name, value]) => ({ name, value })),
-    extraAnnotations: { [RESUMED_FROM_ANNOTATION]: `${entry.configMap}/${entry.key}: stage ${record.stage}, status ${record.status}, last updated ${record.lastUpdated}` },
+    extraAnnotations: {
+      [RESUMED_FROM_ANNOTATION]: `${entry.configMap}/${entry.key}: stage ${record.stage}, status ${record.status}, last updated ${record.lastUpdated}`,
+    },
   });
 }

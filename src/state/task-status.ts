@@ -41,8 +41,10 @@ export function formatAge(seconds: number): string {
 
 function flagOf(status: string, ageSeconds: number, thresholds: StuckThresholds): string | undefined {
   if (status === ProgressStatuses.failed) return 'failed: resume it with agent-play resume';
-  if (status === ProgressStatuses.inProgress && ageSeconds > thresholds.stuckAfter) return `stuck: no progress for ${formatAge(ageSeconds)} (more than ${formatAge(thresholds.stuckAfter)})`;
-  if (status === ProgressStatuses.suspended && ageSeconds > thresholds.gateStuckAfter) return `waiting at the gate for ${formatAge(ageSeconds)} (more than ${formatAge(thresholds.gateStuckAfter)}): is its event lost?`;
+  if (status === ProgressStatuses.inProgress && ageSeconds > thresholds.stuckAfter)
+    return `stuck: no progress for ${formatAge(ageSeconds)} (more than ${formatAge(thresholds.stuckAfter)})`;
+  if (status === ProgressStatuses.suspended && ageSeconds > thresholds.gateStuckAfter)
+    return `waiting at the gate for ${formatAge(ageSeconds)} (more than ${formatAge(thresholds.gateStuckAfter)}): is its event lost?`;
   return undefined;
 }
 
@@ -50,7 +52,17 @@ function flagOf(status: string, ageSeconds: number, thresholds: StuckThresholds)
 export function taskStatus(entry: TaskEntry, now: Date, thresholds: StuckThresholds): TaskStatus {
   const record = entry.record;
   if (!record) {
-    return { repository: entry.repository ?? '?', task: entry.task, stage: '?', status: 'unreadable', lastAgent: '', lastUpdated: '', workflowName: '', configMap: entry.configMap, flag: `unreadable record ${entry.key}: ${entry.problem}` };
+    return {
+      repository: entry.repository ?? '?',
+      task: entry.task,
+      stage: '?',
+      status: 'unreadable',
+      lastAgent: '',
+      lastUpdated: '',
+      workflowName: '',
+      configMap: entry.configMap,
+      flag: `unreadable record ${entry.key}: ${entry.problem}`,
+    };
   }
   const ageSeconds = Math.max(0, Math.floor((now.getTime() - Date.parse(record.lastUpdated)) / 1000));
   const flag = flagOf(record.status, ageSeconds, thresholds);

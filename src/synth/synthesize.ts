@@ -44,7 +44,8 @@ export function synthesizeApp(app: App): SynthesizedManifests {
   const charts = new Map<string, Record<string, unknown>[]>();
   for (const chart of app.node.findAll().filter((construct): construct is Chart => construct instanceof Chart)) {
     const fileName = `${chart.node.id}.yaml`;
-    if (charts.has(fileName)) throw new SynthError([`two charts are named "${chart.node.id}": chart ids name the output files and must be unique`]);
+    if (charts.has(fileName))
+      throw new SynthError([`two charts are named "${chart.node.id}": chart ids name the output files and must be unique`]);
     const documents = chart.toJson() as Record<string, unknown>[];
     if (documents.length > 0) charts.set(fileName, documents);
   }

@@ -16,7 +16,11 @@ import { type ManifestFiles, SynthesizedManifests } from './synthesize';
  * Validates the files of a synthesis, each named in findings as it will be written (`directory/name`).
  * @param catalog @default the built-in schemas
  */
-export function validateSynthesized(files: ManifestFiles, directory: string, catalog: SchemaCatalog = SchemaCatalog.builtIn()): ValidationReport {
+export function validateSynthesized(
+  files: ManifestFiles,
+  directory: string,
+  catalog: SchemaCatalog = SchemaCatalog.builtIn(),
+): ValidationReport {
   const objects: ManifestObject[] = [];
   const readingFindings: Finding[] = [];
   for (const [name, text] of files) {

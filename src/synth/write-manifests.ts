@@ -1,4 +1,17 @@
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { GENERATED_HEADER, type ManifestFiles } from './generated-files';
 
@@ -53,7 +66,9 @@ function followLink(target: string, shown: string): string {
   try {
     return realpathSync(target);
   } catch (error) {
-    throw new OutputError(`${shown}: is a symlink to nothing (${(error as NodeJS.ErrnoException).code ?? 'error'}); create the folder it points to, or choose another --out`);
+    throw new OutputError(
+      `${shown}: is a symlink to nothing (${(error as NodeJS.ErrnoException).code ?? 'error'}); create the folder it points to, or choose another --out`,
+    );
   }
 }
 
@@ -88,7 +103,9 @@ function assertReplaceable(target: string, shown: string): void {
   if (!statSync(target).isDirectory()) throw new OutputError(`${shown}: exists and is not a folder; choose another --out`);
   const foreign = readdirSync(target).filter((name) => !isOurs(join(target, name)));
   if (foreign.length > 0) {
-    throw new OutputError(`${shown}: holds files agent-play did not write (${foreign.slice(0, 3).join(', ')}); choose an empty or generated folder for --out`);
+    throw new OutputError(
+      `${shown}: holds files agent-play did not write (${foreign.slice(0, 3).join(', ')}); choose an empty or generated folder for --out`,
+    );
   }
 }
 

@@ -4,7 +4,16 @@
  * problem becomes a located finding with the id of the rule that found it.
  */
 import { ANY_KIND } from './rules/object-size';
-import { type Finding, fieldPath, type LintContext, parseFieldPath, type LintRule, type ManifestObject, type Severity, type Violation } from './finding';
+import {
+  type Finding,
+  fieldPath,
+  type LintContext,
+  parseFieldPath,
+  type LintRule,
+  type ManifestObject,
+  type Severity,
+  type Violation,
+} from './finding';
 import { READER_RULES } from './manifest-reader';
 import { METADATA_RULES, metadataViolations } from './metadata-checks';
 import type { ObjectSchema, SchemaCatalog } from './schema/schema-catalog';
@@ -19,15 +28,36 @@ export const SCHEMA_RULES = {
 
 /** The checks of the engine itself (the lint rules are in `rules/`), by id, with what each catches. */
 export const ENGINE_CHECKS: Readonly<Record<string, { readonly severity: Severity; readonly description: string }>> = {
-  [READER_RULES.duplicateKey]: { severity: 'error', description: 'a key twice in one mapping (strict decoders reject the file; the last one is kept to check the rest)' },
-  [READER_RULES.shape]: { severity: 'error', description: 'a document that is not a Kubernetes object (not a mapping, or no apiVersion/kind)' },
-  [SCHEMA_RULES.schema]: { severity: 'error', description: "the object against its schema, unknown fields rejected (kubectl --validate=strict, argo lint)" },
+  [READER_RULES.duplicateKey]: {
+    severity: 'error',
+    description: 'a key twice in one mapping (strict decoders reject the file; the last one is kept to check the rest)',
+  },
+  [READER_RULES.shape]: {
+    severity: 'error',
+    description: 'a document that is not a Kubernetes object (not a mapping, or no apiVersion/kind)',
+  },
+  [SCHEMA_RULES.schema]: {
+    severity: 'error',
+    description: 'the object against its schema, unknown fields rejected (kubectl --validate=strict, argo lint)',
+  },
   [SCHEMA_RULES.cel]: { severity: 'error', description: "a CRD's CEL rule (x-kubernetes-validations) the API server would enforce" },
-  [SCHEMA_RULES.celNotEvaluated]: { severity: 'warning', description: 'a CEL rule in a --crds CRD that agent-play cannot evaluate (said, never passed silently)' },
-  [METADATA_RULES.name]: { severity: 'error', description: "metadata.name / generateName against the kind's naming rule (DNS label, subdomain, path segment)" },
-  [METADATA_RULES.labels]: { severity: 'error', description: 'metadata.labels keys and values legal (strings, at most 63 characters, the allowed characters)' },
+  [SCHEMA_RULES.celNotEvaluated]: {
+    severity: 'warning',
+    description: 'a CEL rule in a --crds CRD that agent-play cannot evaluate (said, never passed silently)',
+  },
+  [METADATA_RULES.name]: {
+    severity: 'error',
+    description: "metadata.name / generateName against the kind's naming rule (DNS label, subdomain, path segment)",
+  },
+  [METADATA_RULES.labels]: {
+    severity: 'error',
+    description: 'metadata.labels keys and values legal (strings, at most 63 characters, the allowed characters)',
+  },
   [METADATA_RULES.annotations]: { severity: 'error', description: 'metadata.annotations keys legal and values strings' },
-  [SCHEMA_RULES.lintRuleFailed]: { severity: 'warning', description: 'a lint rule broke on an odd object: reported instead of a stack trace' },
+  [SCHEMA_RULES.lintRuleFailed]: {
+    severity: 'warning',
+    description: 'a lint rule broke on an odd object: reported instead of a stack trace',
+  },
 };
 
 /** What an object was checked against. */
@@ -75,7 +105,14 @@ export function validateObjects(input: ValidationInput): ValidationReport {
 }
 
 function checkedObject(target: ManifestObject, schema: ObjectSchema | undefined): CheckedObject {
-  return { file: target.file, line: target.line, apiVersion: String(target.object.apiVersion), kind: target.kind, name: target.name, schema: schema?.source };
+  return {
+    file: target.file,
+    line: target.line,
+    apiVersion: String(target.object.apiVersion),
+    kind: target.kind,
+    name: target.name,
+    schema: schema?.source,
+  };
 }
 
 function runRule(rule: LintRule, context: LintContext): Finding[] {
@@ -83,7 +120,8 @@ function runRule(rule: LintRule, context: LintContext): Finding[] {
   for (const target of context.objects) {
     if (!rule.kinds.includes(target.kind) && !rule.kinds.includes(ANY_KIND)) continue;
     try {
-      for (const violation of rule.check(target, context)) findings.push(locate(violation.object ?? target, violation, rule.id, rule.severity));
+      for (const violation of rule.check(target, context))
+        findings.push(locate(violation.object ?? target, violation, rule.id, rule.severity));
     } catch (error) {
       // A rule that breaks on an odd object must not hide the other findings nor end in a stack trace.
       const message = `lint rule ${rule.id} could not check this object (${(error as Error).message}); please report it`;
@@ -115,7 +153,12 @@ function schemaFinding(target: ManifestObject, problem: SchemaProblem): Finding 
     return locate(target, { path: fieldPath(...steps, problem.unknownField), message }, SCHEMA_RULES.schema, 'error');
   }
   const rule = problem.kind === 'schema' ? SCHEMA_RULES.schema : problem.kind === 'cel' ? SCHEMA_RULES.cel : SCHEMA_RULES.celNotEvaluated;
-  return locate(target, { path: fieldPath(...steps), message: problem.message }, rule, problem.kind === 'cel-not-evaluated' ? 'warning' : 'error');
+  return locate(
+    target,
+    { path: fieldPath(...steps), message: problem.message },
+    rule,
+    problem.kind === 'cel-not-evaluated' ? 'warning' : 'error',
+  );
 }
 
 const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { error: 0, warning: 1 };

@@ -5,7 +5,16 @@
  * (`src/commands/validate.ts`) is a thin layer on this.
  */
 export { ENGINE_CHECKS, validateObjects, type CheckedObject, type ValidationInput, type ValidationReport } from './engine';
-export { fieldPath, formatFinding, type Finding, type LintContext, type LintRule, type ManifestObject, type Severity, type Violation } from './finding';
+export {
+  fieldPath,
+  formatFinding,
+  type Finding,
+  type LintContext,
+  type LintRule,
+  type ManifestObject,
+  type Severity,
+  type Violation,
+} from './finding';
 export { readKubernetesYaml, YamlSyntaxError } from './kubernetes-yaml';
 export { readManifestPaths, type ManifestSet } from './manifest-files';
 export { readManifestText } from './manifest-reader';

@@ -11,7 +11,18 @@
  * - Duplicate keys: reported with their path and line (the Argo tools decode strictly and reject them), then
  *   read with the last key winning, as non-strict Go decoding does, so the rest of the object is still checked.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type ParsedNode, type ScalarTag, type Tags } from 'yaml';
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  type Document,
+  type Node,
+  type ParsedNode,
+  type ScalarTag,
+  type Tags,
+} from 'yaml';
 
 /** A key that appears twice in one mapping. */
 export interface DuplicateKey {
@@ -169,7 +180,8 @@ function documentValue(document: Document.Parsed, line: number): unknown {
 /** A parser or reader failure in words: an alias bomb and a stack overflow are named as what they are. */
 export function describeYamlFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  if (/alias count/i.test(message)) return `its aliases expand to more than ${MAX_ALIAS_COUNT} nodes (an alias bomb?); write the values out`;
+  if (/alias count/i.test(message))
+    return `its aliases expand to more than ${MAX_ALIAS_COUNT} nodes (an alias bomb?); write the values out`;
   if (error instanceof RangeError || /call stack/i.test(message)) return 'nested too deeply to read';
   return firstLineOf(message);
 }

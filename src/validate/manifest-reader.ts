@@ -21,7 +21,8 @@ export interface ManifestReading {
 const isRecord: (value: unknown) => value is Record<string, any> = isObject;
 
 /** A `kind: List` (what `kubectl get -o yaml` prints for several objects), or any `*List` with items. */
-const isList = (value: Record<string, any>): boolean => typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items);
+const isList = (value: Record<string, any>): boolean =>
+  typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items);
 
 /**
  * The objects and reading findings of one file's text.
@@ -54,7 +55,11 @@ interface Entry {
 function entriesOf(document: YamlDocument): Entry[] {
   const value = document.value;
   if (!isRecord(value) || !isList(value)) return [{ at: [], value, line: document.line }];
-  return (value.items as unknown[]).map((item, index) => ({ at: ['items', index], value: item, line: document.lineOf(['items', index]) ?? document.line }));
+  return (value.items as unknown[]).map((item, index) => ({
+    at: ['items', index],
+    value: item,
+    line: document.lineOf(['items', index]) ?? document.line,
+  }));
 }
 
 /** The object, or `undefined` when the document cannot be a Kubernetes object. */
@@ -79,7 +84,16 @@ function shapeFinding(file: string, line: number, value: unknown): Finding {
   const message = record
     ? `not a Kubernetes object: ${missing.map((field) => `\`${field}\``).join(' and ')} must be set (a string)`
     : `not a Kubernetes object: the document is ${Array.isArray(value) ? 'a list' : `the scalar ${JSON.stringify(value)}`}, not a mapping`;
-  return { file, kind: typeof record?.kind === 'string' ? record.kind : '', name: nameOf(record), path: '', message, rule: READER_RULES.shape, severity: 'error', line };
+  return {
+    file,
+    kind: typeof record?.kind === 'string' ? record.kind : '',
+    name: nameOf(record),
+    path: '',
+    message,
+    rule: READER_RULES.shape,
+    severity: 'error',
+    line,
+  };
 }
 
 /** Each duplicate key, blamed on the object (or List item) that holds it, at its path inside that object. */

@@ -24,7 +24,10 @@ const DNS_SUBDOMAIN: NameRule = {
   holds: isDnsSubdomain,
 };
 /** RBAC objects only need a name that can be a URL path segment. */
-const PATH_SEGMENT: NameRule = { describe: "a path segment (not '.' or '..', without '/' or '%')", holds: (name) => name !== '.' && name !== '..' && !/[/%]/.test(name) };
+const PATH_SEGMENT: NameRule = {
+  describe: "a path segment (not '.' or '..', without '/' or '%')",
+  holds: (name) => name !== '.' && name !== '..' && !/[/%]/.test(name),
+};
 
 /**
  * The name rule of each kind that has its own. Argo uses a Workflow's name as a label value, so the Argo
@@ -43,7 +46,6 @@ const NAME_RULES: Readonly<Record<string, NameRule>> = {
   ClusterRoleBinding: PATH_SEGMENT,
 };
 
-
 /** The API server cuts a generateName prefix to 58 characters, so that the name with its 5 random ones fits 63. */
 const GENERATE_NAME_PREFIX_LIMIT = 58;
 const generatedName = (prefix: string): string => `${prefix.slice(0, GENERATE_NAME_PREFIX_LIMIT)}x1y2z`;
@@ -55,13 +57,22 @@ function nameViolations(target: ManifestObject): Violation[] {
   const rule = Object.hasOwn(NAME_RULES, target.kind) ? NAME_RULES[target.kind] : DNS_SUBDOMAIN;
   const violations: Violation[] = [];
   if (metadata.name === undefined && metadata.generateName === undefined) {
-    violations.push({ path: 'metadata.name', message: 'the object has no name: set metadata.name (or metadata.generateName for objects created by `kubectl create`)' });
+    violations.push({
+      path: 'metadata.name',
+      message: 'the object has no name: set metadata.name (or metadata.generateName for objects created by `kubectl create`)',
+    });
   }
   if (metadata.name !== undefined && (typeof metadata.name !== 'string' || !rule.holds(metadata.name))) {
     violations.push({ path: 'metadata.name', message: `${JSON.stringify(metadata.name)} is not ${rule.describe}` });
   }
-  if (metadata.generateName !== undefined && (typeof metadata.generateName !== 'string' || !rule.holds(generatedName(metadata.generateName)))) {
-    violations.push({ path: 'metadata.generateName', message: `${JSON.stringify(metadata.generateName)} plus 5 random characters is not ${rule.describe}` });
+  if (
+    metadata.generateName !== undefined &&
+    (typeof metadata.generateName !== 'string' || !rule.holds(generatedName(metadata.generateName)))
+  ) {
+    violations.push({
+      path: 'metadata.generateName',
+      message: `${JSON.stringify(metadata.generateName)} plus 5 random characters is not ${rule.describe}`,
+    });
   }
   return violations;
 }
@@ -72,9 +83,21 @@ export function labelViolations(labels: unknown, at: readonly (string | number)[
   if (!isRecord(labels)) return [{ path: fieldPath(...at), message: 'labels must be a map of strings' }];
   return Object.entries(labels).flatMap(([key, value]): Violation[] => {
     const path = fieldPath(...at, key);
-    if (!isLabelKey(key)) return [{ path, message: `label key "${key}" is not legal: an optional DNS subdomain prefix and '/', then at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric` }];
+    if (!isLabelKey(key))
+      return [
+        {
+          path,
+          message: `label key "${key}" is not legal: an optional DNS subdomain prefix and '/', then at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric`,
+        },
+      ];
     if (typeof value !== 'string') return [{ path, message: `label value ${JSON.stringify(value)} must be a string: quote it` }];
-    if (!isLabelValue(value)) return [{ path, message: `label value "${value}" is not legal: at most ${MAX_LABEL_VALUE_LENGTH} alphanumerics, '-', '_' or '.', starting and ending alphanumeric (or empty)` }];
+    if (!isLabelValue(value))
+      return [
+        {
+          path,
+          message: `label value "${value}" is not legal: at most ${MAX_LABEL_VALUE_LENGTH} alphanumerics, '-', '_' or '.', starting and ending alphanumeric (or empty)`,
+        },
+      ];
     return [];
   });
 }
@@ -84,7 +107,13 @@ function annotationViolations(annotations: unknown): Violation[] {
   if (!isRecord(annotations)) return [{ path: 'metadata.annotations', message: 'annotations must be a map of strings' }];
   return Object.entries(annotations).flatMap(([key, value]): Violation[] => {
     const path = fieldPath('metadata', 'annotations', key);
-    if (!isLabelKey(key)) return [{ path, message: `annotation key "${key}" is not legal: an optional DNS subdomain prefix and '/', then at most 63 alphanumerics, '-', '_' or '.'` }];
+    if (!isLabelKey(key))
+      return [
+        {
+          path,
+          message: `annotation key "${key}" is not legal: an optional DNS subdomain prefix and '/', then at most 63 alphanumerics, '-', '_' or '.'`,
+        },
+      ];
     if (typeof value !== 'string') return [{ path, message: `annotation value ${JSON.stringify(value)} must be a string: quote it` }];
     return [];
   });

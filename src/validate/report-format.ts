@@ -18,9 +18,14 @@ export function formatTextReport(report: ValidationReport, options: { readonly v
   const warnings = report.findings.filter((finding) => finding.severity === 'warning');
   if (errors.length > 0) lines.push('errors:', ...errors.map((finding) => `  ${formatFinding(finding)}`));
   if (warnings.length > 0) lines.push('warnings:', ...warnings.map((finding) => `  ${formatFinding(finding)}`));
-  lines.push(options.verbose ? 'checked against:' : 'schemas:', ...(options.verbose ? objectLines(report.objects) : schemaSummary(report.objects)));
+  lines.push(
+    options.verbose ? 'checked against:' : 'schemas:',
+    ...(options.verbose ? objectLines(report.objects) : schemaSummary(report.objects)),
+  );
   const files = new Set(report.objects.map((object) => object.file)).size;
-  lines.push(`${plural(report.objects.length, 'object')} in ${plural(files, 'file')}: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`);
+  lines.push(
+    `${plural(report.objects.length, 'object')} in ${plural(files, 'file')}: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -13,7 +13,11 @@ import { SchemaCatalog } from './schema/schema-catalog';
  * Validates YAML texts by file name, each named in findings as it will be written (`directory/name`).
  * @param catalog @default the built-in schemas
  */
-export function validateManifestTexts(texts: ReadonlyMap<string, string>, directory: string, catalog: SchemaCatalog = SchemaCatalog.builtIn()): ValidationReport {
+export function validateManifestTexts(
+  texts: ReadonlyMap<string, string>,
+  directory: string,
+  catalog: SchemaCatalog = SchemaCatalog.builtIn(),
+): ValidationReport {
   const objects: ManifestObject[] = [];
   const readingFindings: Finding[] = [];
   for (const [name, text] of texts) {

@@ -18,7 +18,11 @@ describe('a user CRD rule is evaluated, not looked up in a table', () => {
   });
 
   it('names the offending item of a self.all rule, as the per-item check it is', () => {
-    const list = { type: 'array', items: { type: 'object' }, 'x-kubernetes-validations': [{ rule: 'self.all(t, has(t.name))', message: 'named' }] };
+    const list = {
+      type: 'array',
+      items: { type: 'object' },
+      'x-kubernetes-validations': [{ rule: 'self.all(t, has(t.name))', message: 'named' }],
+    };
     expect(celProblems(list, [{ name: 'a' }, {}], '/spec/items')).toEqual([{ pointer: '/spec/items/1', message: 'named', kind: 'cel' }]);
   });
 
@@ -26,8 +30,11 @@ describe('a user CRD rule is evaluated, not looked up in a table', () => {
     expect(celProblems(schema('self.missing > 1'), {})[0].message).toMatch(/^broken \(CEL error: /);
   });
 
-  it.each(['self.x == oldSelf.x', 'isURL(self.homepage)', 'quantity(self.size).isGreaterThan(quantity("1Gi"))', 'self.a +'])('leaves %s unevaluated, as a warning, never passed silently', (rule) => {
-    expect(unevaluatedCelRules(schema(rule))).toEqual([{ at: '/', rule }]);
-    expect(celProblems(schema(rule), { x: 1 })).toEqual([]);
-  });
+  it.each(['self.x == oldSelf.x', 'isURL(self.homepage)', 'quantity(self.size).isGreaterThan(quantity("1Gi"))', 'self.a +'])(
+    'leaves %s unevaluated, as a warning, never passed silently',
+    (rule) => {
+      expect(unevaluatedCelRules(schema(rule))).toEqual([{ at: '/', rule }]);
+      expect(celProblems(schema(rule), { x: 1 })).toEqual([]);
+    },
+  );
 });

@@ -36,20 +36,40 @@ const container = (name: string) => ({ name, container: { image: 'alpine:3.23' }
 
 function playTemplate(change: (props: any) => void) {
   const stages = new StageMachineBuilder({ agents }).agent('implementation', 'rex').end().build();
-  const props: any = { repository: config.repositories[0], stages, agents: structuredClone(config.agents), clis: structuredClone(config.clis), serviceAccountName: 'agent-play', helperImage: config.images.kubectl };
+  const props: any = {
+    repository: config.repositories[0],
+    stages,
+    agents: structuredClone(config.agents),
+    clis: structuredClone(config.clis),
+    serviceAccountName: 'agent-play',
+    helperImage: config.images.kubectl,
+  };
   change(props);
   return () => new PlayWorkflowTemplate(chart(), 'play', props);
 }
 
 function codeRunTemplate(change: (props: any) => void) {
-  const props: any = { defaultAgent: structuredClone(config.agents.rex), defaultRepository: config.repositories[0], cliNames: Object.keys(config.clis), githubApps: Object.values(config.agents).map((agent) => agent.githubApp), serviceAccountName: 'agent-play', helperImage: config.images.kubectl };
+  const props: any = {
+    defaultAgent: structuredClone(config.agents.rex),
+    defaultRepository: config.repositories[0],
+    cliNames: Object.keys(config.clis),
+    githubApps: Object.values(config.agents).map((agent) => agent.githubApp),
+    serviceAccountName: 'agent-play',
+    helperImage: config.images.kubectl,
+  };
   change(props);
   return () => new CodeRunWorkflowTemplate(chart(), 'coderun', props);
 }
 
 function projectTemplate(change: (props: any) => void) {
   const repository = config.repositories[0];
-  const props: any = { project: { name: 'launch', repository: repository.name, tasks: [{ id: 1 }] }, repository, stages: StageMachine.fromConfig(config), helperImage: config.images.kubectl, serviceAccountName: 'agent-play-project' };
+  const props: any = {
+    project: { name: 'launch', repository: repository.name, tasks: [{ id: 1 }] },
+    repository,
+    stages: StageMachine.fromConfig(config),
+    helperImage: config.images.kubectl,
+    serviceAccountName: 'agent-play-project',
+  };
   change(props);
   return () => new ProjectWorkflowTemplate(chart(), 'project', props);
 }
@@ -58,8 +78,17 @@ function gateSensor(change: (props: any) => void) {
   return () => {
     const scope = chart();
     const source = GithubEventSource.fromEventSourceName(scope, 'gh', 'github', 'play');
-    const gate = structuredClone(StageMachine.fromConfig(config).gates.find((candidate) => candidate.release.some((release) => release.by.length > 0)));
-    const props: any = { gate, repositories: config.repositories, agents: structuredClone(config.agents), eventSource: source, eventBus: bus(), serviceAccountName: 'agent-play-sensor' };
+    const gate = structuredClone(
+      StageMachine.fromConfig(config).gates.find((candidate) => candidate.release.some((release) => release.by.length > 0)),
+    );
+    const props: any = {
+      gate,
+      repositories: config.repositories,
+      agents: structuredClone(config.agents),
+      eventSource: source,
+      eventBus: bus(),
+      serviceAccountName: 'agent-play-sensor',
+    };
     change(props);
     return new GateSensor(scope, 'sensor', props);
   };
@@ -96,118 +125,455 @@ function workflowTemplate(change: (props: any) => void) {
 }
 
 const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
-  ['a wildcard verb in RBAC', () => new ScopedServiceAccount(chart(), 'sa', { name: 'x', grants: [{ apiGroup: '', resource: 'pods', verbs: ['*'] }] }), 'grant on "pods" uses a wildcard; name the verbs and resources it needs'],
-  ['a wildcard resource in RBAC', () => new ScopedServiceAccount(chart(), 'sa', { name: 'x', grants: [{ apiGroup: '', resource: '*', verbs: ['get'] }] }), 'uses a wildcard'],
-  ['a wildcard API group in RBAC', () => new ScopedServiceAccount(chart(), 'sa', { name: 'x', grants: [{ apiGroup: '*', resource: 'pods', verbs: ['get'] }] }), 'uses a wildcard'],
-  ['{{ in a script', () => hardenedScript({ name: 'progress', image: 'alpine', source: 'echo {{inputs.parameters.x}}', env: [] }), 'script "progress" contains "{{": pass values through env, never inside the script text'],
-  ['a workspace size that is not a size', () => new WorkspacePvc(chart(), 'pvc', { service: 'svc', agent: 'rex', shared: true, size: '10GB' }), 'workspace size "10GB" is not a size such as 10Gi'],
-  ['an Argo reference that is not one', () => ArgoValue.int('workflow.parameters.x'), '"workflow.parameters.x" is not one Argo reference such as {{inputs.parameters.task-id}}'],
-  ['a duration without a unit', () => durationSeconds('90'), '"90" is not a duration: expected a whole number and a unit, e.g. 90s, 30m, 4h, 7d'],
+  [
+    'a wildcard verb in RBAC',
+    () => new ScopedServiceAccount(chart(), 'sa', { name: 'x', grants: [{ apiGroup: '', resource: 'pods', verbs: ['*'] }] }),
+    'grant on "pods" uses a wildcard; name the verbs and resources it needs',
+  ],
+  [
+    'a wildcard resource in RBAC',
+    () => new ScopedServiceAccount(chart(), 'sa', { name: 'x', grants: [{ apiGroup: '', resource: '*', verbs: ['get'] }] }),
+    'uses a wildcard',
+  ],
+  [
+    'a wildcard API group in RBAC',
+    () => new ScopedServiceAccount(chart(), 'sa', { name: 'x', grants: [{ apiGroup: '*', resource: 'pods', verbs: ['get'] }] }),
+    'uses a wildcard',
+  ],
+  [
+    '{{ in a script',
+    () => hardenedScript({ name: 'progress', image: 'alpine', source: 'echo {{inputs.parameters.x}}', env: [] }),
+    'script "progress" contains "{{": pass values through env, never inside the script text',
+  ],
+  [
+    'a workspace size that is not a size',
+    () => new WorkspacePvc(chart(), 'pvc', { service: 'svc', agent: 'rex', shared: true, size: '10GB' }),
+    'workspace size "10GB" is not a size such as 10Gi',
+  ],
+  [
+    'an Argo reference that is not one',
+    () => ArgoValue.int('workflow.parameters.x'),
+    '"workflow.parameters.x" is not one Argo reference such as {{inputs.parameters.task-id}}',
+  ],
+  [
+    'a duration without a unit',
+    () => durationSeconds('90'),
+    '"90" is not a duration: expected a whole number and a unit, e.g. 90s, 30m, 4h, 7d',
+  ],
   ['a zero duration', () => durationSeconds('0s'), 'is not a duration'],
   ['a name with no letter or digit', () => dnsName('--/__'), 'cannot build a Kubernetes name from "--/__": it has no letter or digit'],
-  ['a suffix that leaves no room', () => dnsNameWithSuffix('base', 'x'.repeat(60)), /the name suffix "x+" is too long: it leaves no room for "base" within 63 characters/],
-  ['a repository that is not owner/name', () => parseRepository('octo-org'), '"octo-org" is not a GitHub repository: expected owner/name, e.g. octo-org/payments'],
+  [
+    'a suffix that leaves no room',
+    () => dnsNameWithSuffix('base', 'x'.repeat(60)),
+    /the name suffix "x+" is too long: it leaves no room for "base" within 63 characters/,
+  ],
+  [
+    'a repository that is not owner/name',
+    () => parseRepository('octo-org'),
+    '"octo-org" is not a GitHub repository: expected owner/name, e.g. octo-org/payments',
+  ],
   ['a repository with a dot-only name', () => parseRepository('octo-org/..'), 'is not a GitHub repository'],
   ['an invalid stage machine', () => new StageMachine([], agents), /^invalid stage machine:\n/],
   ['an unknown stage', () => StageMachine.fromConfig(config).get('deploy'), /^unknown stage "deploy"; stages: implementation, /],
-  ['parallel agents on a gate', () => new StageMachineBuilder({ agents }).agent('build', 'rex').gate('wait', [{ event: 'pull_request', actions: ['opened'], by: [] } as any]).replaceWithParallel('wait', ['tess']), 'stage "wait" is a gate stage; only an agent stage can run agents in parallel'],
-  ['inserting after a stage that does not exist', () => StageMachineBuilder.from(StageMachine.fromConfig(config), { agents }).after('deploy'), /^no stage named "deploy"; stages: /],
-  ['a WorkflowTemplate name that is not a DNS label', () => new WorkflowTemplate(chart(), 'wt', { name: 'Play_1', spec: {} as any }), 'WorkflowTemplate name "Play_1" is not a DNS-1123 label of at most 63 characters'],
-  ['two templates with one name', () => new WorkflowTemplate(chart(), 'wt', { name: 'play', spec: {} as any, templates: [container('a'), container('a')] as any }), 'WorkflowTemplate play already has a template named "a"'],
-  ['more than 200 templates', () => new WorkflowTemplate(chart(), 'wt', { name: 'play', spec: {} as any, templates: Array.from({ length: 201 }, (_, index) => container(`t${index}`)) as any }), 'WorkflowTemplate play cannot hold more than 200 templates'],
-  ['an agent missing from the registry', playTemplate((props) => delete props.agents.rex), /stage "implementation" names agent "rex", which is not in the agent registry; add it to agents or name one of: /],
-  ['a CLI missing from the registry', playTemplate((props) => delete props.clis[props.agents.rex.cli]), /agent "rex" is bound to CLI "\w+", which is not in the CLI registry/],
-  ['an EventSource name too long for its Service', () => new GithubEventSource(chart(), 'gh', { name: 'e'.repeat(48), eventBus: bus(), webhookSecret: secret, repositories: ['a/b'], events: ['push'] }), /must start with a letter and be a DNS label of at most 47 characters/],
-  ['an EventSource without events', () => new GithubEventSource(chart(), 'gh', { eventBus: bus(), webhookSecret: secret, repositories: ['a/b'], events: [] }), 'EventSource github needs at least one GitHub event to subscribe to'],
-  ['an EventSource with repositories and organizations', () => new GithubEventSource(chart(), 'gh', { eventBus: bus(), webhookSecret: secret, repositories: ['a/b'], organizations: ['a'], events: ['push'] }), 'a GitHub EventSource listens to repositories or to organizations: give exactly one of them'],
-  ['an EventSource with neither', () => new GithubEventSource(chart(), 'gh', { eventBus: bus(), webhookSecret: secret, events: ['push'] }), 'give exactly one of them'],
-  ['an EventSource on an EventBus of another namespace', () => new GithubEventSource(chart('agents'), 'gh', { eventBus: bus('argo-events'), webhookSecret: secret, repositories: ['a/b'], events: ['push'] }), 'EventSource github is in namespace "agents" but its EventBus "default" is in "argo-events": put them in one namespace'],
+  [
+    'parallel agents on a gate',
+    () =>
+      new StageMachineBuilder({ agents })
+        .agent('build', 'rex')
+        .gate('wait', [{ event: 'pull_request', actions: ['opened'], by: [] } as any])
+        .replaceWithParallel('wait', ['tess']),
+    'stage "wait" is a gate stage; only an agent stage can run agents in parallel',
+  ],
+  [
+    'inserting after a stage that does not exist',
+    () => StageMachineBuilder.from(StageMachine.fromConfig(config), { agents }).after('deploy'),
+    /^no stage named "deploy"; stages: /,
+  ],
+  [
+    'a WorkflowTemplate name that is not a DNS label',
+    () => new WorkflowTemplate(chart(), 'wt', { name: 'Play_1', spec: {} as any }),
+    'WorkflowTemplate name "Play_1" is not a DNS-1123 label of at most 63 characters',
+  ],
+  [
+    'two templates with one name',
+    () => new WorkflowTemplate(chart(), 'wt', { name: 'play', spec: {} as any, templates: [container('a'), container('a')] as any }),
+    'WorkflowTemplate play already has a template named "a"',
+  ],
+  [
+    'more than 200 templates',
+    () =>
+      new WorkflowTemplate(chart(), 'wt', {
+        name: 'play',
+        spec: {} as any,
+        templates: Array.from({ length: 201 }, (_, index) => container(`t${index}`)) as any,
+      }),
+    'WorkflowTemplate play cannot hold more than 200 templates',
+  ],
+  [
+    'an agent missing from the registry',
+    playTemplate((props) => delete props.agents.rex),
+    /stage "implementation" names agent "rex", which is not in the agent registry; add it to agents or name one of: /,
+  ],
+  [
+    'a CLI missing from the registry',
+    playTemplate((props) => delete props.clis[props.agents.rex.cli]),
+    /agent "rex" is bound to CLI "\w+", which is not in the CLI registry/,
+  ],
+  [
+    'an EventSource name too long for its Service',
+    () =>
+      new GithubEventSource(chart(), 'gh', {
+        name: 'e'.repeat(48),
+        eventBus: bus(),
+        webhookSecret: secret,
+        repositories: ['a/b'],
+        events: ['push'],
+      }),
+    /must start with a letter and be a DNS label of at most 47 characters/,
+  ],
+  [
+    'an EventSource without events',
+    () => new GithubEventSource(chart(), 'gh', { eventBus: bus(), webhookSecret: secret, repositories: ['a/b'], events: [] }),
+    'EventSource github needs at least one GitHub event to subscribe to',
+  ],
+  [
+    'an EventSource with repositories and organizations',
+    () =>
+      new GithubEventSource(chart(), 'gh', {
+        eventBus: bus(),
+        webhookSecret: secret,
+        repositories: ['a/b'],
+        organizations: ['a'],
+        events: ['push'],
+      }),
+    'a GitHub EventSource listens to repositories or to organizations: give exactly one of them',
+  ],
+  [
+    'an EventSource with neither',
+    () => new GithubEventSource(chart(), 'gh', { eventBus: bus(), webhookSecret: secret, events: ['push'] }),
+    'give exactly one of them',
+  ],
+  [
+    'an EventSource on an EventBus of another namespace',
+    () =>
+      new GithubEventSource(chart('agents'), 'gh', {
+        eventBus: bus('argo-events'),
+        webhookSecret: secret,
+        repositories: ['a/b'],
+        events: ['push'],
+      }),
+    'EventSource github is in namespace "agents" but its EventBus "default" is in "argo-events": put them in one namespace',
+  ],
   [
     'a Sensor without repositories',
     () => {
       const scope = chart();
-      const source = new GithubEventSource(scope, 'gh', { eventBus: bus(), webhookSecret: secret, repositories: ['a/b'], events: ['pull_request'] });
+      const source = new GithubEventSource(scope, 'gh', {
+        eventBus: bus(),
+        webhookSecret: secret,
+        repositories: ['a/b'],
+        events: ['pull_request'],
+      });
       const gate = StageMachine.fromConfig(config).gates[0];
-      return new GateSensor(scope, 'sensor', { gate, repositories: [], agents: config.agents, eventSource: source, eventBus: bus(), serviceAccountName: 'resumer' } as any);
+      return new GateSensor(scope, 'sensor', {
+        gate,
+        repositories: [],
+        agents: config.agents,
+        eventSource: source,
+        eventBus: bus(),
+        serviceAccountName: 'resumer',
+      } as any);
     },
     /^Sensor [a-z0-9-]+ needs at least one repository$/,
   ],
   [
     'a project whose repository is not configured (AgentPlatform checks even a resolved config)',
     () => {
-      const withProject = structuredClone(resolveConfig({ env: {}, file: { projects: [{ name: 'launch', repository: config.repositories[0].name, tasks: [{ id: 1 }] }] } })) as any;
+      const withProject = structuredClone(
+        resolveConfig({ env: {}, file: { projects: [{ name: 'launch', repository: config.repositories[0].name, tasks: [{ id: 1 }] }] } }),
+      ) as any;
       withProject.projects[0].repository = 'octo-org/nowhere';
       return new AgentPlatform(new App(), 'platform', { config: withProject });
     },
     'projects[0].repository: repository "octo-org/nowhere" is not configured',
   ],
   // Play template props
-  ['a play helper image without a tag', playTemplate((props) => (props.helperImage = 'alpine')), /^PlayWorkflowTemplate play-play-test: helperImage "alpine": expected an image pinned by tag or digest, e.g. ghcr.io\/org\/tool:v1.2.3$/],
-  ['a play Argo image tagged latest', playTemplate((props) => (props.argoImage = 'quay.io/argoproj/argocli:latest')), 'argoImage "quay.io/argoproj/argocli:latest": the tag "latest" is not pinned: name a version'],
-  ['an illegal play service account name', playTemplate((props) => (props.serviceAccountName = 'Agent_Play')), 'serviceAccountName "Agent_Play": is not a legal service account name'],
-  ['an illegal service account given as an IServiceAccount', playTemplate((props) => (props.serviceAccountName = { name: 'Agent_Play' })), 'serviceAccountName "Agent_Play": is not a legal service account name'],
+  [
+    'a play helper image without a tag',
+    playTemplate((props) => (props.helperImage = 'alpine')),
+    /^PlayWorkflowTemplate play-play-test: helperImage "alpine": expected an image pinned by tag or digest, e.g. ghcr.io\/org\/tool:v1.2.3$/,
+  ],
+  [
+    'a play Argo image tagged latest',
+    playTemplate((props) => (props.argoImage = 'quay.io/argoproj/argocli:latest')),
+    'argoImage "quay.io/argoproj/argocli:latest": the tag "latest" is not pinned: name a version',
+  ],
+  [
+    'an illegal play service account name',
+    playTemplate((props) => (props.serviceAccountName = 'Agent_Play')),
+    'serviceAccountName "Agent_Play": is not a legal service account name',
+  ],
+  [
+    'an illegal service account given as an IServiceAccount',
+    playTemplate((props) => (props.serviceAccountName = { name: 'Agent_Play' })),
+    'serviceAccountName "Agent_Play": is not a legal service account name',
+  ],
   ['a play deadline without a unit', playTemplate((props) => (props.deadline = '90')), 'deadline: "90" is not a duration'],
-  ['a play deadline Duration longer than a year', playTemplate((props) => (props.deadline = Duration.days(400))), 'deadline: "400d" is longer than the longest duration accepted, 365d'],
-  ['a play retention Duration of a fraction of a second', playTemplate((props) => (props.keepFailed = Duration.millis(1500))), /keepFailed: .*whole number of seconds/],
-  ['a play parameter name that is not a key', playTemplate((props) => (props.parameters = { Team_Name: 'x' })), 'parameters "Team_Name": is not valid: expected lower-case letters'],
-  ['a play parameter value with a quote', playTemplate((props) => (props.parameters = { team: "o'neil" })), `parameters.team "o'neil": is not valid: expected a value without quotes`],
-  ['a play namespace that is not a DNS label', playTemplate((props) => (props.namespace = 'Agents')), 'namespace "Agents": is not a DNS-1123 label'],
-  ['a play repository whose service is not a key', playTemplate((props) => (props.repository = { ...props.repository, service: 'Web_1' })), /repository "[^"]+": is not valid at service: expected lower-case letters/],
+  [
+    'a play deadline Duration longer than a year',
+    playTemplate((props) => (props.deadline = Duration.days(400))),
+    'deadline: "400d" is longer than the longest duration accepted, 365d',
+  ],
+  [
+    'a play retention Duration of a fraction of a second',
+    playTemplate((props) => (props.keepFailed = Duration.millis(1500))),
+    /keepFailed: .*whole number of seconds/,
+  ],
+  [
+    'a play parameter name that is not a key',
+    playTemplate((props) => (props.parameters = { Team_Name: 'x' })),
+    'parameters "Team_Name": is not valid: expected lower-case letters',
+  ],
+  [
+    'a play parameter value with a quote',
+    playTemplate((props) => (props.parameters = { team: "o'neil" })),
+    `parameters.team "o'neil": is not valid: expected a value without quotes`,
+  ],
+  [
+    'a play namespace that is not a DNS label',
+    playTemplate((props) => (props.namespace = 'Agents')),
+    'namespace "Agents": is not a DNS-1123 label',
+  ],
+  [
+    'a play repository whose service is not a key',
+    playTemplate((props) => (props.repository = { ...props.repository, service: 'Web_1' })),
+    /repository "[^"]+": is not valid at service: expected lower-case letters/,
+  ],
   // CodeRun template props
-  ['coderun retries out of range', codeRunTemplate((props) => (props.retries = 9)), 'CodeRunWorkflowTemplate coderun: retries 9: is out of range: expected a whole number from 0 to 5'],
+  [
+    'coderun retries out of range',
+    codeRunTemplate((props) => (props.retries = 9)),
+    'CodeRunWorkflowTemplate coderun: retries 9: is out of range: expected a whole number from 0 to 5',
+  ],
   ['a coderun timeout of zero', codeRunTemplate((props) => (props.timeout = '0s')), 'timeout: "0s" is not a duration'],
-  ['coderun CLI names without the default agent\'s CLI', codeRunTemplate((props) => (props.cliNames = ['nothing'])), /cliNames: do not include the default agent's CLI "\w+": add it/],
-  ['coderun GitHub Apps without the default agent\'s', codeRunTemplate((props) => (props.githubApps = [])), /githubApps: do not include the default agent's GitHub App "[^"]+": add it/],
-  ['a coderun default agent the config would refuse', codeRunTemplate((props) => (props.defaultAgent.temperature = 7)), /defaultAgent "[^"]+": is not valid at temperature: /],
-  ['an unpinned coderun helper image', codeRunTemplate((props) => (props.helperImage = 'alpine/k8s')), 'helperImage "alpine/k8s": expected an image pinned by tag or digest'],
-  ['an illegal coderun service account name', codeRunTemplate((props) => (props.serviceAccountName = 'agent play')), 'serviceAccountName "agent play": is not a legal service account name'],
+  [
+    "coderun CLI names without the default agent's CLI",
+    codeRunTemplate((props) => (props.cliNames = ['nothing'])),
+    /cliNames: do not include the default agent's CLI "\w+": add it/,
+  ],
+  [
+    "coderun GitHub Apps without the default agent's",
+    codeRunTemplate((props) => (props.githubApps = [])),
+    /githubApps: do not include the default agent's GitHub App "[^"]+": add it/,
+  ],
+  [
+    'a coderun default agent the config would refuse',
+    codeRunTemplate((props) => (props.defaultAgent.temperature = 7)),
+    /defaultAgent "[^"]+": is not valid at temperature: /,
+  ],
+  [
+    'an unpinned coderun helper image',
+    codeRunTemplate((props) => (props.helperImage = 'alpine/k8s')),
+    'helperImage "alpine/k8s": expected an image pinned by tag or digest',
+  ],
+  [
+    'an illegal coderun service account name',
+    codeRunTemplate((props) => (props.serviceAccountName = 'agent play')),
+    'serviceAccountName "agent play": is not a legal service account name',
+  ],
   // Project template props
-  ['an illegal project service account name', projectTemplate((props) => (props.serviceAccountName = '-project')), /^ProjectWorkflowTemplate launch: serviceAccountName "-project": is not a legal service account name/],
-  ['an unpinned project helper image', projectTemplate((props) => (props.helperImage = 'alpine/k8s:latest')), 'helperImage "alpine/k8s:latest": the tag "latest" is not pinned'],
-  ['a project retention that is not a duration', projectTemplate((props) => (props.keepSucceeded = '1 day')), 'keepSucceeded: "1 day" is not a duration'],
-  ['a project repository the config would refuse', projectTemplate((props) => (props.repository = { ...props.repository, branch: 'a b' })), /repository "[^"]+": is not valid at branch: expected a git branch name/],
+  [
+    'an illegal project service account name',
+    projectTemplate((props) => (props.serviceAccountName = '-project')),
+    /^ProjectWorkflowTemplate launch: serviceAccountName "-project": is not a legal service account name/,
+  ],
+  [
+    'an unpinned project helper image',
+    projectTemplate((props) => (props.helperImage = 'alpine/k8s:latest')),
+    'helperImage "alpine/k8s:latest": the tag "latest" is not pinned',
+  ],
+  [
+    'a project retention that is not a duration',
+    projectTemplate((props) => (props.keepSucceeded = '1 day')),
+    'keepSucceeded: "1 day" is not a duration',
+  ],
+  [
+    'a project repository the config would refuse',
+    projectTemplate((props) => (props.repository = { ...props.repository, branch: 'a b' })),
+    /repository "[^"]+": is not valid at branch: expected a git branch name/,
+  ],
   // Gate Sensor props
   ['a gate with no release', gateSensor((props) => (props.gate.release = [])), /^Sensor [a-z0-9-]+ needs at least one release condition$/],
-  ['a release by an agent not in the registry', gateSensor((props) => { for (const agent of props.gate.release.flatMap((release: any) => release.by)) delete props.agents[agent]; }), /gate\.release\.by "\w+": is not in the agent registry \(agents\): add it, or name one of: /],
-  ['trigger retries out of range', gateSensor((props) => (props.triggerRetries = 11)), 'triggerRetries 11: is out of range: expected a whole number from 0 to 10'],
-  ['an unknown resume strategy', gateSensor((props) => (props.strategy = 'by-magic')), 'strategy "by-magic": is not a resume strategy: use one of label-selector, workflow-name'],
+  [
+    'a release by an agent not in the registry',
+    gateSensor((props) => {
+      for (const agent of props.gate.release.flatMap((release: any) => release.by)) delete props.agents[agent];
+    }),
+    /gate\.release\.by "\w+": is not in the agent registry \(agents\): add it, or name one of: /,
+  ],
+  [
+    'trigger retries out of range',
+    gateSensor((props) => (props.triggerRetries = 11)),
+    'triggerRetries 11: is out of range: expected a whole number from 0 to 10',
+  ],
+  [
+    'an unknown resume strategy',
+    gateSensor((props) => (props.strategy = 'by-magic')),
+    'strategy "by-magic": is not a resume strategy: use one of label-selector, workflow-name',
+  ],
   ['a Sensor name that is not a DNS label', gateSensor((props) => (props.name = 'Gate_1')), 'name "Gate_1": is not a DNS-1123 label'],
-  ['an illegal Sensor service account name', gateSensor((props) => (props.serviceAccountName = 'Sensor!')), 'serviceAccountName "Sensor!": is not a legal service account name'],
-  ['a Sensor repository that is not owner/name', gateSensor((props) => (props.repositories = [{ ...props.repositories[0], name: 'octo-org' }])), 'repositories[0] "octo-org": is not valid at name: "octo-org" is not a GitHub repository'],
+  [
+    'an illegal Sensor service account name',
+    gateSensor((props) => (props.serviceAccountName = 'Sensor!')),
+    'serviceAccountName "Sensor!": is not a legal service account name',
+  ],
+  [
+    'a Sensor repository that is not owner/name',
+    gateSensor((props) => (props.repositories = [{ ...props.repositories[0], name: 'octo-org' }])),
+    'repositories[0] "octo-org": is not valid at name: "octo-org" is not a GitHub repository',
+  ],
   // GitHub EventSource props
-  ['an EventSource port out of range', eventSource((props) => (props.port = 70000)), 'EventSource github: port 70000: is out of range: expected a whole number from 1 to 65535'],
-  ['an EventSource endpoint that is not a path', eventSource((props) => (props.endpoint = 'github/webhook')), 'endpoint "github/webhook": is not a path: start it with "/"'],
-  ['a webhook Secret name that is not a Secret name', eventSource((props) => (props.webhookSecret.name = 'Webhook_Secret')), 'webhookSecret.name "Webhook_Secret": is not a Secret name'],
-  ['a webhook Secret without a key', eventSource((props) => (props.webhookSecret.key = '')), 'webhookSecret.key "": is empty: name the key'],
-  ['an EventSource namespace that is not a DNS label', eventSource((props) => (props.namespace = 'Events')), 'namespace "Events": is not a DNS-1123 label'],
-  ['an EventSource repository that is not owner/name', eventSource((props) => (props.repositories = ['octo-org'])), '"octo-org" is not a GitHub repository'],
-  ['a reference to an EventSource with an illegal name', () => GithubEventSource.fromEventSourceName(chart(), 'gh', 'GitHub', 'play'), 'GithubEventSource.fromEventSourceName: name "GitHub": is not a DNS-1123 label'],
-  ['a reference to an EventBus with an illegal name', () => EventBus.fromEventBusName(chart(), 'bus', 'Default'), 'EventBus.fromEventBusName: name "Default": is not a DNS-1123 label'],
-  ['a reference to an EventBus in an illegal namespace', () => EventBus.fromEventBusName(chart(), 'bus', 'default', 'Argo Events'), 'EventBus.fromEventBusName: namespace "Argo Events": is not a DNS-1123 label'],
+  [
+    'an EventSource port out of range',
+    eventSource((props) => (props.port = 70000)),
+    'EventSource github: port 70000: is out of range: expected a whole number from 1 to 65535',
+  ],
+  [
+    'an EventSource endpoint that is not a path',
+    eventSource((props) => (props.endpoint = 'github/webhook')),
+    'endpoint "github/webhook": is not a path: start it with "/"',
+  ],
+  [
+    'a webhook Secret name that is not a Secret name',
+    eventSource((props) => (props.webhookSecret.name = 'Webhook_Secret')),
+    'webhookSecret.name "Webhook_Secret": is not a Secret name',
+  ],
+  [
+    'a webhook Secret without a key',
+    eventSource((props) => (props.webhookSecret.key = '')),
+    'webhookSecret.key "": is empty: name the key',
+  ],
+  [
+    'an EventSource namespace that is not a DNS label',
+    eventSource((props) => (props.namespace = 'Events')),
+    'namespace "Events": is not a DNS-1123 label',
+  ],
+  [
+    'an EventSource repository that is not owner/name',
+    eventSource((props) => (props.repositories = ['octo-org'])),
+    '"octo-org" is not a GitHub repository',
+  ],
+  [
+    'a reference to an EventSource with an illegal name',
+    () => GithubEventSource.fromEventSourceName(chart(), 'gh', 'GitHub', 'play'),
+    'GithubEventSource.fromEventSourceName: name "GitHub": is not a DNS-1123 label',
+  ],
+  [
+    'a reference to an EventBus with an illegal name',
+    () => EventBus.fromEventBusName(chart(), 'bus', 'Default'),
+    'EventBus.fromEventBusName: name "Default": is not a DNS-1123 label',
+  ],
+  [
+    'a reference to an EventBus in an illegal namespace',
+    () => EventBus.fromEventBusName(chart(), 'bus', 'default', 'Argo Events'),
+    'EventBus.fromEventBusName: namespace "Argo Events": is not a DNS-1123 label',
+  ],
   // Resumer props
-  ['an unpinned resumer helper image', resumer((props) => (props.helperImage = 'alpine/k8s')), 'PlayResumerTemplate play-resumer: helperImage "alpine/k8s": expected an image pinned by tag or digest'],
-  ['a resumer Argo image tagged latest', resumer((props) => (props.argoImage = 'quay.io/argoproj/argocli:latest')), 'argoImage "quay.io/argoproj/argocli:latest": the tag "latest" is not pinned'],
-  ['an illegal resumer service account name', resumer((props) => (props.serviceAccountName = 'Resumer')), 'serviceAccountName "Resumer": is not a legal service account name'],
+  [
+    'an unpinned resumer helper image',
+    resumer((props) => (props.helperImage = 'alpine/k8s')),
+    'PlayResumerTemplate play-resumer: helperImage "alpine/k8s": expected an image pinned by tag or digest',
+  ],
+  [
+    'a resumer Argo image tagged latest',
+    resumer((props) => (props.argoImage = 'quay.io/argoproj/argocli:latest')),
+    'argoImage "quay.io/argoproj/argocli:latest": the tag "latest" is not pinned',
+  ],
+  [
+    'an illegal resumer service account name',
+    resumer((props) => (props.serviceAccountName = 'Resumer')),
+    'serviceAccountName "Resumer": is not a legal service account name',
+  ],
   // Workspace props
-  ['a workspace service that cannot be part of a name', workspace((props) => (props.service = 'Web_1')), 'WorkspacePvc Web_1/cleo: service "Web_1": is not a DNS-1123 label'],
-  ['a workspace agent that cannot be part of a name', workspace((props) => (props.agent = 'Cleo!')), 'agent "Cleo!": is not a DNS-1123 label'],
-  ['a workspace Size under a mebibyte', workspace((props) => (props.size = Size.kibibytes(512))), 'size "512Ki": is smaller than a workspace can be: request at least 1Mi'],
-  ['a storage class name that is not one', workspace((props) => (props.storageClassName = 'Fast SSD')), 'storageClassName "Fast SSD": is not a storage class name'],
+  [
+    'a workspace service that cannot be part of a name',
+    workspace((props) => (props.service = 'Web_1')),
+    'WorkspacePvc Web_1/cleo: service "Web_1": is not a DNS-1123 label',
+  ],
+  [
+    'a workspace agent that cannot be part of a name',
+    workspace((props) => (props.agent = 'Cleo!')),
+    'agent "Cleo!": is not a DNS-1123 label',
+  ],
+  [
+    'a workspace Size under a mebibyte',
+    workspace((props) => (props.size = Size.kibibytes(512))),
+    'size "512Ki": is smaller than a workspace can be: request at least 1Mi',
+  ],
+  [
+    'a storage class name that is not one',
+    workspace((props) => (props.storageClassName = 'Fast SSD')),
+    'storageClassName "Fast SSD": is not a storage class name',
+  ],
   // Agents ConfigMap props
-  ['a CLI image without a tag in the agents ConfigMap', agentsConfigMap((props) => (props.clis[props.agents.rex.cli].image = 'ghcr.io/acme/claude')), /^AgentsConfigMap controller-agents: clis\.\w+: is not valid at image: expected an image pinned by tag or digest/],
-  ['an agent bound to a CLI not in the registry', agentsConfigMap((props) => (props.agents.rex.cli = 'nowhere')), 'agents.rex.cli "nowhere": is not in the CLI registry (clis): add it, or bind one of: '],
+  [
+    'a CLI image without a tag in the agents ConfigMap',
+    agentsConfigMap((props) => (props.clis[props.agents.rex.cli].image = 'ghcr.io/acme/claude')),
+    /^AgentsConfigMap controller-agents: clis\.\w+: is not valid at image: expected an image pinned by tag or digest/,
+  ],
+  [
+    'an agent bound to a CLI not in the registry',
+    agentsConfigMap((props) => (props.agents.rex.cli = 'nowhere')),
+    'agents.rex.cli "nowhere": is not in the CLI registry (clis): add it, or bind one of: ',
+  ],
   ['an agent the config would refuse', agentsConfigMap((props) => (props.agents.rex.role = 'boss')), /agents\.rex: is not valid at role: /],
-  ['an agents ConfigMap name that is not one', agentsConfigMap((props) => (props.name = 'Controller Agents')), 'name "Controller Agents": is not a ConfigMap name'],
+  [
+    'an agents ConfigMap name that is not one',
+    agentsConfigMap((props) => (props.name = 'Controller Agents')),
+    'name "Controller Agents": is not a ConfigMap name',
+  ],
   // RBAC props
-  ['an illegal scoped service account name', () => new ScopedServiceAccount(chart(), 'sa', { name: 'Bad_Name', grants: [] }), 'ScopedServiceAccount Bad_Name: name "Bad_Name": is not a legal service account name'],
-  ['a grant with no verb', () => new ScopedServiceAccount(chart(), 'sa', { name: 'x', grants: [{ apiGroup: '', resource: 'pods', verbs: [] }] }), 'grants "pods": has no verb: name the verbs it needs'],
-  ['a play RBAC repository that is not owner/name', () => new PlayRbac(chart(), 'rbac', { repositories: ['octo-org'] }), '"octo-org" is not a GitHub repository'],
+  [
+    'an illegal scoped service account name',
+    () => new ScopedServiceAccount(chart(), 'sa', { name: 'Bad_Name', grants: [] }),
+    'ScopedServiceAccount Bad_Name: name "Bad_Name": is not a legal service account name',
+  ],
+  [
+    'a grant with no verb',
+    () => new ScopedServiceAccount(chart(), 'sa', { name: 'x', grants: [{ apiGroup: '', resource: 'pods', verbs: [] }] }),
+    'grants "pods": has no verb: name the verbs it needs',
+  ],
+  [
+    'a play RBAC repository that is not owner/name',
+    () => new PlayRbac(chart(), 'rbac', { repositories: ['octo-org'] }),
+    '"octo-org" is not a GitHub repository',
+  ],
   // WorkflowTemplate props
-  ['a WorkflowTemplate namespace that is not a DNS label', workflowTemplate((props) => (props.namespace = 'Agents')), 'WorkflowTemplate play: namespace "Agents": is not a DNS-1123 label'],
-  ['a WorkflowTemplate label key that is not one', workflowTemplate((props) => (props.labels = { 'team name': 'x' })), 'labels "team name": is not a label key'],
-  ['a WorkflowTemplate label value that is not one', workflowTemplate((props) => (props.labels = { team: 'a/b' })), 'labels.team "a/b": is not a label value'],
-  ['a WorkflowTemplate service account name that is not one', workflowTemplate((props) => (props.spec = { serviceAccountName: 'Play' })), 'spec.serviceAccountName "Play": is not a legal service account name'],
-  ['a reference to a WorkflowTemplate with an illegal name', () => WorkflowTemplate.fromWorkflowTemplateName(chart(), 'wt', 'Play'), 'WorkflowTemplate.fromWorkflowTemplateName: name "Play": is not a DNS-1123 label'],
+  [
+    'a WorkflowTemplate namespace that is not a DNS label',
+    workflowTemplate((props) => (props.namespace = 'Agents')),
+    'WorkflowTemplate play: namespace "Agents": is not a DNS-1123 label',
+  ],
+  [
+    'a WorkflowTemplate label key that is not one',
+    workflowTemplate((props) => (props.labels = { 'team name': 'x' })),
+    'labels "team name": is not a label key',
+  ],
+  [
+    'a WorkflowTemplate label value that is not one',
+    workflowTemplate((props) => (props.labels = { team: 'a/b' })),
+    'labels.team "a/b": is not a label value',
+  ],
+  [
+    'a WorkflowTemplate service account name that is not one',
+    workflowTemplate((props) => (props.spec = { serviceAccountName: 'Play' })),
+    'spec.serviceAccountName "Play": is not a legal service account name',
+  ],
+  [
+    'a reference to a WorkflowTemplate with an illegal name',
+    () => WorkflowTemplate.fromWorkflowTemplateName(chart(), 'wt', 'Play'),
+    'WorkflowTemplate.fromWorkflowTemplateName: name "Play": is not a DNS-1123 label',
+  ],
 ];
 
 describe('every guard of the constructs refuses, with what to change', () => {

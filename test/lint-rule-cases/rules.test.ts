@@ -36,7 +36,8 @@ describe.each(TABLES.map((table) => [table.rule.id, table] as const))('%s', (_id
     const found = run(rule, item.broken);
     expect(found.map((violation) => violation.message).join('\n'), 'the broken run is reported').toContain(item.message);
     if (item.path !== undefined) expect(found.map((violation) => violation.path)).toContain(item.path);
-    for (const violation of found) expect(pointsIntoObject(violation, item.broken[0]), `${violation.path} points into the object`).toBe(true);
+    for (const violation of found)
+      expect(pointsIntoObject(violation, item.broken[0]), `${violation.path} points into the object`).toBe(true);
     expect(run(rule, item.fixed), 'the fixed run passes').toEqual([]);
   });
 });

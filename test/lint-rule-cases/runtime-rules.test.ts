@@ -19,7 +19,8 @@ import { manifest, run, sensor, workflowTemplate } from './cases';
 import { configMapOfJsonSize, coreObject, SERVER_SIDE } from './tables/runtime';
 
 /** The severity each violation reports at: its own, else the rule's. */
-const severities = (rule: typeof objectSizeRule, ...objects: Parameters<typeof run>[1]) => run(rule, objects).map((violation) => violation.severity ?? rule.severity);
+const severities = (rule: typeof objectSizeRule, ...objects: Parameters<typeof run>[1]) =>
+  run(rule, objects).map((violation) => violation.severity ?? rule.severity);
 
 describe('object-size', () => {
   it('data over 1 MiB is an error, reported once (not also as an object over 256 KiB)', () => {
@@ -39,7 +40,9 @@ describe('object-size', () => {
 
 describe('integer-range', () => {
   it('reports every number out of range, each at its path, as an error', () => {
-    const found = run(integerRangeRule, [workflowTemplate((spec) => Object.assign(spec, { activeDeadlineSeconds: 1e20, parallelism: -1e20, priority: 5 }))]);
+    const found = run(integerRangeRule, [
+      workflowTemplate((spec) => Object.assign(spec, { activeDeadlineSeconds: 1e20, parallelism: -1e20, priority: 5 })),
+    ]);
     expect(found.map((violation) => [violation.path, violation.severity ?? integerRangeRule.severity])).toEqual([
       ['spec.activeDeadlineSeconds', 'error'],
       ['spec.parallelism', 'error'],
@@ -54,7 +57,9 @@ describe('retry-max-duration and pod-security-restricted', () => {
       spec.templates.push({ ...spec.templates[1], name: 'unbounded' }, { ...spec.templates[1], name: 'third', ...retried });
       Object.assign(spec.templates[1], retried);
     });
-    expect(run(retryMaxDurationRule, [twice]).map((violation) => [violation.path, violation.severity ?? retryMaxDurationRule.severity])).toEqual([
+    expect(
+      run(retryMaxDurationRule, [twice]).map((violation) => [violation.path, violation.severity ?? retryMaxDurationRule.severity]),
+    ).toEqual([
       ['spec.templates[1].retryStrategy.backoff.maxDuration', 'warning'],
       ['spec.templates[3].retryStrategy.backoff.maxDuration', 'warning'],
     ]);
@@ -62,7 +67,9 @@ describe('retry-max-duration and pod-security-restricted', () => {
       spec.securityContext = { runAsNonRoot: true };
       spec.templates.push({ name: 'other', script: { image: 'a', source: 'true' } });
     });
-    expect(run(podSecurityRestrictedRule, [bare]).map((violation) => [violation.path, violation.severity ?? podSecurityRestrictedRule.severity])).toEqual([
+    expect(
+      run(podSecurityRestrictedRule, [bare]).map((violation) => [violation.path, violation.severity ?? podSecurityRestrictedRule.severity]),
+    ).toEqual([
       ['spec.templates[1]', 'warning'],
       ['spec.templates[2]', 'warning'],
     ]);
@@ -84,11 +91,14 @@ describe('sensor-duplicate-dependency-source', () => {
 
   it('is a warning when the run holds no EventBus for the Sensor', () => {
     expect(severities(sensorDuplicateDependencySourceRule, twice)).toEqual(['warning']);
-    expect(severities(sensorDuplicateDependencySourceRule, twice, manifest('EventBus', 'default', 'not a spec' as any, { namespace: 'argo' }))).toEqual(['warning']);
+    expect(
+      severities(sensorDuplicateDependencySourceRule, twice, manifest('EventBus', 'default', 'not a spec' as any, { namespace: 'argo' })),
+    ).toEqual(['warning']);
   });
 
   it('is silent beside JetStream, exotic JetStream or Kafka', () => {
-    for (const spec of [{ jetstream: {} }, { jetstreamExotic: {} }, { kafka: {} }]) expect(run(sensorDuplicateDependencySourceRule, [twice, bus(spec)])).toEqual([]);
+    for (const spec of [{ jetstream: {} }, { jetstreamExotic: {} }, { kafka: {} }])
+      expect(run(sensorDuplicateDependencySourceRule, [twice, bus(spec)])).toEqual([]);
   });
 });
 
@@ -100,19 +110,36 @@ describe('sensor-trigger-at-least-once and events-pod-security', () => {
     });
     expect(severities(sensorTriggerAtLeastOnceRule, triggers)).toEqual(['warning', 'warning']);
     expect(severities(eventsPodSecurityRule, sensor())).toEqual(['warning']);
-    expect(run(eventsPodSecurityRule, [manifest('Sensor', 'gate', { template: { securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } } } })])[0].path).toBe('spec.template.container');
+    expect(
+      run(eventsPodSecurityRule, [
+        manifest('Sensor', 'gate', { template: { securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } } } }),
+      ])[0].path,
+    ).toBe('spec.template.container');
   });
 });
 
 describe('the engine', () => {
   const rulesFound = (text: string): string[] => {
     const reading = readManifestText(text, 'case.yaml');
-    return validateObjects({ objects: reading.objects, readingFindings: reading.findings, catalog: SchemaCatalog.builtIn(), rules: LINT_RULES }).findings.map((finding) => finding.rule);
+    return validateObjects({
+      objects: reading.objects,
+      readingFindings: reading.findings,
+      catalog: SchemaCatalog.builtIn(),
+      rules: LINT_RULES,
+    }).findings.map((finding) => finding.rule);
   };
 
   it('runs object-size and integer-range on every kind, events-pod-security on EventSources', () => {
-    expect(rulesFound(`apiVersion: v1\nkind: ConfigMap\nmetadata: { name: big }\ndata: { a: "${'x'.repeat(MAX_CLIENT_SIDE_APPLY_BYTES)}" }\n`)).toContain('object-size');
-    expect(rulesFound('apiVersion: v1\nkind: Service\nmetadata: { name: s }\nspec: { ports: [{ port: 1e30 }] }\n')).toContain('integer-range');
-    expect(rulesFound('apiVersion: argoproj.io/v1alpha1\nkind: EventSource\nmetadata: { name: github }\nspec: { github: { org: { webhook: { port: "12000" } } } }\n')).toContain('events-pod-security');
+    expect(
+      rulesFound(`apiVersion: v1\nkind: ConfigMap\nmetadata: { name: big }\ndata: { a: "${'x'.repeat(MAX_CLIENT_SIDE_APPLY_BYTES)}" }\n`),
+    ).toContain('object-size');
+    expect(rulesFound('apiVersion: v1\nkind: Service\nmetadata: { name: s }\nspec: { ports: [{ port: 1e30 }] }\n')).toContain(
+      'integer-range',
+    );
+    expect(
+      rulesFound(
+        'apiVersion: argoproj.io/v1alpha1\nkind: EventSource\nmetadata: { name: github }\nspec: { github: { org: { webhook: { port: "12000" } } } }\n',
+      ),
+    ).toContain('events-pod-security');
   });
 });

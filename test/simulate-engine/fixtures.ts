@@ -13,7 +13,9 @@ export interface PullRequestFixture {
 }
 
 export function pullRequestEventData(shape: PullRequestFixture = {}): Record<string, any> {
-  const payload = structuredClone(examples.find((entry) => entry.name === 'pull_request')!.examples.find((example) => example.action === 'opened')!);
+  const payload = structuredClone(
+    examples.find((entry) => entry.name === 'pull_request')!.examples.find((example) => example.action === 'opened')!,
+  );
   payload.pull_request.labels = (shape.labels ?? []).map((name, index) => ({ id: 5000 + index, name, color: 'ededed', default: false }));
   payload.pull_request.head.ref = shape.headRef ?? 'feature/task-5-implementation';
   payload['X-GitHub-Event'] = 'pull_request';

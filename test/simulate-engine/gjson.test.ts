@@ -26,7 +26,13 @@ describe('gjsonGet: paths we emit', () => {
   });
 
   it('reports missing keys, indexes past the end, keys on arrays and paths through scalars as not existing', () => {
-    for (const path of ['body.missing', 'body.pull_request.labels.2.name', 'body.pull_request.labels.name', 'body.action.length', 'body.pull_request.labels.-1']) {
+    for (const path of [
+      'body.missing',
+      'body.pull_request.labels.2.name',
+      'body.pull_request.labels.name',
+      'body.action.length',
+      'body.pull_request.labels.-1',
+    ]) {
       expect(gjsonGet(data, path)).toEqual({ exists: false, value: undefined, raw: '' });
     }
     // gjson does not unescape components on arrays: `\1` is not the index 1.
@@ -48,7 +54,9 @@ describe('gjsonString and raw', () => {
 
   it('gives arrays and objects as Go-encoded JSON text (sorted keys, HTML escaped), which string filters compare', () => {
     const labels = gjsonGet(data, 'body.pull_request.labels');
-    expect(labels.raw).toBe('[{"color":"ededed","default":false,"id":5000,"name":"task-5"},{"color":"ededed","default":false,"id":5001,"name":"ready-for-qa"}]');
+    expect(labels.raw).toBe(
+      '[{"color":"ededed","default":false,"id":5000,"name":"task-5"},{"color":"ededed","default":false,"id":5001,"name":"ready-for-qa"}]',
+    );
     expect(gjsonString(labels)).toBe(labels.raw);
     expect(gjsonGet(values, 'html').raw).toBe('"a\\u003cb\\u003e\\u0026c"');
     expect(gjsonString(gjsonGet(values, 'html'))).toBe('a<b>&c');
@@ -57,7 +65,9 @@ describe('gjsonString and raw', () => {
 
 describe('gjsonGet refuses what the simulator does not implement', () => {
   it('names the feature and the path', () => {
-    expect(() => gjsonGet(data, 'body.labels.#.name')).toThrow(new UnsupportedFeatureError('gjson path "body.labels.#.name": the "#" query is not supported by the simulator'));
+    expect(() => gjsonGet(data, 'body.labels.#.name')).toThrow(
+      new UnsupportedFeatureError('gjson path "body.labels.#.name": the "#" query is not supported by the simulator'),
+    );
   });
 
   it.each([

@@ -3,7 +3,19 @@ import { formatGoFloat, goJson, goTrimSpace } from '../../src/simulate/engine/go
 
 describe('formatGoFloat', () => {
   it("'g' is fmt's %v of a float64: exponent form below 1e-4 and from 1e6", () => {
-    const cases: [number, string][] = [[42, '42'], [1.5, '1.5'], [999999, '999999'], [1234567, '1.234567e+06'], [1e6, '1e+06'], [0.0001, '0.0001'], [0.00001, '1e-05'], [1e100, '1e+100'], [-2.5, '-2.5'], [0, '0'], [-0, '-0']];
+    const cases: [number, string][] = [
+      [42, '42'],
+      [1.5, '1.5'],
+      [999999, '999999'],
+      [1234567, '1.234567e+06'],
+      [1e6, '1e+06'],
+      [0.0001, '0.0001'],
+      [0.00001, '1e-05'],
+      [1e100, '1e+100'],
+      [-2.5, '-2.5'],
+      [0, '0'],
+      [-0, '-0'],
+    ];
     for (const [value, text] of cases) expect(formatGoFloat(value, 'g')).toBe(text);
   });
 
@@ -17,7 +29,9 @@ describe('formatGoFloat', () => {
 
 describe('goJson', () => {
   it('sorts keys, writes no spaces and escapes <, >, &, U+2028 as Go does', () => {
-    expect(goJson({ b: 1, a: [true, null], c: { z: 'x', y: '<a href="x">&' } })).toBe('{"a":[true,null],"b":1,"c":{"y":"\\u003ca href=\\"x\\"\\u003e\\u0026","z":"x"}}');
+    expect(goJson({ b: 1, a: [true, null], c: { z: 'x', y: '<a href="x">&' } })).toBe(
+      '{"a":[true,null],"b":1,"c":{"y":"\\u003ca href=\\"x\\"\\u003e\\u0026","z":"x"}}',
+    );
     expect(goJson('line\u2028\n\t')).toBe('"line\\u2028\\n\\t"');
     expect(goJson(undefined)).toBe('null');
     expect(goJson(5n)).toBe('5');

@@ -32,7 +32,9 @@ describe('the task id template', () => {
 
 describe('printing like Go', () => {
   it('prints strings raw, JSON numbers as float64 %v, integers in decimal, booleans as words', () => {
-    expect(render('{{ .Input.body.action }} #{{ .Input.body.number }} merged={{ .Input.body.pull_request.merged }}')).toBe('opened #2 merged=false');
+    expect(render('{{ .Input.body.action }} #{{ .Input.body.number }} merged={{ .Input.body.pull_request.merged }}')).toBe(
+      'opened #2 merged=false',
+    );
     // A JSON number is a float64: from 1e6 up Go prints it with an exponent, as Argo Events does.
     expect(render('{{ .Input.body.pull_request.id }}')).toBe('2.79147437e+08');
     expect(render('{{ .Input.body.pull_request.id | toJson }}')).toBe('279147437');
@@ -40,17 +42,23 @@ describe('printing like Go', () => {
   });
 
   it('prints <no value> for a missing key, a JSON null, and a field of a missing key', () => {
-    expect(render('{{ .Input.body.missing }}|{{ .Input.body.pull_request.milestone }}|{{ .Input.missing.deeper.still }}')).toBe('<no value>|<no value>|<no value>');
+    expect(render('{{ .Input.body.missing }}|{{ .Input.body.pull_request.milestone }}|{{ .Input.missing.deeper.still }}')).toBe(
+      '<no value>|<no value>|<no value>',
+    );
   });
 
   it('reads keys with dashes through index', () => {
-    expect(render('{{ index .Input.body "X-GitHub-Event" }}/{{ index .Input.headers "X-Github-Event" 0 }}')).toBe('pull_request/pull_request');
+    expect(render('{{ index .Input.body "X-GitHub-Event" }}/{{ index .Input.headers "X-Github-Event" 0 }}')).toBe(
+      'pull_request/pull_request',
+    );
     expect(render('{{ index .Input.body "X-Missing" }}')).toBe('<no value>');
   });
 
   it('writes toJson as encoding/json does: sorted keys, no spaces, HTML escaped', () => {
     const data = { body: { pull_request: { number: 7, html_url: 'https://x/<1>&', labels: [{ name: 'task-5', id: 1 }] } } };
-    expect(render('{"prNumber":"{{ .Input.body.pull_request.number }}","prUrl":{{ .Input.body.pull_request.html_url | toJson }}}', data)).toBe('{"prNumber":"7","prUrl":"https://x/\\u003c1\\u003e\\u0026"}');
+    expect(
+      render('{"prNumber":"{{ .Input.body.pull_request.number }}","prUrl":{{ .Input.body.pull_request.html_url | toJson }}}', data),
+    ).toBe('{"prNumber":"7","prUrl":"https://x/\\u003c1\\u003e\\u0026"}');
     expect(render('{{ toJson .Input.body.pull_request.labels }}', data)).toBe('[{"id":1,"name":"task-5"}]');
     expect(render('{{ toJson .Input.missing }}', data)).toBe('null');
   });
@@ -64,13 +72,16 @@ describe('actions and control flow', () => {
   });
 
   it('runs if / else if / else', () => {
-    const template = '{{ if eq .Input.body.action "closed" }}closed{{ else if eq .Input.body.action "opened" }}opened{{ else }}other{{ end }}';
+    const template =
+      '{{ if eq .Input.body.action "closed" }}closed{{ else if eq .Input.body.action "opened" }}opened{{ else }}other{{ end }}';
     expect(render(template)).toBe('opened');
   });
 
   it('ranges with . rebound, with $i, $e, and runs else on an empty or missing list', () => {
     expect(render('{{ range .Input.body.pull_request.labels }}[{{ .name }}]{{ end }}')).toBe('[task-5][ready-for-qa]');
-    expect(render('{{ range $i, $e := .Input.body.pull_request.labels }}{{ $i }}={{ $e.name }};{{ end }}')).toBe('0=task-5;1=ready-for-qa;');
+    expect(render('{{ range $i, $e := .Input.body.pull_request.labels }}{{ $i }}={{ $e.name }};{{ end }}')).toBe(
+      '0=task-5;1=ready-for-qa;',
+    );
     expect(render('{{ range $e := .Input.body.pull_request.labels }}{{ $e.name }} {{ end }}')).toBe('task-5 ready-for-qa ');
     expect(render('{{ range .Input.body.pull_request.assignees }}x{{ else }}none{{ end }}')).toBe('none');
     expect(render('{{ range .Input.missing }}x{{ else }}none{{ end }}')).toBe('none');
@@ -99,22 +110,38 @@ describe('actions and control flow', () => {
 
 describe('Sprig and builtin functions', () => {
   it('lower, upper, trim, trimSuffix, hasPrefix, default', () => {
-    expect(render('{{ lower "ÀB" }} {{ upper "ab" }} [{{ trim "\\u00a0 x \\n" }}] {{ trimSuffix "-implementation" .Input.body.pull_request.head.ref }}')).toBe('àb AB [x] feature/task-5');
-    expect(render('{{ hasPrefix "feature/" .Input.body.pull_request.head.ref }} {{ .Input.missing | default "d" }} {{ default "d" "given" }} {{ default "d" 0 }}')).toBe('true d given d');
+    expect(
+      render(
+        '{{ lower "ÀB" }} {{ upper "ab" }} [{{ trim "\\u00a0 x \\n" }}] {{ trimSuffix "-implementation" .Input.body.pull_request.head.ref }}',
+      ),
+    ).toBe('àb AB [x] feature/task-5');
+    expect(
+      render(
+        '{{ hasPrefix "feature/" .Input.body.pull_request.head.ref }} {{ .Input.missing | default "d" }} {{ default "d" "given" }} {{ default "d" 0 }}',
+      ),
+    ).toBe('true d given d');
   });
 
   it('regexMatch, regexFind, regexReplaceAll with Go semantics', () => {
-    expect(render('{{ regexMatch "(?i)^TASK-" "task-5" }} {{ regexFind "[0-9]+" "a12b3" }} {{ regexReplaceAll "a*" "baaac" "X" }}')).toBe('true 12 XbXcX');
+    expect(render('{{ regexMatch "(?i)^TASK-" "task-5" }} {{ regexFind "[0-9]+" "a12b3" }} {{ regexReplaceAll "a*" "baaac" "X" }}')).toBe(
+      'true 12 XbXcX',
+    );
   });
 
-  it('printf with %s, %d, %v, and Go\'s markers for wrong verbs and argument counts', () => {
+  it("printf with %s, %d, %v, and Go's markers for wrong verbs and argument counts", () => {
     expect(render('{{ printf "%s/%d/%v/%v%%" "a" 3 2.5 true }}')).toBe('a/3/2.5/true%');
     expect(render('{{ printf "%d" .Input.body.number }}')).toBe('%!d(float64=2)');
-    expect(render('{{ printf "%s %s" "a" }}|{{ printf "%s" "a" "b" }}|{{ printf "%v %s" .Input.missing .Input.missing }}')).toBe('a %!s(MISSING)|a%!(EXTRA string=b)|<nil> %!s(<nil>)');
+    expect(render('{{ printf "%s %s" "a" }}|{{ printf "%s" "a" "b" }}|{{ printf "%v %s" .Input.missing .Input.missing }}')).toBe(
+      'a %!s(MISSING)|a%!(EXTRA string=b)|<nil> %!s(<nil>)',
+    );
   });
 
   it('eq and ne compare like Go: a JSON number is a float64, not an int', () => {
-    expect(render('{{ eq .Input.body.action "opened" "closed" }} {{ ne .Input.body.action "opened" }} {{ eq .Input.missing "x" }} {{ eq .Input.body.number 2.0 }}')).toBe('true false false true');
+    expect(
+      render(
+        '{{ eq .Input.body.action "opened" "closed" }} {{ ne .Input.body.action "opened" }} {{ eq .Input.missing "x" }} {{ eq .Input.body.number 2.0 }}',
+      ),
+    ).toBe('true false false true');
     expect(() => render('{{ eq .Input.body.number 2 }}')).toThrow('incompatible types for comparison: float64 and int');
   });
 });

@@ -73,7 +73,10 @@ function expectLikeGo(label: string, actual: Outcome, expected: { value: unknown
 describe('the goldens are the ones of the current vectors', () => {
   it.each(ENGINES)('%s: golden file made from these very vectors (else run `npm run goldens`)', (engine) => {
     const hash = createHash('sha256').update(vectorBytes(engine)).digest('hex');
-    expect(golden(engine).vectorsSha256, `test/golden/${engine}.json is older than test/golden/vectors/${engine}.json: run npm run goldens`).toBe(hash);
+    expect(
+      golden(engine).vectorsSha256,
+      `test/golden/${engine}.json is older than test/golden/vectors/${engine}.json: run npm run goldens`,
+    ).toBe(hash);
   });
 });
 
@@ -100,10 +103,25 @@ describe('Go regexp (re2js) against Go', () => {
     const templates: string[] = vector.templates ?? vectors('regexp').defaultTemplates;
     for (const run of result.runs ?? []) {
       const label = `${pattern} on ${JSON.stringify(run.input)}`;
-      expectLikeGo(`${label} match`, outcome(() => goRegexpMatch(pattern, run.input)), { value: run.match }, documented.get(pattern));
-      expectLikeGo(`${label} find`, outcome(() => goRegexpFind(pattern, run.input)), { value: run.find }, documented.get(pattern));
+      expectLikeGo(
+        `${label} match`,
+        outcome(() => goRegexpMatch(pattern, run.input)),
+        { value: run.match },
+        documented.get(pattern),
+      );
+      expectLikeGo(
+        `${label} find`,
+        outcome(() => goRegexpFind(pattern, run.input)),
+        { value: run.find },
+        documented.get(pattern),
+      );
       templates.forEach((template, index) => {
-        expectLikeGo(`${label} replace ${template}`, outcome(() => goReplaceAll(pattern, run.input, template)), { value: run.replace[index] }, documented.get(pattern));
+        expectLikeGo(
+          `${label} replace ${template}`,
+          outcome(() => goReplaceAll(pattern, run.input, template)),
+          { value: run.replace[index] },
+          documented.get(pattern),
+        );
       });
     }
   });
@@ -121,7 +139,12 @@ describe('text/template with Sprig against Go', () => {
 
   it.each(results.map((result) => [`${result.template} with ${result.data}`, result] as const))('%s', (label, result) => {
     const expected = result.output !== undefined ? { value: result.output } : { error: result.parseError ?? result.execError };
-    expectLikeGo(label, outcome(() => renderGoTemplate(result.template, { Input: data[result.data] })), expected, documented.get(result.template));
+    expectLikeGo(
+      label,
+      outcome(() => renderGoTemplate(result.template, { Input: data[result.data] })),
+      expected,
+      documented.get(result.template),
+    );
   });
 });
 
@@ -135,9 +158,19 @@ describe('gjson against Go', () => {
   it.each(results.map((result) => [`${result.path} in ${result.document}`, result] as const))('%s', (label, result) => {
     const answer = outcome(() => {
       const found = gjsonGet(documents[result.document], result.path);
-      return { exists: found.exists, string: gjsonString(found), raw: found.raw, value: found.exists ? goJson(found.value ?? null) : 'null' };
+      return {
+        exists: found.exists,
+        string: gjsonString(found),
+        raw: found.raw,
+        value: found.exists ? goJson(found.value ?? null) : 'null',
+      };
     });
-    expectLikeGo(label, answer, { value: { exists: result.exists, string: result.string, raw: result.raw, value: result.value } }, documented.get(result.path));
+    expectLikeGo(
+      label,
+      answer,
+      { value: { exists: result.exists, string: result.string, raw: result.raw, value: result.value } },
+      documented.get(result.path),
+    );
   });
 });
 
@@ -155,7 +188,12 @@ describe('govaluate against Go', () => {
     // Argo's expr filter passes only when the result is exactly `true`; the engine insists on a boolean.
     const goValue = result.value === undefined ? undefined : JSON.parse(result.value);
     const expected = typeof goValue === 'boolean' ? { value: goValue } : { error: result.error ?? `not a boolean: ${result.value}` };
-    expectLikeGo(label, outcome(() => evaluateExpr(result.expr, parameters[result.parameters])), expected, documented.get(result.expr));
+    expectLikeGo(
+      label,
+      outcome(() => evaluateExpr(result.expr, parameters[result.parameters])),
+      expected,
+      documented.get(result.expr),
+    );
   });
 });
 
@@ -173,6 +211,9 @@ describe('every documented refusal still happens', () => {
     const documented: string[] = vectors(engine).cases.flatMap((item: any) => (typeof item.refused === 'string' ? [item.refused] : []));
     expect(documented.length).toBeGreaterThan(0);
     // Runs after the engine suites (vitest runs describe blocks in order within a file).
-    expect(documented.filter((reason) => !refusalsSeen.has(reason)), 'documented refusals the engine no longer makes: drop their "refused"').toEqual([]);
+    expect(
+      documented.filter((reason) => !refusalsSeen.has(reason)),
+      'documented refusals the engine no longer makes: drop their "refused"',
+    ).toEqual([]);
   });
 });

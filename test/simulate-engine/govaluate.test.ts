@@ -66,7 +66,7 @@ describe('evaluateExpr: govaluate errors are plain errors', () => {
   it.each([
     ['head == base', { head: 'x' }, 'no variable "base"'],
     ['number && true', fields, "cannot be used with the logical operator '&&'"],
-    ["event < 1", fields, "cannot be used with the comparator '<'"],
+    ['event < 1', fields, "cannot be used with the comparator '<'"],
     ["number =~ '1'", fields, "cannot be used with the comparator '=~'"],
     ['event', fields, 'not a boolean'],
     ['number==-1', fields, "Invalid token: '==-'"],

@@ -82,7 +82,7 @@ describe('Go syntax the old JavaScript translation refused now works as in Go', 
   });
 });
 
-describe('Go refuses these patterns, and so do the simulator and the validator, with Go\'s message', () => {
+describe("Go refuses these patterns, and so do the simulator and the validator, with Go's message", () => {
   it.each([
     ['(?=x)', 'invalid or unsupported Perl syntax: `(?=`'],
     ['(a)\\1', 'invalid escape sequence: `\\1`'],

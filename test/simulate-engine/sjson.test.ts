@@ -6,7 +6,14 @@ const workflow = {
   apiVersion: 'argoproj.io/v1alpha1',
   kind: 'Workflow',
   metadata: { generateName: 'resume-', labels: { app: 'play' } },
-  spec: { arguments: { parameters: [{ name: 'task-id', value: '' }, { name: 'pr-url', value: '' }] } },
+  spec: {
+    arguments: {
+      parameters: [
+        { name: 'task-id', value: '' },
+        { name: 'pr-url', value: '' },
+      ],
+    },
+  },
 };
 
 describe('sjsonSet: paths we emit', () => {
@@ -14,12 +21,19 @@ describe('sjsonSet: paths we emit', () => {
     const output = sjsonSet(workflow, 'spec.arguments.parameters.1.value', 'https://github.com/o/r/pull/7') as typeof workflow;
     expect(output.spec.arguments.parameters[1]).toEqual({ name: 'pr-url', value: 'https://github.com/o/r/pull/7' });
     expect(workflow.spec.arguments.parameters[1].value).toBe('');
-    expect((sjsonSet(workflow, 'metadata.name', 'play-5') as any).metadata).toEqual({ generateName: 'resume-', labels: { app: 'play' }, name: 'play-5' });
+    expect((sjsonSet(workflow, 'metadata.name', 'play-5') as any).metadata).toEqual({
+      generateName: 'resume-',
+      labels: { app: 'play' },
+      name: 'play-5',
+    });
   });
 
   it('writes keys with dashes and escaped dots', () => {
     expect((sjsonSet({ data: {} }, 'data.waiting-pr-created', 'y') as any).data).toEqual({ 'waiting-pr-created': 'y' });
-    expect((sjsonSet(workflow, 'metadata.labels.app\\.kubernetes\\.io/name', 'x') as any).metadata.labels).toEqual({ app: 'play', 'app.kubernetes.io/name': 'x' });
+    expect((sjsonSet(workflow, 'metadata.labels.app\\.kubernetes\\.io/name', 'x') as any).metadata.labels).toEqual({
+      app: 'play',
+      'app.kubernetes.io/name': 'x',
+    });
   });
 
   it('appends with -1 and pads with nulls past the end, as sjson does', () => {

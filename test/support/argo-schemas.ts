@@ -56,14 +56,25 @@ function nameProblems(object: Json, rule: 'label' | 'subdomain'): string[] {
   const name: unknown = object.metadata?.name;
   if (name === undefined) return [];
   if (typeof name !== 'string') return ['/metadata/name: must be string'];
-  const [legal, limit] = rule === 'label' ? [isDnsLabel(name, Number.MAX_SAFE_INTEGER), 63] : [isDnsSubdomain(name) || (name.length > 253 && isDnsSubdomain(name.slice(0, 253))), 253];
+  const [legal, limit] =
+    rule === 'label'
+      ? [isDnsLabel(name, Number.MAX_SAFE_INTEGER), 63]
+      : [isDnsSubdomain(name) || (name.length > 253 && isDnsSubdomain(name.slice(0, 253))), 253];
   const problems: string[] = [];
-  if (!legal) problems.push(`/metadata/name: "${name}" is not a DNS-1123 ${rule} (lower-case alphanumerics and '-'${rule === 'subdomain' ? " and '.'" : ''}, starting and ending alphanumeric)`);
+  if (!legal)
+    problems.push(
+      `/metadata/name: "${name}" is not a DNS-1123 ${rule} (lower-case alphanumerics and '-'${rule === 'subdomain' ? " and '.'" : ''}, starting and ending alphanumeric)`,
+    );
   if (name.length > limit) problems.push(`/metadata/name: must NOT be longer than ${limit} characters (has ${name.length})`);
   return problems;
 }
 
-const builtIn = (kinds: readonly string[]) => new Map(builtInArgoSchemas().filter((schema) => kinds.includes(schema.kind)).map((schema) => [schema.kind, schema]));
+const builtIn = (kinds: readonly string[]) =>
+  new Map(
+    builtInArgoSchemas()
+      .filter((schema) => kinds.includes(schema.kind))
+      .map((schema) => [schema.kind, schema]),
+  );
 
 /** The Argo Workflows kinds `validateArgoWorkflowsObject` knows. */
 export const ARGO_WORKFLOWS_KINDS: readonly string[] = ['WorkflowTemplate', 'Workflow', 'ClusterWorkflowTemplate', 'CronWorkflow'];

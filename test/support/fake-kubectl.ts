@@ -422,7 +422,9 @@ export class FakeCluster {
 
   /** The calls the fake refused because it does not implement them (should stay empty). */
   public unsupported(): string[] {
-    return readFileSync(join(this.stateDir, 'unsupported.log'), 'utf8').split('\x1e').filter((call) => call !== '');
+    return readFileSync(join(this.stateDir, 'unsupported.log'), 'utf8')
+      .split('\x1e')
+      .filter((call) => call !== '');
   }
 
   /** Removes the fake and its state. */

@@ -32,7 +32,8 @@ export function synth(inputs: ConfigInputs = { env: {} }): Synthesized {
     byKind: (kind) => objects.filter((object) => object.kind === kind),
     one: (kind, name) => {
       const found = objects.find((object) => object.kind === kind && object.metadata.name === name);
-      if (!found) throw new Error(`no ${kind} named ${name}; have ${objects.map((object) => `${object.kind}/${object.metadata.name}`).join(', ')}`);
+      if (!found)
+        throw new Error(`no ${kind} named ${name}; have ${objects.map((object) => `${object.kind}/${object.metadata.name}`).join(', ')}`);
       return found;
     },
   };

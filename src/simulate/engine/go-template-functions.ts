@@ -123,7 +123,8 @@ function index(item: unknown, ...keys: unknown[]): unknown {
 /** One `%s`, `%d` or `%v` argument, with Go's `%!verb(type=value)` for a mismatched verb. */
 function formatArgument(argument: unknown, verb: string): string {
   if (isNil(argument)) return verb === 'v' ? '<nil>' : `%!${verb}(<nil>)`;
-  if (typeof argument === 'object') throw new UnsupportedFeatureError('printf of a map or a list is not supported by the simulator (use toJson)');
+  if (typeof argument === 'object')
+    throw new UnsupportedFeatureError('printf of a map or a list is not supported by the simulator (use toJson)');
   const fits = verb === 'v' || (verb === 's' && typeof argument === 'string') || (verb === 'd' && typeof argument === 'bigint');
   const text = formatScalar(argument);
   return fits ? text : `%!${verb}(${goTypeName(argument)}=${text})`;
@@ -140,11 +141,14 @@ function sprintf(format: string, ...args: unknown[]): string {
     }
     const verb = format[++at];
     if (verb === '%') out += '%';
-    else if (verb === 's' || verb === 'd' || verb === 'v') out += next < args.length ? formatArgument(args[next++], verb) : `%!${verb}(MISSING)`;
+    else if (verb === 's' || verb === 'd' || verb === 'v')
+      out += next < args.length ? formatArgument(args[next++], verb) : `%!${verb}(MISSING)`;
     else throw new UnsupportedFeatureError(`printf format "${format}": only %s, %d, %v and %% are supported by the simulator`);
   }
   if (next < args.length) {
-    const extra = args.slice(next).map((argument) => (isNil(argument) ? '<nil>' : `${goTypeName(argument)}=${formatArgument(argument, 'v')}`));
+    const extra = args
+      .slice(next)
+      .map((argument) => (isNil(argument) ? '<nil>' : `${goTypeName(argument)}=${formatArgument(argument, 'v')}`));
     out += `%!(EXTRA ${extra.join(', ')})`;
   }
   return out;
@@ -158,7 +162,8 @@ function mapCase(text: string, upper: boolean): string {
   let out = '';
   for (const char of text) {
     const mapped = upper ? char.toUpperCase() : char.toLowerCase();
-    if (Array.from(mapped).length !== 1) throw new UnsupportedFeatureError(`${upper ? 'upper' : 'lower'} of "${char}" is not supported by the simulator`);
+    if (Array.from(mapped).length !== 1)
+      throw new UnsupportedFeatureError(`${upper ? 'upper' : 'lower'} of "${char}" is not supported by the simulator`);
     out += mapped;
   }
   return out;
@@ -193,11 +198,25 @@ export const TEMPLATE_FUNCTIONS: Readonly<Record<string, TemplateFunction>> = {
   upper: { params: strings(1), call: ([value]) => mapCase(text(value), true) },
   trim: { params: strings(1), call: ([value]) => goTrimSpace(text(value)) },
   // Sprig puts the subject last, so it can be piped: `.x | trimPrefix "a"`.
-  trimPrefix: { params: strings(2), call: ([prefix, value]) => (text(value).startsWith(text(prefix)) ? text(value).slice(text(prefix).length) : text(value)) },
-  trimSuffix: { params: strings(2), call: ([suffix, value]) => (text(suffix) !== '' && text(value).endsWith(text(suffix)) ? text(value).slice(0, -text(suffix).length) : text(value)) },
+  trimPrefix: {
+    params: strings(2),
+    call: ([prefix, value]) => (text(value).startsWith(text(prefix)) ? text(value).slice(text(prefix).length) : text(value)),
+  },
+  trimSuffix: {
+    params: strings(2),
+    call: ([suffix, value]) =>
+      text(suffix) !== '' && text(value).endsWith(text(suffix)) ? text(value).slice(0, -text(suffix).length) : text(value),
+  },
   hasPrefix: { params: strings(2), call: ([prefix, value]) => text(value).startsWith(text(prefix)) },
   regexMatch: { params: strings(2), call: ([pattern, value]) => sprigRegexMatch(text(pattern), text(value)) },
   regexFind: { params: strings(2), call: ([pattern, value]) => goRegexpFind(text(pattern), text(value)) },
-  regexReplaceAll: { params: strings(3), call: ([pattern, value, replacement]) => goReplaceAll(text(pattern), text(value), text(replacement)) },
-  default: { params: ['any'], variadic: 'any', call: ([fallback, ...given]) => (given.length === 0 || empty(given[0]) ? fallback : given[0]) },
+  regexReplaceAll: {
+    params: strings(3),
+    call: ([pattern, value, replacement]) => goReplaceAll(text(pattern), text(value), text(replacement)),
+  },
+  default: {
+    params: ['any'],
+    variadic: 'any',
+    call: ([fallback, ...given]) => (given.length === 0 || empty(given[0]) ? fallback : given[0]),
+  },
 };

@@ -11,9 +11,27 @@
 import { UnsupportedFeatureError } from './unsupported';
 
 export type ItemType =
-  | 'text' | 'leftDelim' | 'rightDelim' | 'space' | 'field' | 'variable' | 'identifier' | 'keyword'
-  | 'bool' | 'nil' | 'dot' | 'number' | 'string' | 'rawString' | 'char' | 'pipe' | 'leftParen'
-  | 'rightParen' | 'declare' | 'assign' | 'eof';
+  | 'text'
+  | 'leftDelim'
+  | 'rightDelim'
+  | 'space'
+  | 'field'
+  | 'variable'
+  | 'identifier'
+  | 'keyword'
+  | 'bool'
+  | 'nil'
+  | 'dot'
+  | 'number'
+  | 'string'
+  | 'rawString'
+  | 'char'
+  | 'pipe'
+  | 'leftParen'
+  | 'rightParen'
+  | 'declare'
+  | 'assign'
+  | 'eof';
 
 export interface Item {
   readonly type: ItemType;
@@ -197,7 +215,13 @@ export class TemplateLexer {
     while (isAlphaNumeric(this.input[end])) end++;
     if (!this.atTerminator(end)) this.badCharacter(end);
     const word = this.input.slice(start, end);
-    const type: ItemType = KEYWORDS.has(word) ? 'keyword' : word === 'true' || word === 'false' ? 'bool' : word === 'nil' ? 'nil' : 'identifier';
+    const type: ItemType = KEYWORDS.has(word)
+      ? 'keyword'
+      : word === 'true' || word === 'false'
+        ? 'bool'
+        : word === 'nil'
+          ? 'nil'
+          : 'identifier';
     this.emitAt(type, start, end);
   }
 

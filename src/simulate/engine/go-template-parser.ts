@@ -54,11 +54,32 @@ export type TemplateNode =
 /** `{{end}}` and `{{else}}` while parsing; they end a list and never reach the tree. */
 type Delimiter = { readonly kind: 'end'; readonly pos: number } | { readonly kind: 'else'; readonly pos: number };
 
-const OPERAND_START = new Set<ItemType>(['bool', 'dot', 'field', 'identifier', 'number', 'nil', 'rawString', 'string', 'variable', 'leftParen']);
+const OPERAND_START = new Set<ItemType>([
+  'bool',
+  'dot',
+  'field',
+  'identifier',
+  'number',
+  'nil',
+  'rawString',
+  'string',
+  'variable',
+  'leftParen',
+]);
 const UNSUPPORTED_KEYWORDS = new Set(['block', 'break', 'continue', 'define', 'template', 'with']);
 const NOT_EXECUTABLE = new Set<Operand['kind']>(['bool', 'dot', 'nil', 'number', 'string']);
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"' };
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  '"': '"',
+};
 
 export class TemplateParser {
   private readonly items: Item[];
@@ -345,7 +366,8 @@ export class TemplateParser {
       }
       const codePoint = parseInt(digits, 16);
       if (escapeChar === 'x' && codePoint >= 0x80) this.refuse(item.pos, `the byte escape \\x${digits} in a string`);
-      if (codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) this.fail(item.pos, `invalid syntax in string ${item.value}`);
+      if (codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff))
+        this.fail(item.pos, `invalid syntax in string ${item.value}`);
       out += String.fromCodePoint(codePoint);
       at += hex;
     }

@@ -46,7 +46,10 @@ class Executor {
   /** Where execution is, for error messages (Go's `state.at`). */
   private pos = 0;
 
-  public constructor(private readonly template: string, data: unknown) {
+  public constructor(
+    private readonly template: string,
+    data: unknown,
+  ) {
     this.vars = [{ name: '$', value: data }];
   }
 
@@ -135,7 +138,10 @@ class Executor {
 
   private print(value: unknown): void {
     if (isNil(value)) this.out += '<no value>';
-    else if (typeof value === 'object') this.refuse(`printing a ${Array.isArray(value) ? 'list' : 'map'} (Go prints ${Array.isArray(value) ? '[...]' : 'map[...]'}; pipe it to toJson)`);
+    else if (typeof value === 'object')
+      this.refuse(
+        `printing a ${Array.isArray(value) ? 'list' : 'map'} (Go prints ${Array.isArray(value) ? '[...]' : 'map[...]'}; pipe it to toJson)`,
+      );
     else this.out += formatScalar(value);
   }
 
@@ -249,7 +255,8 @@ class Executor {
     try {
       return fn.call(args);
     } catch (error) {
-      if (error instanceof UnsupportedFeatureError) throw new UnsupportedFeatureError(`${templateContext(this.template, pos)}: ${error.message}`);
+      if (error instanceof UnsupportedFeatureError)
+        throw new UnsupportedFeatureError(`${templateContext(this.template, pos)}: ${error.message}`);
       return this.fail(`error calling ${name}: ${(error as Error).message}`);
     }
   }

@@ -42,9 +42,22 @@ const COMPARATORS = new Set(['==', '!=', '>', '>=', '<', '<=', '=~', '!~']);
 const SUPPORTED_SYMBOLS = new Set([...COMPARATORS, '&&', '||', '!']);
 /** govaluate symbols we do not implement, with what they are. */
 const UNSUPPORTED_SYMBOLS: Readonly<Record<string, string>> = {
-  '+': 'arithmetic', '-': 'arithmetic or negation', '*': 'arithmetic', '/': 'arithmetic', '%': 'arithmetic', '**': 'arithmetic',
-  '&': 'bitwise operators', '|': 'bitwise operators', '^': 'bitwise operators', '>>': 'bitwise operators', '<<': 'bitwise operators',
-  '~': 'bitwise operators', '?': 'the ternary operator', ':': 'the ternary operator', '??': 'the "??" operator', ',': 'function arguments and arrays',
+  '+': 'arithmetic',
+  '-': 'arithmetic or negation',
+  '*': 'arithmetic',
+  '/': 'arithmetic',
+  '%': 'arithmetic',
+  '**': 'arithmetic',
+  '&': 'bitwise operators',
+  '|': 'bitwise operators',
+  '^': 'bitwise operators',
+  '>>': 'bitwise operators',
+  '<<': 'bitwise operators',
+  '~': 'bitwise operators',
+  '?': 'the ternary operator',
+  ':': 'the ternary operator',
+  '??': 'the "??" operator',
+  ',': 'function arguments and arrays',
 };
 
 const SPACE = new RegExp(`[${GO_SPACE}]`, 'u');
@@ -155,7 +168,10 @@ class Lexer {
 class Parser {
   private position = 0;
 
-  public constructor(private readonly expr: string, private readonly tokens: readonly Token[]) {}
+  public constructor(
+    private readonly expr: string,
+    private readonly tokens: readonly Token[],
+  ) {}
 
   public parse(): Node {
     if (this.tokens.length === 0) this.fail('an empty expression has no value');
@@ -253,7 +269,10 @@ function deepEqual(left: unknown, right: unknown): boolean {
 }
 
 class Evaluator {
-  public constructor(private readonly expr: string, private readonly variables: Record<string, unknown>) {}
+  public constructor(
+    private readonly expr: string,
+    private readonly variables: Record<string, unknown>,
+  ) {}
 
   private fail(what: string): never {
     throw new Error(`expression "${this.expr}": ${what}`);
@@ -271,7 +290,9 @@ class Evaluator {
         return !operand;
       }
       case 'binary':
-        return node.operator === '&&' || node.operator === '||' ? this.logical(node.operator, node.left, node.right) : this.compare(node.operator, this.evaluate(node.left), this.evaluate(node.right));
+        return node.operator === '&&' || node.operator === '||'
+          ? this.logical(node.operator, node.left, node.right)
+          : this.compare(node.operator, this.evaluate(node.left), this.evaluate(node.right));
     }
   }
 
@@ -293,7 +314,8 @@ class Evaluator {
     if (operator === '||' && left === true) return true;
     const right = this.evaluate(rightNode);
     for (const side of [left, right]) {
-      if (typeof side !== 'boolean') this.fail(`Value '${show(side)}' cannot be used with the logical operator '${operator}', it is not a bool`);
+      if (typeof side !== 'boolean')
+        this.fail(`Value '${show(side)}' cannot be used with the logical operator '${operator}', it is not a bool`);
     }
     return operator === '&&' ? left === true && right === true : left === true || right === true;
   }
@@ -303,7 +325,9 @@ class Evaluator {
     if (operator === '!=') return !deepEqual(left, right);
     if (operator === '=~' || operator === '!~') {
       if (typeof left !== 'string' || typeof right !== 'string') {
-        this.fail(`Value '${show(typeof left !== 'string' ? left : right)}' cannot be used with the comparator '${operator}', it is not a number`);
+        this.fail(
+          `Value '${show(typeof left !== 'string' ? left : right)}' cannot be used with the comparator '${operator}', it is not a number`,
+        );
       }
       return goRegexpMatch(right, left) === (operator === '=~');
     }
@@ -312,10 +336,14 @@ class Evaluator {
     else if (typeof left === 'string' && typeof right === 'string') order = compareCodePoints(left, right);
     else return this.fail(`Value '${show(left)}' cannot be used with the comparator '${operator}', it is not a number`);
     switch (operator) {
-      case '<': return order < 0;
-      case '<=': return order <= 0;
-      case '>': return order > 0;
-      default: return order >= 0;
+      case '<':
+        return order < 0;
+      case '<=':
+        return order <= 0;
+      case '>':
+        return order > 0;
+      default:
+        return order >= 0;
     }
   }
 }

@@ -49,7 +49,9 @@ export function compileGoRegexp(pattern: string): RE2JS {
     if (!(error instanceof RE2JSException)) throw error;
     // RE2 (C++, and re2js after it) rejects a group name used twice; Go's parser accepts it.
     if (error.message.includes('duplicate capture group name')) {
-      throw new UnsupportedFeatureError(`regexp "${pattern}": a group name used twice (which Go accepts) is not supported by the simulator`);
+      throw new UnsupportedFeatureError(
+        `regexp "${pattern}": a group name used twice (which Go accepts) is not supported by the simulator`,
+      );
     }
     throw new Error(goMessage(error));
   }
@@ -65,7 +67,7 @@ export function goRegexpMatch(pattern: string, text: string): boolean {
 /** Go's `Regexp.FindString`: the leftmost match, or "" when there is none. */
 export function goRegexpFind(pattern: string, text: string): string {
   const matcher = compileGoRegexp(pattern).matcher(text);
-  return matcher.find() ? matcher.group() ?? '' : '';
+  return matcher.find() ? (matcher.group() ?? '') : '';
 }
 
 /** The width in UTF-16 units of the code point at `index` (0 at the end), like `utf8.DecodeRuneInString`. */

@@ -38,7 +38,8 @@ function parseSjsonPath(path: string): PathComponent[] {
   const components = splitPath(SJSON, path);
   for (const component of components) {
     if (component.lead === ':') refusePath(SJSON, path, 'a leading ":" (forced string key)');
-    if (component.lead === '!' || component.lead === '[' || component.lead === '{') refusePath(SJSON, path, `a component starting with "${component.lead}"`);
+    if (component.lead === '!' || component.lead === '[' || component.lead === '{')
+      refusePath(SJSON, path, `a component starting with "${component.lead}"`);
   }
   return components;
 }

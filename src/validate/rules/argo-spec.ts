@@ -16,7 +16,18 @@ export const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? val
 export const WORKFLOW_KINDS: readonly string[] = ['Workflow', 'WorkflowTemplate', 'ClusterWorkflowTemplate', 'CronWorkflow'];
 
 /** Every template type field; a template has exactly one. */
-export const TEMPLATE_TYPES = ['container', 'script', 'dag', 'steps', 'resource', 'suspend', 'containerSet', 'data', 'http', 'plugin'] as const;
+export const TEMPLATE_TYPES = [
+  'container',
+  'script',
+  'dag',
+  'steps',
+  'resource',
+  'suspend',
+  'containerSet',
+  'data',
+  'http',
+  'plugin',
+] as const;
 /** Templates that run as a pod of their own. */
 export const LEAF_TYPES: readonly string[] = ['container', 'script', 'resource', 'containerSet', 'data', 'http', 'plugin', 'suspend'];
 
@@ -40,12 +51,15 @@ export interface TemplateAt {
 
 export function templatesOf(workflow: WorkflowSpec): TemplateAt[] {
   return listOf(workflow.spec.templates).flatMap((template, index) =>
-    isRecord(template) ? [{ template, name: typeof template.name === 'string' ? template.name : '', at: [...workflow.at, 'templates', index] }] : [],
+    isRecord(template)
+      ? [{ template, name: typeof template.name === 'string' ? template.name : '', at: [...workflow.at, 'templates', index] }]
+      : [],
   );
 }
 
 /** The template types a template has. */
-export const typesOf = (template: Json): string[] => TEMPLATE_TYPES.filter((type) => template[type] !== undefined && template[type] !== null);
+export const typesOf = (template: Json): string[] =>
+  TEMPLATE_TYPES.filter((type) => template[type] !== undefined && template[type] !== null);
 
 /** A step or DAG task: something that invokes a template. */
 export interface CallAt {
@@ -58,20 +72,25 @@ export interface CallAt {
 
 export function dagTasksOf(holder: TemplateAt): CallAt[] {
   return listOf(holder.template.dag?.tasks).flatMap((task, index) =>
-    isRecord(task) ? [{ call: task, name: typeof task.name === 'string' ? task.name : '', at: [...holder.at, 'dag', 'tasks', index], holder }] : [],
+    isRecord(task)
+      ? [{ call: task, name: typeof task.name === 'string' ? task.name : '', at: [...holder.at, 'dag', 'tasks', index], holder }]
+      : [],
   );
 }
 
 export function stepsOf(holder: TemplateAt): CallAt[] {
   return listOf(holder.template.steps).flatMap((group, groupIndex) =>
     listOf(group).flatMap((step, index) =>
-      isRecord(step) ? [{ call: step, name: typeof step.name === 'string' ? step.name : '', at: [...holder.at, 'steps', groupIndex, index], holder }] : [],
+      isRecord(step)
+        ? [{ call: step, name: typeof step.name === 'string' ? step.name : '', at: [...holder.at, 'steps', groupIndex, index], holder }]
+        : [],
     ),
   );
 }
 
 /** Every step and DAG task of the spec. */
-export const callsOf = (workflow: WorkflowSpec): CallAt[] => templatesOf(workflow).flatMap((holder) => [...dagTasksOf(holder), ...stepsOf(holder)]);
+export const callsOf = (workflow: WorkflowSpec): CallAt[] =>
+  templatesOf(workflow).flatMap((holder) => [...dagTasksOf(holder), ...stepsOf(holder)]);
 
 /** True when the text holds an unresolved `{{...}}` placeholder. */
 export const hasPlaceholder = (text: unknown): boolean => typeof text === 'string' && text.includes('{{');
@@ -79,7 +98,10 @@ export const hasPlaceholder = (text: unknown): boolean => typeof text === 'strin
 export const pathOf = (at: Path, ...more: (string | number)[]): string => fieldPath(...at, ...more);
 
 /** The Workflows kinds' objects of the run, with their specs. */
-export function workflowObjects(objects: readonly ManifestObject[], kinds: readonly string[] = WORKFLOW_KINDS): { target: ManifestObject; workflow: WorkflowSpec }[] {
+export function workflowObjects(
+  objects: readonly ManifestObject[],
+  kinds: readonly string[] = WORKFLOW_KINDS,
+): { target: ManifestObject; workflow: WorkflowSpec }[] {
   return objects.flatMap((target) => {
     if (!kinds.includes(target.kind)) return [];
     const workflow = workflowSpecOf(target);
@@ -88,4 +110,5 @@ export function workflowObjects(objects: readonly ManifestObject[], kinds: reado
 }
 
 /** The parameters (or artifacts) list at `holder[key].parameters`. */
-export const namedList = (holder: unknown, key: 'parameters' | 'artifacts'): Json[] => listOf(isRecord(holder) ? holder[key] : undefined).filter(isRecord);
+export const namedList = (holder: unknown, key: 'parameters' | 'artifacts'): Json[] =>
+  listOf(isRecord(holder) ? holder[key] : undefined).filter(isRecord);

@@ -13,7 +13,9 @@ export interface Operand {
 
 export type ParseResult = { readonly ok: true; readonly operands: readonly Operand[] } | { readonly ok: false; readonly error: string };
 
-type Token = { readonly kind: 'operand'; readonly operand: Operand; readonly at: number } | { readonly kind: '&&' | '||' | '!' | '(' | ')'; readonly at: number };
+type Token =
+  | { readonly kind: 'operand'; readonly operand: Operand; readonly at: number }
+  | { readonly kind: '&&' | '||' | '!' | '(' | ')'; readonly at: number };
 
 /**
  * @param operand the pattern of one operand, anchored by the caller's tokenizer (e.g. a task name
@@ -116,4 +118,5 @@ class Parser {
   }
 }
 
-const describe = (token: Token): string => (token.kind === 'operand' ? (token.operand.result ? `${token.operand.name}.${token.operand.result}` : token.operand.name) : token.kind);
+const describe = (token: Token): string =>
+  token.kind === 'operand' ? (token.operand.result ? `${token.operand.name}.${token.operand.result}` : token.operand.name) : token.kind;

@@ -4,7 +4,8 @@ import { isRecord, listOf } from './argo-spec';
 
 const POLICIES = ['Allow', 'Forbid', 'Replace', ''];
 /** Five fields, or a robfig/cron descriptor (`@daily`, `@every 1h`). */
-const isSchedule = (text: string): boolean => text.trim().split(/\s+/).length === 5 || /^@(yearly|annually|monthly|weekly|daily|midnight|hourly|every\s+\S+)$/.test(text.trim());
+const isSchedule = (text: string): boolean =>
+  text.trim().split(/\s+/).length === 5 || /^@(yearly|annually|monthly|weekly|daily|midnight|hourly|every\s+\S+)$/.test(text.trim());
 
 export const cronScheduleRule: LintRule = {
   id: 'cron-schedule',
@@ -17,9 +18,17 @@ export const cronScheduleRule: LintRule = {
     const violations: Violation[] = [];
     if (schedules.length === 0) violations.push({ path: 'spec.schedules', message: 'a CronWorkflow needs at least one schedule' });
     listOf(spec.schedules).forEach((schedule, index) => {
-      if (typeof schedule !== 'string' || !isSchedule(schedule)) violations.push({ path: fieldPath('spec', 'schedules', index), message: `schedule ${JSON.stringify(schedule)} is not five cron fields (minute hour day month weekday)` });
+      if (typeof schedule !== 'string' || !isSchedule(schedule))
+        violations.push({
+          path: fieldPath('spec', 'schedules', index),
+          message: `schedule ${JSON.stringify(schedule)} is not five cron fields (minute hour day month weekday)`,
+        });
     });
-    if (spec.concurrencyPolicy !== undefined && !POLICIES.includes(spec.concurrencyPolicy)) violations.push({ path: 'spec.concurrencyPolicy', message: `concurrencyPolicy must be one of ${POLICIES.filter(Boolean).join(', ')}` });
+    if (spec.concurrencyPolicy !== undefined && !POLICIES.includes(spec.concurrencyPolicy))
+      violations.push({
+        path: 'spec.concurrencyPolicy',
+        message: `concurrencyPolicy must be one of ${POLICIES.filter(Boolean).join(', ')}`,
+      });
     return violations;
   },
 };

@@ -5,7 +5,18 @@
  */
 import type { LintRule, Violation } from '../finding';
 import { parseBooleanExpression } from './boolean-expression';
-import { dagTasksOf, hasPlaceholder, isRecord, listOf, pathOf, templatesOf, workflowSpecOf, WORKFLOW_KINDS, type CallAt, type TemplateAt } from './argo-spec';
+import {
+  dagTasksOf,
+  hasPlaceholder,
+  isRecord,
+  listOf,
+  pathOf,
+  templatesOf,
+  workflowSpecOf,
+  WORKFLOW_KINDS,
+  type CallAt,
+  type TemplateAt,
+} from './argo-spec';
 
 const TASK_OPERAND = /[a-zA-Z0-9][-a-zA-Z0-9]*(\.[A-Z][a-zA-Z]+)?/;
 const RESULTS = ['Succeeded', 'Failed', 'Errored', 'Skipped', 'Omitted', 'Daemoned', 'AnySucceeded', 'AllFailed'];
@@ -39,45 +50,78 @@ export const dagTasksRule = dagRule('dag-tasks', 'a DAG template has at least on
   tasks.length > 0 ? [] : [{ path: pathOf(dag.at, 'dag', 'tasks'), message: `DAG template "${dag.name}" has no tasks` }],
 );
 
-export const dagDependsSyntaxRule = dagRule('dag-depends-syntax', '`depends` parses: task names, .Result suffixes, &&, ||, ! and parentheses', (_dag, tasks) =>
-  tasks.flatMap((task) => {
-    if (task.call.depends === undefined || hasPlaceholder(task.call.depends)) return [];
-    if (typeof task.call.depends !== 'string') return [{ path: pathOf(task.at, 'depends'), message: 'depends must be a string expression' }];
-    const parsed = parseBooleanExpression(task.call.depends, TASK_OPERAND);
-    return parsed.ok ? [] : [{ path: pathOf(task.at, 'depends'), message: `depends "${task.call.depends}" does not parse: ${parsed.error}` }];
-  }),
+export const dagDependsSyntaxRule = dagRule(
+  'dag-depends-syntax',
+  '`depends` parses: task names, .Result suffixes, &&, ||, ! and parentheses',
+  (_dag, tasks) =>
+    tasks.flatMap((task) => {
+      if (task.call.depends === undefined || hasPlaceholder(task.call.depends)) return [];
+      if (typeof task.call.depends !== 'string')
+        return [{ path: pathOf(task.at, 'depends'), message: 'depends must be a string expression' }];
+      const parsed = parseBooleanExpression(task.call.depends, TASK_OPERAND);
+      return parsed.ok
+        ? []
+        : [{ path: pathOf(task.at, 'depends'), message: `depends "${task.call.depends}" does not parse: ${parsed.error}` }];
+    }),
 );
 
-export const dagDependencyRule = dagRule('dag-dependency', 'every task a DAG task depends on exists, with a result Argo knows', (_dag, tasks) => {
-  const byName = new Map(tasks.map((task) => [task.name, task]));
-  return tasks.flatMap((task) => {
-    const violations: Violation[] = [];
-    for (const name of listOf(task.call.dependencies)) {
-      if (typeof name === 'string' && !byName.has(name)) violations.push({ path: pathOf(task.at, 'dependencies'), message: `dependency "${name}" is not a task of this DAG` });
-    }
-    const parsed = typeof task.call.depends === 'string' ? parseBooleanExpression(task.call.depends, TASK_OPERAND) : undefined;
-    for (const operand of parsed?.ok ? parsed.operands : []) {
-      const path = pathOf(task.at, 'depends');
-      const dependency = byName.get(operand.name);
-      if (!dependency) violations.push({ path, message: `depends names "${operand.name}", which is not a task of this DAG` });
-      else if (operand.result !== undefined && !RESULTS.includes(operand.result)) violations.push({ path, message: `"${operand.name}.${operand.result}": the result must be one of ${RESULTS.join(', ')}` });
-      else if (operand.result !== undefined && LOOP_RESULTS.includes(operand.result) && !isLooped(dependency)) violations.push({ path, message: `"${operand.name}.${operand.result}" only applies to a task with withItems, withParam or withSequence` });
-    }
-    return violations;
-  });
-});
+export const dagDependencyRule = dagRule(
+  'dag-dependency',
+  'every task a DAG task depends on exists, with a result Argo knows',
+  (_dag, tasks) => {
+    const byName = new Map(tasks.map((task) => [task.name, task]));
+    return tasks.flatMap((task) => {
+      const violations: Violation[] = [];
+      for (const name of listOf(task.call.dependencies)) {
+        if (typeof name === 'string' && !byName.has(name))
+          violations.push({ path: pathOf(task.at, 'dependencies'), message: `dependency "${name}" is not a task of this DAG` });
+      }
+      const parsed = typeof task.call.depends === 'string' ? parseBooleanExpression(task.call.depends, TASK_OPERAND) : undefined;
+      for (const operand of parsed?.ok ? parsed.operands : []) {
+        const path = pathOf(task.at, 'depends');
+        const dependency = byName.get(operand.name);
+        if (!dependency) violations.push({ path, message: `depends names "${operand.name}", which is not a task of this DAG` });
+        else if (operand.result !== undefined && !RESULTS.includes(operand.result))
+          violations.push({ path, message: `"${operand.name}.${operand.result}": the result must be one of ${RESULTS.join(', ')}` });
+        else if (operand.result !== undefined && LOOP_RESULTS.includes(operand.result) && !isLooped(dependency))
+          violations.push({
+            path,
+            message: `"${operand.name}.${operand.result}" only applies to a task with withItems, withParam or withSequence`,
+          });
+      }
+      return violations;
+    });
+  },
+);
 
-export const dagDependsMixedRule = dagRule('dag-depends-mixed', '`depends` is never mixed with `dependencies` or `continueOn` in one DAG, and digit-led task names are not used with either', (_dag, tasks) => {
-  const usesDepends = tasks.some((task) => task.call.depends !== undefined);
-  const usesAny = usesDepends || tasks.some((task) => task.call.dependencies !== undefined);
-  return tasks.flatMap((task): Violation[] => {
-    const violations: Violation[] = [];
-    if (usesDepends && task.call.dependencies !== undefined) violations.push({ path: pathOf(task.at, 'dependencies'), message: "this DAG uses 'depends': write this task's dependencies as a depends expression too" });
-    if (usesDepends && task.call.continueOn !== undefined) violations.push({ path: pathOf(task.at, 'continueOn'), message: "continueOn cannot be used in a DAG that uses 'depends': write 'task.Failed' or 'task.Errored' in the dependent's depends instead" });
-    if (usesAny && /^[0-9]/.test(task.name)) violations.push({ path: pathOf(task.at, 'name'), message: `task name "${task.name}" starts with a digit, which depends/dependencies cannot refer to` });
-    return violations;
-  });
-});
+export const dagDependsMixedRule = dagRule(
+  'dag-depends-mixed',
+  '`depends` is never mixed with `dependencies` or `continueOn` in one DAG, and digit-led task names are not used with either',
+  (_dag, tasks) => {
+    const usesDepends = tasks.some((task) => task.call.depends !== undefined);
+    const usesAny = usesDepends || tasks.some((task) => task.call.dependencies !== undefined);
+    return tasks.flatMap((task): Violation[] => {
+      const violations: Violation[] = [];
+      if (usesDepends && task.call.dependencies !== undefined)
+        violations.push({
+          path: pathOf(task.at, 'dependencies'),
+          message: "this DAG uses 'depends': write this task's dependencies as a depends expression too",
+        });
+      if (usesDepends && task.call.continueOn !== undefined)
+        violations.push({
+          path: pathOf(task.at, 'continueOn'),
+          message:
+            "continueOn cannot be used in a DAG that uses 'depends': write 'task.Failed' or 'task.Errored' in the dependent's depends instead",
+        });
+      if (usesAny && /^[0-9]/.test(task.name))
+        violations.push({
+          path: pathOf(task.at, 'name'),
+          message: `task name "${task.name}" starts with a digit, which depends/dependencies cannot refer to`,
+        });
+      return violations;
+    });
+  },
+);
 
 /** A cycle among the tasks, as names `a -> b -> a`, or undefined. */
 function findCycle(tasks: readonly CallAt[]): string[] | undefined {
@@ -106,10 +150,12 @@ function findCycle(tasks: readonly CallAt[]): string[] | undefined {
 
 export const dagCycleRule = dagRule('dag-cycle', 'the tasks of a DAG have no dependency cycle', (dag, tasks) => {
   const cycle = findCycle(tasks);
-  return cycle ? [{ path: pathOf(dag.at, 'dag', 'tasks'), message: `dependency cycle: ${cycle.join(' -> ')}; no task of it can ever start` }] : [];
+  return cycle
+    ? [{ path: pathOf(dag.at, 'dag', 'tasks'), message: `dependency cycle: ${cycle.join(' -> ')}; no task of it can ever start` }]
+    : [];
 });
 
-export const dagTargetRule = dagRule('dag-target', "dag.target names tasks of the DAG", (dag, tasks) => {
+export const dagTargetRule = dagRule('dag-target', 'dag.target names tasks of the DAG', (dag, tasks) => {
   const target = dag.template.dag.target;
   if (typeof target !== 'string' || hasPlaceholder(target)) return [];
   const names = new Set(tasks.map((task) => task.name));
@@ -133,18 +179,36 @@ function ancestorsOf(task: CallAt, byName: ReadonlyMap<string, CallAt>): Set<str
   return seen;
 }
 
-export const dagArgumentDependencyRule = dagRule('dag-argument-dependency', 'an argument that starts with {{tasks.X...}} comes from a task X that runs before', (_dag, tasks) => {
-  const byName = new Map(tasks.map((task) => [task.name, task]));
-  return tasks.flatMap((task) => {
-    const ancestors = ancestorsOf(task, byName);
-    const parameters = listOf(task.call.arguments?.parameters).map((parameter, index) => ({ text: isRecord(parameter) ? parameter.value : undefined, at: [...task.at, 'arguments', 'parameters', index, 'value'] }));
-    const artifacts = listOf(task.call.arguments?.artifacts).map((artifact, index) => ({ text: isRecord(artifact) ? artifact.from : undefined, at: [...task.at, 'arguments', 'artifacts', index, 'from'] }));
-    return [...parameters, ...artifacts].flatMap(({ text, at }): Violation[] => {
-      const match = typeof text === 'string' ? /^\{\{\s*tasks\.([a-zA-Z0-9][-a-zA-Z0-9]*)\./.exec(text) : null;
-      if (!match || ancestors.has(match[1]) || !byName.has(match[1])) return [];
-      return [{ path: pathOf(at), message: `"${text}" needs task "${match[1]}" to have run: add it to this task's depends` }];
+export const dagArgumentDependencyRule = dagRule(
+  'dag-argument-dependency',
+  'an argument that starts with {{tasks.X...}} comes from a task X that runs before',
+  (_dag, tasks) => {
+    const byName = new Map(tasks.map((task) => [task.name, task]));
+    return tasks.flatMap((task) => {
+      const ancestors = ancestorsOf(task, byName);
+      const parameters = listOf(task.call.arguments?.parameters).map((parameter, index) => ({
+        text: isRecord(parameter) ? parameter.value : undefined,
+        at: [...task.at, 'arguments', 'parameters', index, 'value'],
+      }));
+      const artifacts = listOf(task.call.arguments?.artifacts).map((artifact, index) => ({
+        text: isRecord(artifact) ? artifact.from : undefined,
+        at: [...task.at, 'arguments', 'artifacts', index, 'from'],
+      }));
+      return [...parameters, ...artifacts].flatMap(({ text, at }): Violation[] => {
+        const match = typeof text === 'string' ? /^\{\{\s*tasks\.([a-zA-Z0-9][-a-zA-Z0-9]*)\./.exec(text) : null;
+        if (!match || ancestors.has(match[1]) || !byName.has(match[1])) return [];
+        return [{ path: pathOf(at), message: `"${text}" needs task "${match[1]}" to have run: add it to this task's depends` }];
+      });
     });
-  });
-});
+  },
+);
 
-export const DAG_RULES: readonly LintRule[] = [dagTasksRule, dagDependsSyntaxRule, dagDependencyRule, dagDependsMixedRule, dagCycleRule, dagTargetRule, dagArgumentDependencyRule];
+export const DAG_RULES: readonly LintRule[] = [
+  dagTasksRule,
+  dagDependsSyntaxRule,
+  dagDependencyRule,
+  dagDependsMixedRule,
+  dagCycleRule,
+  dagTargetRule,
+  dagArgumentDependencyRule,
+];

@@ -30,9 +30,22 @@ export const sensorEventSourceRule: LintRule = {
     if (sources.length === 0) return [];
     return dependenciesOf(target).flatMap(({ dependency, at }): Violation[] => {
       const source = sources.find((candidate) => candidate.name === dependency.eventSourceName);
-      if (!source) return [{ path: pathOf(at, 'eventSourceName'), message: `EventSource "${dependency.eventSourceName}" is not in this run (EventSources: ${sources.map((candidate) => candidate.name).join(', ')})` }];
+      if (!source)
+        return [
+          {
+            path: pathOf(at, 'eventSourceName'),
+            message: `EventSource "${dependency.eventSourceName}" is not in this run (EventSources: ${sources.map((candidate) => candidate.name).join(', ')})`,
+          },
+        ];
       const events = eventNamesOf(source);
-      return events.has(dependency.eventName) ? [] : [{ path: pathOf(at, 'eventName'), message: `EventSource "${source.name}" publishes no event "${dependency.eventName}" (events: ${[...events].sort().join(', ')})` }];
+      return events.has(dependency.eventName)
+        ? []
+        : [
+            {
+              path: pathOf(at, 'eventName'),
+              message: `EventSource "${source.name}" publishes no event "${dependency.eventName}" (events: ${[...events].sort().join(', ')})`,
+            },
+          ];
     });
   },
 };
@@ -52,16 +65,25 @@ export const eventsNamespaceRule: LintRule = {
     const buses = context.objects.filter((object) => object.kind === 'EventBus' && object.name === busOf(target));
     for (const bus of buses) {
       if (bus.namespace !== undefined && target.namespace !== undefined && bus.namespace !== target.namespace) {
-        violations.push({ path: 'metadata.namespace', message: `the Sensor is in namespace ${target.namespace} but its EventBus "${bus.name}" is in ${bus.namespace}: events never reach it` });
+        violations.push({
+          path: 'metadata.namespace',
+          message: `the Sensor is in namespace ${target.namespace} but its EventBus "${bus.name}" is in ${bus.namespace}: events never reach it`,
+        });
       }
     }
     const sourceNames = new Set(dependenciesOf(target).map(({ dependency }) => dependency.eventSourceName));
     for (const source of eventSources(context).filter((candidate) => sourceNames.has(candidate.name))) {
       if (source.namespace !== undefined && target.namespace !== undefined && source.namespace !== target.namespace) {
-        violations.push({ path: 'metadata.namespace', message: `the Sensor is in namespace ${target.namespace} but EventSource "${source.name}" is in ${source.namespace}: put them in one namespace` });
+        violations.push({
+          path: 'metadata.namespace',
+          message: `the Sensor is in namespace ${target.namespace} but EventSource "${source.name}" is in ${source.namespace}: put them in one namespace`,
+        });
       }
       if (busOf(source) !== busOf(target)) {
-        violations.push({ path: 'spec.eventBusName', message: `the Sensor listens on EventBus "${busOf(target)}" but EventSource "${source.name}" publishes on "${busOf(source)}"` });
+        violations.push({
+          path: 'spec.eventBusName',
+          message: `the Sensor listens on EventBus "${busOf(target)}" but EventSource "${source.name}" publishes on "${busOf(source)}"`,
+        });
       }
     }
     return violations;

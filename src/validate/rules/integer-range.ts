@@ -17,7 +17,10 @@ const INT64_LIMIT = 2 ** 63;
 function outOfRange(value: unknown, at: (string | number)[], found: Violation[]): void {
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value >= INT64_LIMIT || value < -INT64_LIMIT) {
-      found.push({ path: fieldPath(...at), message: `${value} is outside the range of a 64-bit integer, the widest number a Kubernetes field holds; use a smaller value` });
+      found.push({
+        path: fieldPath(...at),
+        message: `${value} is outside the range of a 64-bit integer, the widest number a Kubernetes field holds; use a smaller value`,
+      });
     }
     return;
   }
@@ -25,8 +28,8 @@ function outOfRange(value: unknown, at: (string | number)[], found: Violation[])
     value.forEach((item, index) => {
       outOfRange(item, [...at, index], found);
     });
-  }
-  else if (typeof value === 'object' && value !== null) for (const [key, item] of Object.entries(value)) outOfRange(item, [...at, key], found);
+  } else if (typeof value === 'object' && value !== null)
+    for (const [key, item] of Object.entries(value)) outOfRange(item, [...at, key], found);
 }
 
 export const integerRangeRule: LintRule = {

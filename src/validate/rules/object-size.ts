@@ -30,8 +30,10 @@ function mapBytes(map: unknown, decode: (value: string) => number): number {
 
 function dataBytes(target: ManifestObject): number | undefined {
   const object = target.object;
-  if (target.kind === 'ConfigMap') return mapBytes(object.data, utf8Bytes) + mapBytes(object.binaryData, (value) => Buffer.from(value, 'base64').length);
-  if (target.kind === 'Secret') return mapBytes(object.data, (value) => Buffer.from(value, 'base64').length) + mapBytes(object.stringData, utf8Bytes);
+  if (target.kind === 'ConfigMap')
+    return mapBytes(object.data, utf8Bytes) + mapBytes(object.binaryData, (value) => Buffer.from(value, 'base64').length);
+  if (target.kind === 'Secret')
+    return mapBytes(object.data, (value) => Buffer.from(value, 'base64').length) + mapBytes(object.stringData, utf8Bytes);
   return undefined;
 }
 
@@ -49,7 +51,12 @@ export const objectSizeRule: LintRule = {
     const data = dataBytes(target);
     if (data !== undefined && data > MAX_DATA_BYTES) {
       const field = target.kind === 'Secret' ? 'data and stringData' : 'data and binaryData';
-      return [{ path: '', message: `${target.kind} ${field} hold ${kib(data)}, more than the 1024 KiB the API server accepts: split it into several ${target.kind}s or move the content elsewhere` }];
+      return [
+        {
+          path: '',
+          message: `${target.kind} ${field} hold ${kib(data)}, more than the 1024 KiB the API server accepts: split it into several ${target.kind}s or move the content elsewhere`,
+        },
+      ];
     }
     const size = utf8Bytes(JSON.stringify(target.object));
     if (size <= MAX_CLIENT_SIDE_APPLY_BYTES || appliedServerSide(target.object)) return [];

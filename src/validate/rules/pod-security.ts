@@ -73,7 +73,8 @@ function patchedPod(patches: readonly Json[], pod: Json): Json {
 export const podSecurityRestrictedRule: LintRule = {
   id: 'pod-security-restricted',
   severity: 'warning',
-  description: "container, script and containerSet pods, Argo's init and wait containers included, are admitted under the restricted Pod Security level",
+  description:
+    "container, script and containerSet pods, Argo's init and wait containers included, are admitted under the restricted Pod Security level",
   kinds: WORKFLOW_KINDS,
   check: (target) => {
     const workflow = workflowSpecOf(target);
@@ -88,17 +89,31 @@ export const podSecurityRestrictedRule: LintRule = {
       const pod = patchedPod(patches ?? [], record(podContext));
       const problems: string[] = [];
       main.forEach((container, index) => {
-        const gaps = restrictedGaps(patchedContainer(patches ?? [], 'containers', type === 'containerSet' ? container.name : MAIN_CONTAINER, container), pod);
-        if (gaps.length > 0) problems.push(`${type === 'containerSet' ? `container ${container.name ?? index}` : `the ${type} container`} needs ${gaps.join(', ')}`);
+        const gaps = restrictedGaps(
+          patchedContainer(patches ?? [], 'containers', type === 'containerSet' ? container.name : MAIN_CONTAINER, container),
+          pod,
+        );
+        if (gaps.length > 0)
+          problems.push(
+            `${type === 'containerSet' ? `container ${container.name ?? index}` : `the ${type} container`} needs ${gaps.join(', ')}`,
+          );
       });
       if (patches !== undefined) {
         for (const executor of EXECUTOR_CONTAINERS) {
           const gaps = restrictedGaps(patchedContainer(patches, executor.list, executor.name), pod);
-          if (gaps.length > 0) problems.push(`Argo's ${executor.name} container needs ${gaps.join(', ')} (a podSpecPatch naming it in ${executor.list}, or the controller's executor.securityContext)`);
+          if (gaps.length > 0)
+            problems.push(
+              `Argo's ${executor.name} container needs ${gaps.join(', ')} (a podSpecPatch naming it in ${executor.list}, or the controller's executor.securityContext)`,
+            );
         }
       }
       if (problems.length === 0) return [];
-      return [{ path: pathOf(at), message: `template "${name}": a namespace enforcing the restricted Pod Security level refuses its pod: ${problems.join('; ')}` }];
+      return [
+        {
+          path: pathOf(at),
+          message: `template "${name}": a namespace enforcing the restricted Pod Security level refuses its pod: ${problems.join('; ')}`,
+        },
+      ];
     });
   },
 };

@@ -15,7 +15,10 @@ function resourceViolations({ template, name, at }: TemplateAt): Violation[] {
   const violations: Violation[] = [];
   const action = resource.action;
   if (typeof action !== 'string' || (!ACTIONS.includes(action) && !hasPlaceholder(action))) {
-    violations.push({ path: pathOf(at, 'resource', 'action'), message: `resource template "${name}": action must be one of ${ACTIONS.join(', ')}` });
+    violations.push({
+      path: pathOf(at, 'resource', 'action'),
+      message: `resource template "${name}": action must be one of ${ACTIONS.join(', ')}`,
+    });
   }
   const needsManifest = action !== 'get' && action !== 'delete';
   if (needsManifest && resource.manifest === undefined && resource.manifestFrom === undefined) {
@@ -27,7 +30,10 @@ function resourceViolations({ template, name, at }: TemplateAt): Violation[] {
   }
   const artifact = resource.manifestFrom?.artifact?.name;
   if (typeof artifact === 'string' && !namedList(template.inputs, 'artifacts').some((input) => input.name === artifact)) {
-    violations.push({ path: pathOf(at, 'resource', 'manifestFrom', 'artifact', 'name'), message: `manifestFrom names artifact "${artifact}", which is not an input artifact of "${name}"` });
+    violations.push({
+      path: pathOf(at, 'resource', 'manifestFrom', 'artifact', 'name'),
+      message: `manifestFrom names artifact "${artifact}", which is not an input artifact of "${name}"`,
+    });
   }
   return violations;
 }

@@ -19,7 +19,8 @@ export function argoDurationSeconds(value: unknown): number | undefined {
   if (typeof text !== 'string' || !isArgoDuration(text)) return undefined;
   if (/^\d+$/.test(text)) return Number(text);
   let seconds = 0;
-  for (const [, amount, unit] of text.replace(/^[-+]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) seconds += Number(amount) * UNIT_SECONDS[unit];
+  for (const [, amount, unit] of text.replace(/^[-+]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g))
+    seconds += Number(amount) * UNIT_SECONDS[unit];
   return text.startsWith('-') ? -seconds : seconds;
 }
 
@@ -48,14 +49,20 @@ export const retryMaxDurationRule: LintRule = {
       const backoff = argoDurationSeconds(retry.backoff.duration) ?? 0;
       if (maxDuration >= deadline + backoff) return [];
       const path = pathOf(at, 'retryStrategy', 'backoff', 'maxDuration');
-      const counted = 'Argo counts maxDuration from the first attempt\'s start, image pull included';
+      const counted = "Argo counts maxDuration from the first attempt's start, image pull included";
       const fix = unlimited
         ? `raise it to at least ${2 * deadline + backoff}s for one retry at its full deadline (without a limit Argo retries until maxDuration runs out)`
         : `raise it to at least ${(Number(retry.limit) + 1) * deadline + backoff}s for ${Number(retry.limit)} retries at their full deadline, or drop it and let limit and activeDeadlineSeconds bound the retries`;
-      const why = maxDuration < deadline
-        ? `an attempt that runs longer than ${retry.backoff.maxDuration} is never retried, and a retry is killed at ${retry.backoff.maxDuration}`
-        : `after an attempt that runs to its ${deadline}s deadline and a ${backoff}s backoff, no retry can start`;
-      return [{ path, message: `template "${name}": maxDuration ${retry.backoff.maxDuration} is shorter than activeDeadlineSeconds ${deadline}s plus the backoff: ${why} (${counted}); ${fix}` }];
+      const why =
+        maxDuration < deadline
+          ? `an attempt that runs longer than ${retry.backoff.maxDuration} is never retried, and a retry is killed at ${retry.backoff.maxDuration}`
+          : `after an attempt that runs to its ${deadline}s deadline and a ${backoff}s backoff, no retry can start`;
+      return [
+        {
+          path,
+          message: `template "${name}": maxDuration ${retry.backoff.maxDuration} is shorter than activeDeadlineSeconds ${deadline}s plus the backoff: ${why} (${counted}); ${fix}`,
+        },
+      ];
     });
   },
 };

@@ -15,6 +15,12 @@ export const sensorTriggerAtLeastOnceRule: LintRule = {
   check: (target) =>
     triggersOf(target).flatMap(({ trigger, name, at }): Violation[] =>
       isRecord(trigger.retryStrategy) && trigger.atLeastOnce !== true
-        ? [{ path: pathOf(at, 'atLeastOnce'), message: `trigger "${name}" has a retryStrategy but no atLeastOnce: true, so it is never retried and a failure loses the event` }]
-        : []),
+        ? [
+            {
+              path: pathOf(at, 'atLeastOnce'),
+              message: `trigger "${name}" has a retryStrategy but no atLeastOnce: true, so it is never retried and a failure loses the event`,
+            },
+          ]
+        : [],
+    ),
 };

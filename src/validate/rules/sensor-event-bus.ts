@@ -12,8 +12,16 @@ import { dependenciesOf, sensorSpec } from './sensor-spec';
 type BusType = 'nats' | 'jetstream' | 'unknown';
 
 function busTypeOf(target: ManifestObject, context: LintContext): BusType {
-  const name = typeof sensorSpec(target).eventBusName === 'string' && sensorSpec(target).eventBusName !== '' ? sensorSpec(target).eventBusName : 'default';
-  const bus = context.objects.find((object) => object.kind === 'EventBus' && object.name === name && (object.namespace === undefined || target.namespace === undefined || object.namespace === target.namespace));
+  const name =
+    typeof sensorSpec(target).eventBusName === 'string' && sensorSpec(target).eventBusName !== ''
+      ? sensorSpec(target).eventBusName
+      : 'default';
+  const bus = context.objects.find(
+    (object) =>
+      object.kind === 'EventBus' &&
+      object.name === name &&
+      (object.namespace === undefined || target.namespace === undefined || object.namespace === target.namespace),
+  );
   const spec = bus && isRecord(bus.object.spec) ? bus.object.spec : undefined;
   if (spec?.nats !== undefined) return 'nats';
   if (spec?.jetstream !== undefined || spec?.jetstreamExotic !== undefined || spec?.kafka !== undefined) return 'jetstream';
@@ -23,7 +31,8 @@ function busTypeOf(target: ManifestObject, context: LintContext): BusType {
 export const sensorDuplicateDependencySourceRule: LintRule = {
   id: 'sensor-duplicate-dependency-source',
   severity: 'warning',
-  description: 'no two dependencies of a Sensor on one eventSourceName/eventName pair: a NATS streaming EventBus refuses the Sensor (error when the run shows that bus)',
+  description:
+    'no two dependencies of a Sensor on one eventSourceName/eventName pair: a NATS streaming EventBus refuses the Sensor (error when the run shows that bus)',
   kinds: ['Sensor'],
   check: (target, context) => {
     const busType = busTypeOf(target, context);
@@ -39,9 +48,18 @@ export const sensorDuplicateDependencySourceRule: LintRule = {
         continue;
       }
       const pair = `${dependency.eventSourceName}/${dependency.eventName}`;
-      violations.push(busType === 'nats'
-        ? { path: pathOf(at), severity: 'error', message: `dependency "${dependency.name}" listens to ${pair} like "${earlier}": the NATS streaming EventBus refuses this Sensor; merge them into one dependency (alternatives as expr filters with exprLogicalOperator: or)` }
-        : { path: pathOf(at), message: `dependency "${dependency.name}" listens to ${pair} like "${earlier}": a NATS streaming EventBus (the quick start's) refuses this Sensor; merge them into one dependency, or use JetStream` });
+      violations.push(
+        busType === 'nats'
+          ? {
+              path: pathOf(at),
+              severity: 'error',
+              message: `dependency "${dependency.name}" listens to ${pair} like "${earlier}": the NATS streaming EventBus refuses this Sensor; merge them into one dependency (alternatives as expr filters with exprLogicalOperator: or)`,
+            }
+          : {
+              path: pathOf(at),
+              message: `dependency "${dependency.name}" listens to ${pair} like "${earlier}": a NATS streaming EventBus (the quick start's) refuses this Sensor; merge them into one dependency, or use JetStream`,
+            },
+      );
     }
     return violations;
   },

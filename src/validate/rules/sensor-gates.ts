@@ -19,7 +19,11 @@ export const NODE_SELECTOR = /^inputs\.parameters\.(?<input>[^.=]+)\.value=(?<ga
 function gatesOf(context: LintContext): Set<string> {
   const gates = new Set<string>();
   for (const { workflow } of workflowObjects(context.objects, ['WorkflowTemplate', 'ClusterWorkflowTemplate'])) {
-    const gateTemplates = new Set(templatesOf(workflow).filter(({ template }) => namedList(template.inputs, 'parameters').some((input) => input.name === GATE_STAGE_INPUT)).map(({ name }) => name));
+    const gateTemplates = new Set(
+      templatesOf(workflow)
+        .filter(({ template }) => namedList(template.inputs, 'parameters').some((input) => input.name === GATE_STAGE_INPUT))
+        .map(({ name }) => name),
+    );
     for (const { call } of callsOf(workflow)) {
       if (!gateTemplates.has(call.template)) continue;
       const value = namedList(call.arguments, 'parameters').find((parameter) => parameter.name === GATE_STAGE_INPUT)?.value;
@@ -46,8 +50,16 @@ export const sensorGateExistsRule: LintRule = {
       const typeKey = isRecord(template.k8s) ? 'k8s' : 'argoWorkflow';
       if (isRecord(resource) && resource.spec?.workflowTemplateRef?.name === RESUMER_TEMPLATE_NAME) {
         namedList(resource.spec.arguments, 'parameters').forEach((parameter, index) => {
-          if (parameter.name === RESUMER_GATE_PARAMETER && typeof parameter.value === 'string' && !hasPlaceholder(parameter.value) && !gates.has(parameter.value)) {
-            violations.push({ path: pathOf(at, 'template', typeKey, 'source', 'resource', 'spec', 'arguments', 'parameters', index, 'value'), message: missing(parameter.value, gates) });
+          if (
+            parameter.name === RESUMER_GATE_PARAMETER &&
+            typeof parameter.value === 'string' &&
+            !hasPlaceholder(parameter.value) &&
+            !gates.has(parameter.value)
+          ) {
+            violations.push({
+              path: pathOf(at, 'template', typeKey, 'source', 'resource', 'spec', 'arguments', 'parameters', index, 'value'),
+              message: missing(parameter.value, gates),
+            });
           }
         });
       }
@@ -57,8 +69,13 @@ export const sensorGateExistsRule: LintRule = {
         const match = NODE_SELECTOR.exec(arg);
         if (!match?.groups) return;
         const path = pathOf(at, 'template', 'argoWorkflow', 'args', index);
-        if (match.groups.input !== GATE_STAGE_INPUT) violations.push({ path, message: `the selector names input "${match.groups.input}"; gates are selected by input "${GATE_STAGE_INPUT}"` });
-        else if (!hasPlaceholder(match.groups.gate) && !gates.has(match.groups.gate)) violations.push({ path, message: missing(match.groups.gate, gates) });
+        if (match.groups.input !== GATE_STAGE_INPUT)
+          violations.push({
+            path,
+            message: `the selector names input "${match.groups.input}"; gates are selected by input "${GATE_STAGE_INPUT}"`,
+          });
+        else if (!hasPlaceholder(match.groups.gate) && !gates.has(match.groups.gate))
+          violations.push({ path, message: missing(match.groups.gate, gates) });
       });
       return violations;
     });

@@ -17,7 +17,9 @@ export interface TriggerAt {
 export const sensorSpec = (target: ManifestObject): Json => (isRecord(target.object.spec) ? target.object.spec : {});
 
 export const dependenciesOf = (target: ManifestObject): DependencyAt[] =>
-  listOf(sensorSpec(target).dependencies).flatMap((dependency, index) => (isRecord(dependency) ? [{ dependency, at: ['spec', 'dependencies', index] }] : []));
+  listOf(sensorSpec(target).dependencies).flatMap((dependency, index) =>
+    isRecord(dependency) ? [{ dependency, at: ['spec', 'dependencies', index] }] : [],
+  );
 
 export const triggersOf = (target: ManifestObject): TriggerAt[] =>
   listOf(sensorSpec(target).triggers).flatMap((trigger, index) => {
@@ -27,7 +29,27 @@ export const triggersOf = (target: ManifestObject): TriggerAt[] =>
   });
 
 /** The trigger types of Argo Events v1.9 (`TriggerTemplate` fields besides name, conditions, conditionsReset). */
-export const TRIGGER_TYPES = ['k8s', 'argoWorkflow', 'http', 'awsLambda', 'custom', 'kafka', 'nats', 'slack', 'openWhisk', 'log', 'azureEventHubs', 'pulsar', 'email', 'azureServiceBus'] as const;
+export const TRIGGER_TYPES = [
+  'k8s',
+  'argoWorkflow',
+  'http',
+  'awsLambda',
+  'custom',
+  'kafka',
+  'nats',
+  'slack',
+  'openWhisk',
+  'log',
+  'azureEventHubs',
+  'pulsar',
+  'email',
+  'azureServiceBus',
+] as const;
 
 /** The dependency names of a Sensor. */
-export const dependencyNames = (target: ManifestObject): Set<string> => new Set(dependenciesOf(target).map(({ dependency }) => dependency.name).filter((name): name is string => typeof name === 'string'));
+export const dependencyNames = (target: ManifestObject): Set<string> =>
+  new Set(
+    dependenciesOf(target)
+      .map(({ dependency }) => dependency.name)
+      .filter((name): name is string => typeof name === 'string'),
+  );

@@ -12,7 +12,10 @@ import { parseResourceManifest } from './resource-manifest';
 import { triggersOf } from './sensor-spec';
 
 /** The labels with placeholder keys or values left out. */
-const concrete = (labels: unknown): unknown => (isRecord(labels) ? Object.fromEntries(Object.entries(labels).filter(([key, value]) => !hasPlaceholder(key) && !hasPlaceholder(value))) : labels);
+const concrete = (labels: unknown): unknown =>
+  isRecord(labels)
+    ? Object.fromEntries(Object.entries(labels).filter(([key, value]) => !hasPlaceholder(key) && !hasPlaceholder(value)))
+    : labels;
 
 const labelsAt = (labels: unknown, at: Path): Violation[] => labelViolations(concrete(labels), at);
 
@@ -24,19 +27,35 @@ function manifestLabels(manifest: unknown, at: Path): Violation[] {
   if (typeof manifest !== 'string') return [];
   return parseResourceManifest(manifest).values.flatMap((parsed) => {
     const value = parsed as Json | null;
-    return isRecord(value) ? labelsAt(value.metadata?.labels, at).map((violation) => ({ ...violation, message: `the manifest's metadata.labels: ${violation.message}` })) : [];
+    return isRecord(value)
+      ? labelsAt(value.metadata?.labels, at).map((violation) => ({
+          ...violation,
+          message: `the manifest's metadata.labels: ${violation.message}`,
+        }))
+      : [];
   });
 }
 
 export const specLabelsRule: LintRule = {
   id: 'spec-labels',
   severity: 'error',
-  description: 'labels inside Argo specs (workflowMetadata, templates, resource manifests, Sensor trigger resources) have legal keys and values',
+  description:
+    'labels inside Argo specs (workflowMetadata, templates, resource manifests, Sensor trigger resources) have legal keys and values',
   kinds: [...WORKFLOW_KINDS, 'Sensor'],
   check: (target) => {
     if (target.kind === 'Sensor') {
       return triggersOf(target).flatMap(({ template, at }) =>
-        (['k8s', 'argoWorkflow'] as const).flatMap((type) => labelsAt(template[type]?.source?.resource?.metadata?.labels, [...at, 'template', type, 'source', 'resource', 'metadata', 'labels'])),
+        (['k8s', 'argoWorkflow'] as const).flatMap((type) =>
+          labelsAt(template[type]?.source?.resource?.metadata?.labels, [
+            ...at,
+            'template',
+            type,
+            'source',
+            'resource',
+            'metadata',
+            'labels',
+          ]),
+        ),
       );
     }
     const workflow = workflowSpecOf(target);
@@ -64,5 +83,10 @@ export const pvcPruneProtectionRule: LintRule = {
   check: (target) =>
     keepsOnPrune(target.object.metadata?.annotations)
       ? []
-      : [{ path: 'metadata.annotations', message: `no ${ARGOCD_SYNC_OPTIONS_ANNOTATION}: Prune=false: an ArgoCD sync that no longer finds this claim in Git deletes it and the work on it` }],
+      : [
+          {
+            path: 'metadata.annotations',
+            message: `no ${ARGOCD_SYNC_OPTIONS_ANNOTATION}: Prune=false: an ArgoCD sync that no longer finds this claim in Git deletes it and the work on it`,
+          },
+        ],
 };

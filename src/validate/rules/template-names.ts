@@ -4,7 +4,19 @@
  * `^[-a-zA-Z0-9_]+$`.
  */
 import type { LintRule, Violation } from '../finding';
-import { dagTasksOf, hasPlaceholder, isRecord, namedList, pathOf, stepsOf, templatesOf, workflowSpecOf, WORKFLOW_KINDS, type Json, type Path } from './argo-spec';
+import {
+  dagTasksOf,
+  hasPlaceholder,
+  isRecord,
+  namedList,
+  pathOf,
+  stepsOf,
+  templatesOf,
+  workflowSpecOf,
+  WORKFLOW_KINDS,
+  type Json,
+  type Path,
+} from './argo-spec';
 
 const FIELD_NAME = /^[a-zA-Z0-9][-a-zA-Z0-9]*$/;
 const PARAMETER_NAME = /^[-a-zA-Z0-9_]+$/;
@@ -26,8 +38,10 @@ function fieldNameViolations(entries: readonly Named[], what: string): Violation
     }
     // Step names may hold placeholders; Argo checks them after replacing those.
     const checked = name.replace(/\{\{[^}]*\}\}/g, 'x');
-    if (!FIELD_NAME.test(checked)) violations.push({ path, message: `${what} name "${name}" must match ^[a-zA-Z0-9][-a-zA-Z0-9]*$ (no '_' or '.')` });
-    else if (checked.length > MAX_FIELD_NAME) violations.push({ path, message: `${what} name "${name}" is longer than ${MAX_FIELD_NAME} characters` });
+    if (!FIELD_NAME.test(checked))
+      violations.push({ path, message: `${what} name "${name}" must match ^[a-zA-Z0-9][-a-zA-Z0-9]*$ (no '_' or '.')` });
+    else if (checked.length > MAX_FIELD_NAME)
+      violations.push({ path, message: `${what} name "${name}" is longer than ${MAX_FIELD_NAME} characters` });
     if (seen.has(name)) violations.push({ path, message: `${what} name "${name}" is used twice; names must be unique` });
     seen.add(name);
   }
@@ -43,7 +57,8 @@ function parameterNameViolations(holder: unknown, at: Path): Violation[] {
       if (typeof name !== 'string' || name === '') return [{ path, message: `every ${key.slice(0, -1)} needs a name` }];
       const problems: Violation[] = [];
       const legal = key === 'parameters' ? PARAMETER_NAME.test(name) : /^[-a-zA-Z0-9_{}.]+$/.test(name);
-      if (!legal && !hasPlaceholder(name)) problems.push({ path, message: `${key.slice(0, -1)} name "${name}" may only hold letters, digits, '-' and '_'` });
+      if (!legal && !hasPlaceholder(name))
+        problems.push({ path, message: `${key.slice(0, -1)} name "${name}" may only hold letters, digits, '-' and '_'` });
       if (seen.has(name)) problems.push({ path, message: `${key.slice(0, -1)} "${name}" is declared twice` });
       seen.add(name);
       return problems;
@@ -63,17 +78,31 @@ function templateParameterViolations(template: Json, at: Path): Violation[] {
 export const argoNamesRule: LintRule = {
   id: 'argo-names',
   severity: 'error',
-  description: 'templates, DAG tasks and steps named, unique, ^[a-zA-Z0-9][-a-zA-Z0-9]*$ and at most 128 characters; parameter and artifact names legal and unique',
+  description:
+    'templates, DAG tasks and steps named, unique, ^[a-zA-Z0-9][-a-zA-Z0-9]*$ and at most 128 characters; parameter and artifact names legal and unique',
   kinds: WORKFLOW_KINDS,
   check: (target) => {
     const workflow = workflowSpecOf(target);
     if (!workflow) return [];
     const templates = templatesOf(workflow);
-    const violations = fieldNameViolations(templates.map(({ template, at }) => ({ name: template.name, at })), 'template');
+    const violations = fieldNameViolations(
+      templates.map(({ template, at }) => ({ name: template.name, at })),
+      'template',
+    );
     violations.push(...parameterNameViolations(workflow.spec.arguments, [...workflow.at, 'arguments']));
     for (const holder of templates) {
-      violations.push(...fieldNameViolations(dagTasksOf(holder).map(({ call, at }) => ({ name: call.name, at })), 'DAG task'));
-      violations.push(...fieldNameViolations(stepsOf(holder).map(({ call, at }) => ({ name: call.name, at })), 'step'));
+      violations.push(
+        ...fieldNameViolations(
+          dagTasksOf(holder).map(({ call, at }) => ({ name: call.name, at })),
+          'DAG task',
+        ),
+      );
+      violations.push(
+        ...fieldNameViolations(
+          stepsOf(holder).map(({ call, at }) => ({ name: call.name, at })),
+          'step',
+        ),
+      );
       if (isRecord(holder.template)) violations.push(...templateParameterViolations(holder.template, holder.at));
     }
     return violations;

@@ -5,7 +5,19 @@
  * one that holds a `{{...}}` placeholder.
  */
 import type { LintContext, LintRule, ManifestObject, Violation } from '../finding';
-import { callsOf, hasPlaceholder, isRecord, pathOf, templatesOf, workflowObjects, workflowSpecOf, WORKFLOW_KINDS, type Json, type Path, type WorkflowSpec } from './argo-spec';
+import {
+  callsOf,
+  hasPlaceholder,
+  isRecord,
+  pathOf,
+  templatesOf,
+  workflowObjects,
+  workflowSpecOf,
+  WORKFLOW_KINDS,
+  type Json,
+  type Path,
+  type WorkflowSpec,
+} from './argo-spec';
 
 /** The template names of the (Cluster)WorkflowTemplate `name` in the run, or `undefined` when it is not in the run. */
 export function referencedTemplateNames(context: LintContext, name: string, clusterScope: boolean): Set<string> | undefined {
@@ -27,7 +39,12 @@ function templateRefViolations(ref: unknown, at: Path, context: LintContext): Vi
   if (hasPlaceholder(ref.name) || hasPlaceholder(ref.template)) return [];
   const names = referencedTemplateNames(context, ref.name, ref.clusterScope === true);
   if (!names || names.has(ref.template)) return [];
-  return [{ path: pathOf(at, 'template'), message: `template "${ref.template}" is not defined in ${ref.clusterScope === true ? 'ClusterWorkflowTemplate' : 'WorkflowTemplate'} "${ref.name}"` }];
+  return [
+    {
+      path: pathOf(at, 'template'),
+      message: `template "${ref.template}" is not defined in ${ref.clusterScope === true ? 'ClusterWorkflowTemplate' : 'WorkflowTemplate'} "${ref.name}"`,
+    },
+  ];
 }
 
 /** A step, task or hook: exactly one of template, templateRef (or an inline template). */
@@ -46,7 +63,11 @@ function hooksViolations(hooks: unknown, at: Path, local: ReadonlySet<string>, c
     if (!isRecord(hook)) return [];
     const hookAt = [...at, key];
     const violations = callViolations(hook, hookAt, local, context, `hook "${key}"`);
-    if (key !== 'exit' && (typeof hook.expression !== 'string' || hook.expression === '')) violations.push({ path: pathOf(hookAt, 'expression'), message: `hook "${key}" needs an expression (only the "exit" hook runs without one)` });
+    if (key !== 'exit' && (typeof hook.expression !== 'string' || hook.expression === ''))
+      violations.push({
+        path: pathOf(hookAt, 'expression'),
+        message: `hook "${key}" needs an expression (only the "exit" hook runs without one)`,
+      });
     return violations;
   });
 }
@@ -57,10 +78,15 @@ function specViolations(target: ManifestObject, workflow: WorkflowSpec, context:
   const violations: Violation[] = [];
   const isWorkflow = target.kind === 'Workflow' || target.kind === 'CronWorkflow';
   if (spec.workflowTemplateRef !== undefined) {
-    if (spec.templates !== undefined) violations.push({ path: pathOf(at, 'templates'), message: 'a workflow with workflowTemplateRef takes its templates from the WorkflowTemplate: remove spec.templates' });
+    if (spec.templates !== undefined)
+      violations.push({
+        path: pathOf(at, 'templates'),
+        message: 'a workflow with workflowTemplateRef takes its templates from the WorkflowTemplate: remove spec.templates',
+      });
     return violations;
   }
-  if (isWorkflow && (typeof spec.entrypoint !== 'string' || spec.entrypoint === '')) violations.push({ path: pathOf(at, 'entrypoint'), message: 'a Workflow needs spec.entrypoint (or spec.workflowTemplateRef)' });
+  if (isWorkflow && (typeof spec.entrypoint !== 'string' || spec.entrypoint === ''))
+    violations.push({ path: pathOf(at, 'entrypoint'), message: 'a Workflow needs spec.entrypoint (or spec.workflowTemplateRef)' });
   violations.push(...localReference(spec.entrypoint, [...at, 'entrypoint'], local, 'entrypoint'));
   violations.push(...localReference(spec.onExit, [...at, 'onExit'], local, 'onExit'));
   violations.push(...hooksViolations(spec.hooks, [...at, 'hooks'], local, context));
@@ -74,7 +100,8 @@ function specViolations(target: ManifestObject, workflow: WorkflowSpec, context:
 export const templateReferenceRule: LintRule = {
   id: 'template-reference',
   severity: 'error',
-  description: 'entrypoint, onExit, hooks, steps, tasks and templateRefs name templates that exist; a workflowTemplateRef comes without templates',
+  description:
+    'entrypoint, onExit, hooks, steps, tasks and templateRefs name templates that exist; a workflowTemplateRef comes without templates',
   kinds: WORKFLOW_KINDS,
   check: (target, context) => {
     const workflow = workflowSpecOf(target);

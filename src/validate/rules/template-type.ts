@@ -13,7 +13,10 @@ export const templateTypeRule: LintRule = {
     return templatesOf(workflow).flatMap(({ template, name, at }) => {
       const types = typesOf(template);
       if (types.length === 1) return [];
-      const message = types.length === 0 ? `template "${name}" has no type: give it one of ${TEMPLATE_TYPES.join(', ')}` : `template "${name}" has several types (${types.join(', ')}): split it into one template per type`;
+      const message =
+        types.length === 0
+          ? `template "${name}" has no type: give it one of ${TEMPLATE_TYPES.join(', ')}`
+          : `template "${name}" has several types (${types.join(', ')}): split it into one template per type`;
       return [{ path: pathOf(at), message }];
     });
   },

@@ -7,10 +7,36 @@
  * Workflows, but Argo's lint accepts them, so this does too).
  */
 import type { LintRule, ManifestObject, Violation } from '../finding';
-import { dagTasksOf, isRecord, namedList, pathOf, stepsOf, templatesOf, workflowSpecOf, WORKFLOW_KINDS, type Json, type Path, type TemplateAt, type WorkflowSpec } from './argo-spec';
+import {
+  dagTasksOf,
+  isRecord,
+  namedList,
+  pathOf,
+  stepsOf,
+  templatesOf,
+  workflowSpecOf,
+  WORKFLOW_KINDS,
+  type Json,
+  type Path,
+  type TemplateAt,
+  type WorkflowSpec,
+} from './argo-spec';
 
 const CHECKED_PREFIXES = ['item.', 'steps.', 'inputs.', 'outputs.', 'pod.', 'workflow.', 'tasks.'];
-const WORKFLOW_FIXED = ['name', 'namespace', 'uid', 'mainEntrypoint', 'serviceAccountName', 'status', 'parameters', 'parameters.json', 'labels', 'labels.json', 'annotations', 'annotations.json'];
+const WORKFLOW_FIXED = [
+  'name',
+  'namespace',
+  'uid',
+  'mainEntrypoint',
+  'serviceAccountName',
+  'status',
+  'parameters',
+  'parameters.json',
+  'labels',
+  'labels.json',
+  'annotations',
+  'annotations.json',
+];
 const WORKFLOW_PREFIXES = ['creationTimestamp', 'scheduledTime', 'duration'];
 const TAG = /\{\{([^{}]*)\}\}/g;
 
@@ -21,16 +47,26 @@ function workflowScope(target: ManifestObject, workflow: WorkflowSpec): { names:
   const { spec } = workflow;
   const metadata = isRecord(target.object.metadata) ? target.object.metadata : {};
   const workflowMetadata = isRecord(spec.workflowMetadata) ? spec.workflowMetadata : {};
-  const cronMetadata = target.kind === 'CronWorkflow' && isRecord(target.object.spec?.workflowMetadata) ? target.object.spec.workflowMetadata : {};
+  const cronMetadata =
+    target.kind === 'CronWorkflow' && isRecord(target.object.spec?.workflowMetadata) ? target.object.spec.workflowMetadata : {};
   const names = new Set(WORKFLOW_FIXED);
   for (const parameter of namedList(spec.arguments, 'parameters')) names.add(`parameters.${parameter.name}`);
-  for (const key of [...keysOf(metadata.labels), ...keysOf(workflowMetadata.labels), ...keysOf(workflowMetadata.labelsFrom), ...keysOf(cronMetadata.labels), ...keysOf(cronMetadata.labelsFrom)]) names.add(`labels.${key}`);
-  for (const key of [...keysOf(metadata.annotations), ...keysOf(workflowMetadata.annotations), ...keysOf(cronMetadata.annotations)]) names.add(`annotations.${key}`);
+  for (const key of [
+    ...keysOf(metadata.labels),
+    ...keysOf(workflowMetadata.labels),
+    ...keysOf(workflowMetadata.labelsFrom),
+    ...keysOf(cronMetadata.labels),
+    ...keysOf(cronMetadata.labelsFrom),
+  ])
+    names.add(`labels.${key}`);
+  for (const key of [...keysOf(metadata.annotations), ...keysOf(workflowMetadata.annotations), ...keysOf(cronMetadata.annotations)])
+    names.add(`annotations.${key}`);
   if (spec.priority !== undefined) names.add('priority');
   if (spec.onExit !== undefined || isRecord(spec.hooks?.exit)) names.add('failures');
   for (const { template } of templatesOf(workflow)) {
     for (const kind of ['parameters', 'artifacts'] as const) {
-      for (const output of namedList(template.outputs, kind)) if (typeof output.globalName === 'string') names.add(`outputs.${kind}.${output.globalName}`);
+      for (const output of namedList(template.outputs, kind))
+        if (typeof output.globalName === 'string') names.add(`outputs.${kind}.${output.globalName}`);
     }
   }
   // A (Cluster)WorkflowTemplate's parameters may come from the Workflow that submits it.
@@ -53,12 +89,19 @@ function templateScope(holder: TemplateAt): TemplateScope {
   }
   const steps = stepsOf(holder);
   const tasks = dagTasksOf(holder);
-  const loops = [...steps, ...tasks].some(({ call }) => ['withItems', 'withParam', 'withSequence'].some((loop) => call[loop] !== undefined));
+  const loops = [...steps, ...tasks].some(({ call }) =>
+    ['withItems', 'withParam', 'withSequence'].some((loop) => call[loop] !== undefined),
+  );
   return { inputs, steps: new Set(steps.map((step) => step.name)), tasks: new Set(tasks.map((task) => task.name)), loops };
 }
 
 /** Why a reference does not resolve, or undefined when it does (or is not one Argo checks). */
-function unresolved(reference: string, workflow: { names: Set<string>; anyParameter: boolean }, scope: TemplateScope, isLeaf: boolean): string | undefined {
+function unresolved(
+  reference: string,
+  workflow: { names: Set<string>; anyParameter: boolean },
+  scope: TemplateScope,
+  isLeaf: boolean,
+): string | undefined {
   if (!CHECKED_PREFIXES.some((prefix) => reference.startsWith(prefix))) return undefined;
   const [prefix, ...rest] = reference.split('.');
   const tail = rest.join('.');
@@ -81,9 +124,12 @@ function unresolved(reference: string, workflow: { names: Set<string>; anyParame
 
 function workflowUnresolved(tail: string, workflow: { names: Set<string>; anyParameter: boolean }): string | undefined {
   if (workflow.names.has(tail) || WORKFLOW_PREFIXES.some((prefix) => tail === prefix || tail.startsWith(`${prefix}.`))) return undefined;
-  if (tail.startsWith('parameters.')) return workflow.anyParameter ? undefined : `spec.arguments declares no parameter ${tail.slice('parameters.'.length)}`;
-  if (tail.startsWith('labels.')) return `label ${tail.slice('labels.'.length)} is not declared in metadata.labels, spec.workflowMetadata.labels or labelsFrom, so Argo cannot resolve it`;
-  if (tail.startsWith('annotations.')) return `annotation ${tail.slice('annotations.'.length)} is not declared in metadata.annotations or spec.workflowMetadata.annotations`;
+  if (tail.startsWith('parameters.'))
+    return workflow.anyParameter ? undefined : `spec.arguments declares no parameter ${tail.slice('parameters.'.length)}`;
+  if (tail.startsWith('labels.'))
+    return `label ${tail.slice('labels.'.length)} is not declared in metadata.labels, spec.workflowMetadata.labels or labelsFrom, so Argo cannot resolve it`;
+  if (tail.startsWith('annotations.'))
+    return `annotation ${tail.slice('annotations.'.length)} is not declared in metadata.annotations or spec.workflowMetadata.annotations`;
   if (tail === 'failures') return 'workflow.failures is only defined in an onExit handler: set spec.onExit';
   return `workflow.${tail} is not a workflow variable Argo knows`;
 }

@@ -52,9 +52,18 @@ export function builtInArgoSchemas(): readonly BuiltInArgoSchema[] {
 
 function workflowsSchemas(): BuiltInArgoSchema[] {
   // One compiled document for the four kinds: they share most of their definitions.
-  const compilers = compileVersions('agent-play:argo-workflows', Object.fromEntries(Object.entries(WORKFLOWS.roots).map(([key, root]) => [key, { root, definitions: WORKFLOWS.definitions }])));
+  const compilers = compileVersions(
+    'agent-play:argo-workflows',
+    Object.fromEntries(Object.entries(WORKFLOWS.roots).map(([key, root]) => [key, { root, definitions: WORKFLOWS.definitions }])),
+  );
   const crds = Object.entries(WORKFLOWS.kinds).map(([kind, crd]) => {
-    const versions = crd.versions.map((version): CompactCrdVersion => ({ name: version.name, storage: version.storage, openApi: { root: WORKFLOWS.roots[`${kind}/${version.name}`], definitions: WORKFLOWS.definitions } }));
+    const versions = crd.versions.map(
+      (version): CompactCrdVersion => ({
+        name: version.name,
+        storage: version.storage,
+        openApi: { root: WORKFLOWS.roots[`${kind}/${version.name}`], definitions: WORKFLOWS.definitions },
+      }),
+    );
     const own = Object.fromEntries(versions.map((version) => [version.name, compilers[`${kind}/${version.name}`]]));
     return CrdSchema.fromCompact(crd.crd, crd.group, kind, versions, own);
   });

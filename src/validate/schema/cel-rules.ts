@@ -54,7 +54,8 @@ const compiled = new Map<string, CompiledRule | string>();
  * Functions of the Kubernetes CEL libraries (URLs, quantities, IPs, CIDRs, semver, format, authorizer) that
  * a general CEL library does not have: a rule calling one is not evaluated here.
  */
-const KUBERNETES_ONLY_FUNCTION = /\b(isURL|url|isQuantity|quantity|isIP|ip|isCIDR|cidr|isSemver|semver|authorizer|format\.[A-Za-z0-9]+)\s*\(/;
+const KUBERNETES_ONLY_FUNCTION =
+  /\b(isURL|url|isQuantity|quantity|isIP|ip|isCIDR|cidr|isSemver|semver|authorizer|format\.[A-Za-z0-9]+)\s*\(/;
 
 /** The rule compiled once, or why it cannot be evaluated here. */
 function compileRule(rule: string): CompiledRule | string {
@@ -104,11 +105,13 @@ export function unevaluatedCelRules(schema: JsonSchema, at = ''): CelRuleLocatio
   const found: CelRuleLocation[] = celValidations(schema)
     .filter((validation) => typeof validation.check === 'string')
     .map((validation) => ({ at: at || '/', rule: validation.rule }));
-  for (const [name, child] of Object.entries(isRecord(schema.properties) ? schema.properties : {})) found.push(...unevaluatedCelRules(child, `${at}/${name}`));
+  for (const [name, child] of Object.entries(isRecord(schema.properties) ? schema.properties : {}))
+    found.push(...unevaluatedCelRules(child, `${at}/${name}`));
   if (isRecord(schema.items)) found.push(...unevaluatedCelRules(schema.items, `${at}/*`));
   if (isRecord(schema.additionalProperties)) found.push(...unevaluatedCelRules(schema.additionalProperties, `${at}/{}`));
   for (const key of [...SCHEMA_LISTS, 'not']) {
-    if (JSON.stringify(schema[key] ?? null).includes('"x-kubernetes-validations"')) found.push({ at: `${at || '/'} (inside ${key})`, rule: 'x-kubernetes-validations' });
+    if (JSON.stringify(schema[key] ?? null).includes('"x-kubernetes-validations"'))
+      found.push({ at: `${at || '/'} (inside ${key})`, rule: 'x-kubernetes-validations' });
   }
   return found;
 }
@@ -123,7 +126,9 @@ function evaluateRule(rule: string, message: string, check: CompiledRule, contex
     return [{ pointer: at, message: `${message} (CEL error: ${(error as Error).message.split('\n')[0]})`, kind: 'cel' }];
   }
   if (holds === true) return [];
-  return [{ pointer: at, message: holds === false ? message : `${message} (rule ${rule} gave ${String(holds)}, not a boolean)`, kind: 'cel' }];
+  return [
+    { pointer: at, message: holds === false ? message : `${message} (rule ${rule} gave ${String(holds)}, not a boolean)`, kind: 'cel' },
+  ];
 }
 
 /** Evaluates the CEL rules of `schema` (and of its sub-schemas) against `value`, as the API server would. */
@@ -134,7 +139,9 @@ export function celProblems(schema: JsonSchema, value: unknown, at = ''): Schema
     const perItem = Array.isArray(value) ? perItemRule(rule) : undefined;
     if (perItem && Array.isArray(value)) {
       value.forEach((item: unknown, index: number) => {
-        problems.push(...evaluateRule(rule, message, (context) => perItem.predicate(context), { [perItem.variable]: item }, `${at}/${index}`));
+        problems.push(
+          ...evaluateRule(rule, message, (context) => perItem.predicate(context), { [perItem.variable]: item }, `${at}/${index}`),
+        );
       });
     } else {
       problems.push(...evaluateRule(rule, message, check, { self: value }, at));
@@ -143,7 +150,11 @@ export function celProblems(schema: JsonSchema, value: unknown, at = ''): Schema
   if (isRecord(value)) {
     const properties = isRecord(schema.properties) ? schema.properties : {};
     for (const [key, child] of Object.entries(value)) {
-      const sub = Object.hasOwn(properties, key) ? properties[key] : isRecord(schema.additionalProperties) ? schema.additionalProperties : undefined;
+      const sub = Object.hasOwn(properties, key)
+        ? properties[key]
+        : isRecord(schema.additionalProperties)
+          ? schema.additionalProperties
+          : undefined;
       if (sub) problems.push(...celProblems(sub, child, `${at}/${escapePointer(key)}`));
     }
   } else if (Array.isArray(value) && isRecord(schema.items)) {

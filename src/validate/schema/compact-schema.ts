@@ -85,9 +85,12 @@ export function pruneSchema(schema: unknown, at = '', lenient = false): unknown 
   for (const [keyword, value] of Object.entries(schema)) {
     if (DROPPED_KEYWORDS.has(keyword)) continue;
     if (MAP_KEYWORDS.has(keyword) && isRecord(value)) {
-      pruned[keyword] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, pruneSchema(child, `${at}/${keyword}/${name}`, lenient)]));
+      pruned[keyword] = Object.fromEntries(
+        Object.entries(value).map(([name, child]) => [name, pruneSchema(child, `${at}/${keyword}/${name}`, lenient)]),
+      );
     } else if (SINGLE_KEYWORDS.has(keyword)) pruned[keyword] = pruneSchema(value, `${at}/${keyword}`, lenient);
-    else if (LIST_KEYWORDS.has(keyword) && Array.isArray(value)) pruned[keyword] = value.map((child, index) => pruneSchema(child, `${at}/${keyword}/${index}`, lenient));
+    else if (LIST_KEYWORDS.has(keyword) && Array.isArray(value))
+      pruned[keyword] = value.map((child, index) => pruneSchema(child, `${at}/${keyword}/${index}`, lenient));
     else if (keyword === 'x-kubernetes-validations' && Array.isArray(value)) pruned[keyword] = value.map(pruneCelRule);
     else if (VALUE_KEYWORDS.has(keyword) || lenient) pruned[keyword] = value;
     else throw new UnknownKeywordError(keyword, at);
@@ -99,7 +102,8 @@ export function pruneSchema(schema: unknown, at = '', lenient = false): unknown 
 function pruneCelRule(rule: unknown): unknown {
   if (!isRecord(rule)) return rule;
   const kept: JsonSchema = {};
-  for (const key of ['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf']) if (rule[key] !== undefined) kept[key] = rule[key];
+  for (const key of ['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf'])
+    if (rule[key] !== undefined) kept[key] = rule[key];
   return kept;
 }
 
@@ -120,7 +124,8 @@ function childSlots(schema: JsonSchema): { child: unknown; set: (value: unknown)
   for (const [keyword, value] of Object.entries(schema)) {
     if (MAP_KEYWORDS.has(keyword) && isRecord(value)) {
       for (const name of Object.keys(value)) slots.push({ child: value[name], set: (replacement) => (value[name] = replacement) });
-    } else if (SINGLE_KEYWORDS.has(keyword) && isRecord(value)) slots.push({ child: value, set: (replacement) => (schema[keyword] = replacement) });
+    } else if (SINGLE_KEYWORDS.has(keyword) && isRecord(value))
+      slots.push({ child: value, set: (replacement) => (schema[keyword] = replacement) });
     else if (LIST_KEYWORDS.has(keyword) && Array.isArray(value)) {
       value.forEach((child, index) => {
         slots.push({ child, set: (replacement) => (value[index] = replacement) });
@@ -169,7 +174,8 @@ export function shareRepeatedSchemas(roots: Record<string, unknown>): CompactSch
 function mapChildren(schema: JsonSchema, change: (child: unknown) => unknown): JsonSchema {
   const copy: JsonSchema = { ...schema };
   for (const [keyword, value] of Object.entries(schema)) {
-    if (MAP_KEYWORDS.has(keyword) && isRecord(value)) copy[keyword] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, change(child)]));
+    if (MAP_KEYWORDS.has(keyword) && isRecord(value))
+      copy[keyword] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, change(child)]));
     else if (SINGLE_KEYWORDS.has(keyword) && isRecord(value)) copy[keyword] = change(value);
     else if (LIST_KEYWORDS.has(keyword) && Array.isArray(value)) copy[keyword] = value.map(change);
   }

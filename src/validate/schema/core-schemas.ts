@@ -34,14 +34,27 @@ const typeMeta = (apiVersion: string, kind: string) => ({ apiVersion: z.literal(
 const QUANTITY = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+|[KMGTPE]i?|[numkMGTPE])?$/;
 const quantity = z.union([z.string().regex(QUANTITY, 'must be a quantity such as 10Gi'), z.number()]);
 
-const ConfigMap = z.strictObject({ ...typeMeta('v1', 'ConfigMap'), data: stringMap.optional(), binaryData: stringMap.optional(), immutable: z.boolean().optional() });
-const Secret = z.strictObject({ ...typeMeta('v1', 'Secret'), type: z.string().optional(), data: stringMap.optional(), stringData: stringMap.optional(), immutable: z.boolean().optional() });
+const ConfigMap = z.strictObject({
+  ...typeMeta('v1', 'ConfigMap'),
+  data: stringMap.optional(),
+  binaryData: stringMap.optional(),
+  immutable: z.boolean().optional(),
+});
+const Secret = z.strictObject({
+  ...typeMeta('v1', 'Secret'),
+  type: z.string().optional(),
+  data: stringMap.optional(),
+  stringData: stringMap.optional(),
+  immutable: z.boolean().optional(),
+});
 
 const PersistentVolumeClaim = z.strictObject({
   ...typeMeta('v1', 'PersistentVolumeClaim'),
   spec: z.strictObject({
     accessModes: z.array(z.enum(['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'])).optional(),
-    resources: z.strictObject({ requests: z.record(z.string(), quantity).optional(), limits: z.record(z.string(), quantity).optional() }).optional(),
+    resources: z
+      .strictObject({ requests: z.record(z.string(), quantity).optional(), limits: z.record(z.string(), quantity).optional() })
+      .optional(),
     storageClassName: z.string().optional(),
     volumeMode: z.enum(['Filesystem', 'Block']).optional(),
     volumeName: z.string().optional(),
@@ -69,17 +82,37 @@ const PolicyRule = z.strictObject({
 });
 const RBAC = 'rbac.authorization.k8s.io/v1';
 const Role = z.strictObject({ ...typeMeta(RBAC, 'Role'), rules: z.array(PolicyRule).optional() });
-const ClusterRole = z.strictObject({ ...typeMeta(RBAC, 'ClusterRole'), rules: z.array(PolicyRule).optional(), aggregationRule: z.record(z.string(), z.unknown()).optional() });
+const ClusterRole = z.strictObject({
+  ...typeMeta(RBAC, 'ClusterRole'),
+  rules: z.array(PolicyRule).optional(),
+  aggregationRule: z.record(z.string(), z.unknown()).optional(),
+});
 const RoleRef = z.strictObject({ apiGroup: z.string(), kind: z.enum(['Role', 'ClusterRole']), name: z.string().min(1) });
-const Subject = z.strictObject({ kind: z.enum(['ServiceAccount', 'User', 'Group']), name: z.string().min(1), namespace: z.string().optional(), apiGroup: z.string().optional() });
+const Subject = z.strictObject({
+  kind: z.enum(['ServiceAccount', 'User', 'Group']),
+  name: z.string().min(1),
+  namespace: z.string().optional(),
+  apiGroup: z.string().optional(),
+});
 const RoleBinding = z.strictObject({ ...typeMeta(RBAC, 'RoleBinding'), roleRef: RoleRef, subjects: z.array(Subject).optional() });
-const ClusterRoleBinding = z.strictObject({ ...typeMeta(RBAC, 'ClusterRoleBinding'), roleRef: RoleRef, subjects: z.array(Subject).optional() });
+const ClusterRoleBinding = z.strictObject({
+  ...typeMeta(RBAC, 'ClusterRoleBinding'),
+  roleRef: RoleRef,
+  subjects: z.array(Subject).optional(),
+});
 
 const CustomResourceDefinition = z.strictObject({
   ...typeMeta('apiextensions.k8s.io/v1', 'CustomResourceDefinition'),
   spec: z.strictObject({
     group: z.string().min(1),
-    names: z.strictObject({ kind: z.string().min(1), plural: z.string().min(1), singular: z.string().optional(), listKind: z.string().optional(), shortNames: z.array(z.string()).optional(), categories: z.array(z.string()).optional() }),
+    names: z.strictObject({
+      kind: z.string().min(1),
+      plural: z.string().min(1),
+      singular: z.string().optional(),
+      listKind: z.string().optional(),
+      shortNames: z.array(z.string()).optional(),
+      categories: z.array(z.string()).optional(),
+    }),
     scope: z.enum(['Namespaced', 'Cluster']),
     versions: z
       .array(
@@ -102,7 +135,11 @@ const CustomResourceDefinition = z.strictObject({
   status: z.record(z.string(), z.unknown()).optional(),
 });
 
-const Namespace = z.strictObject({ ...typeMeta('v1', 'Namespace'), spec: z.record(z.string(), z.unknown()).optional(), status: z.record(z.string(), z.unknown()).optional() });
+const Namespace = z.strictObject({
+  ...typeMeta('v1', 'Namespace'),
+  spec: z.record(z.string(), z.unknown()).optional(),
+  status: z.record(z.string(), z.unknown()).optional(),
+});
 
 /** The core kinds agent-play carries a schema for, by `apiVersion` and `kind`. */
 export const CORE_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([
@@ -127,7 +164,12 @@ export function zodProblems(schema: z.ZodType, object: unknown): SchemaProblem[]
   return result.error.issues.flatMap((issue): SchemaProblem[] => {
     const pointer = pointerOf(issue.path);
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ pointer, message: `must NOT have additional properties (${key})`, kind: 'schema', unknownField: key }));
+      return issue.keys.map((key) => ({
+        pointer,
+        message: `must NOT have additional properties (${key})`,
+        kind: 'schema',
+        unknownField: key,
+      }));
     }
     return [{ pointer, message: issue.message, kind: 'schema' }];
   });

@@ -98,8 +98,13 @@ export function compileVersions(id: string, versions: Readonly<Record<string, Co
     prepared[name] = prepareOpenApiSchema(version.root);
   }
   const rootName = (name: string): string => `${ROOT}.${name.replace(/[^A-Za-z0-9]/g, '_')}`;
-  const document = { $id: id, definitions: { ...definitions, ...Object.fromEntries(Object.entries(prepared).map(([name, root]) => [rootName(name), root])) } };
-  const refs = Object.fromEntries(Object.keys(prepared).map((name) => [rootName(name).replace('.', '_'), `${id}#/definitions/${rootName(name)}`]));
+  const document = {
+    $id: id,
+    definitions: { ...definitions, ...Object.fromEntries(Object.entries(prepared).map(([name, root]) => [rootName(name), root])) },
+  };
+  const refs = Object.fromEntries(
+    Object.keys(prepared).map((name) => [rootName(name).replace('.', '_'), `${id}#/definitions/${rootName(name)}`]),
+  );
   const compiled = new Map<string, CompiledVersion>();
   return Object.fromEntries(
     Object.keys(prepared).map((name) => [
@@ -109,7 +114,13 @@ export function compileVersions(id: string, versions: Readonly<Record<string, Co
         if (!version) {
           const validate = cachedValidators({ document, refs })[rootName(name).replace('.', '_')];
           const schema = inlineReferences(prepared[name], definitions);
-          const unevaluated = unevaluatedRules(prepared[name], definitions).map((found): SchemaProblem => ({ pointer: '', message: `CEL rule at ${found.at} not evaluated (a transition rule on oldSelf, or a Kubernetes-only CEL function agent-play's CEL library does not have): ${found.rule}`, kind: 'cel-not-evaluated' }));
+          const unevaluated = unevaluatedRules(prepared[name], definitions).map(
+            (found): SchemaProblem => ({
+              pointer: '',
+              message: `CEL rule at ${found.at} not evaluated (a transition rule on oldSelf, or a Kubernetes-only CEL function agent-play's CEL library does not have): ${found.rule}`,
+              kind: 'cel-not-evaluated',
+            }),
+          );
           version = { schema, validate, unevaluated };
           compiled.set(name, version);
         }
@@ -153,13 +164,17 @@ export class CrdSchema {
     const name = String(crd.metadata?.name ?? '');
     const group = crd.spec.group;
     const kind = crd.spec.names?.kind;
-    if (typeof group !== 'string' || typeof kind !== 'string') throw new CrdShapeError(`CRD ${name}: spec.group and spec.names.kind must be set`);
+    if (typeof group !== 'string' || typeof kind !== 'string')
+      throw new CrdShapeError(`CRD ${name}: spec.group and spec.names.kind must be set`);
     const versions = (crd.spec.versions as unknown[]).map((version, index): CompactCrdVersion => {
       const schema = isRecord(version) ? version.schema : undefined;
       const openApi = isRecord(schema) ? schema.openAPIV3Schema : undefined;
-      if (!isRecord(version) || typeof version.name !== 'string' || !isRecord(openApi)) throw new CrdShapeError(`CRD ${name}: spec.versions[${index}] has no name or no schema.openAPIV3Schema`);
+      if (!isRecord(version) || typeof version.name !== 'string' || !isRecord(openApi))
+        throw new CrdShapeError(`CRD ${name}: spec.versions[${index}] has no name or no schema.openAPIV3Schema`);
       // A CRD read through the schema file cache is already compact (see parsed-yaml-cache.ts).
-      const compact = isRecord(schema?.[COMPACT_DEFINITIONS]) ? { root: openApi, definitions: schema[COMPACT_DEFINITIONS] } : compactOpenApi(openApi);
+      const compact = isRecord(schema?.[COMPACT_DEFINITIONS])
+        ? { root: openApi, definitions: schema[COMPACT_DEFINITIONS] }
+        : compactOpenApi(openApi);
       return { name: version.name, storage: version.storage === true, openApi: compact };
     });
     return CrdSchema.fromCompact(name, group, kind, versions);
@@ -170,12 +185,23 @@ export class CrdSchema {
    * @param compilers each version's compiler, by version name, when several CRDs share one compiled document
    * @default compiled on their own
    */
-  public static fromCompact(name: string, group: string, kind: string, versions: readonly CompactCrdVersion[], compilers = compileVersions(`agent-play:crd:${name}`, Object.fromEntries(versions.map((version) => [version.name, version.openApi])))): CrdSchema {
+  public static fromCompact(
+    name: string,
+    group: string,
+    kind: string,
+    versions: readonly CompactCrdVersion[],
+    compilers = compileVersions(`agent-play:crd:${name}`, Object.fromEntries(versions.map((version) => [version.name, version.openApi]))),
+  ): CrdSchema {
     return new CrdSchema(
       name,
       group,
       kind,
-      versions.map((version) => ({ name: version.name, storage: version.storage, describesFields: describesFields(version.openApi), compiled: compilers[version.name] })),
+      versions.map((version) => ({
+        name: version.name,
+        storage: version.storage,
+        describesFields: describesFields(version.openApi),
+        compiled: compilers[version.name],
+      })),
     );
   }
 
@@ -204,10 +230,17 @@ export class CrdSchema {
   public validate(object: unknown): SchemaProblem[] {
     if (!isRecord(object)) return [{ pointer: '', message: 'must be object', kind: 'schema' }];
     const problems: SchemaProblem[] = [];
-    const [group, versionName] = typeof object.apiVersion === 'string' && object.apiVersion.includes('/') ? object.apiVersion.split('/', 2) : [undefined, undefined];
+    const [group, versionName] =
+      typeof object.apiVersion === 'string' && object.apiVersion.includes('/') ? object.apiVersion.split('/', 2) : [undefined, undefined];
     const named = group === this.group ? this.versions.find((version) => version.name === versionName) : undefined;
-    if (!named) problems.push({ pointer: '/apiVersion', message: `${JSON.stringify(object.apiVersion)} is not served by ${this.name} (${this.apiVersions.join(', ')})`, kind: 'schema' });
-    if (object.kind !== this.kind) problems.push({ pointer: '/kind', message: `${JSON.stringify(object.kind)} is not ${JSON.stringify(this.kind)}`, kind: 'schema' });
+    if (!named)
+      problems.push({
+        pointer: '/apiVersion',
+        message: `${JSON.stringify(object.apiVersion)} is not served by ${this.name} (${this.apiVersions.join(', ')})`,
+        kind: 'schema',
+      });
+    if (object.kind !== this.kind)
+      problems.push({ pointer: '/kind', message: `${JSON.stringify(object.kind)} is not ${JSON.stringify(this.kind)}`, kind: 'schema' });
     const chosen = named ?? this.versions.find((version) => version.storage) ?? this.versions[0];
     const version = chosen.compiled();
     if (!version.validate(object)) problems.push(...ajvProblems(version.validate.errors));

@@ -22,7 +22,8 @@ export function mapSchema(node: unknown, change: (schema: JsonSchema) => JsonSch
   if (!isRecord(node)) return node;
   const schema: JsonSchema = { ...node };
   for (const key of SCHEMA_MAPS) {
-    if (isRecord(schema[key])) schema[key] = Object.fromEntries(Object.entries(schema[key]).map(([name, child]) => [name, mapSchema(child, change)]));
+    if (isRecord(schema[key]))
+      schema[key] = Object.fromEntries(Object.entries(schema[key]).map(([name, child]) => [name, mapSchema(child, change)]));
   }
   for (const key of SCHEMA_SINGLES) {
     if (schema[key] !== undefined && typeof schema[key] !== 'boolean') schema[key] = mapSchema(schema[key], change);
@@ -49,7 +50,10 @@ export function closeObjectSchema(schema: JsonSchema): JsonSchema {
  */
 export function fromOpenApi(schema: JsonSchema): JsonSchema {
   const result = { ...schema };
-  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof result[exclusive] !== 'boolean') continue;
     if (result[exclusive] && typeof result[bound] === 'number') {
       result[exclusive] = result[bound];
@@ -64,7 +68,8 @@ export function fromOpenApi(schema: JsonSchema): JsonSchema {
 }
 
 /** A CRD version's `openAPIV3Schema`, ready for ajv: converted and closed. */
-export const prepareOpenApiSchema = (openApi: JsonSchema): JsonSchema => mapSchema(openApi, (node) => closeObjectSchema(fromOpenApi(node))) as JsonSchema;
+export const prepareOpenApiSchema = (openApi: JsonSchema): JsonSchema =>
+  mapSchema(openApi, (node) => closeObjectSchema(fromOpenApi(node))) as JsonSchema;
 
 /**
  * ajv options for every schema: draft-07, unknown keywords (`x-kubernetes-*`) ignored, all errors, no format

@@ -9,7 +9,13 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { CODERUN_GROUP, CODERUN_KIND, CODERUN_PLURAL, CODERUN_VERSION, codeRunOpenApiSchema } from '../../../constructs/model/coderun-schema';
+import {
+  CODERUN_GROUP,
+  CODERUN_KIND,
+  CODERUN_PLURAL,
+  CODERUN_VERSION,
+  codeRunOpenApiSchema,
+} from '../../../constructs/model/coderun-schema';
 import { readKubernetesYaml, YamlSyntaxError } from '../kubernetes-yaml';
 import { CORE_SCHEMAS, zodProblems } from './core-schemas';
 import { builtInArgoSchemas } from './argo-built-in';
@@ -62,10 +68,16 @@ export class SchemaCatalog {
       for (const apiVersion of argo.apiVersions) catalog.add(apiVersion, argo.kind, { source: argo.source, validate: argo.validate });
     }
     const codeRun = CrdSchema.fromCrd(codeRunCrd());
-    catalog.add(`${CODERUN_GROUP}/${CODERUN_VERSION}`, CODERUN_KIND, { source: `built-in: CRD ${codeRun.name} (agent-play's CodeRun schema)`, validate: (object) => codeRun.validate(object) });
+    catalog.add(`${CODERUN_GROUP}/${CODERUN_VERSION}`, CODERUN_KIND, {
+      source: `built-in: CRD ${codeRun.name} (agent-play's CodeRun schema)`,
+      validate: (object) => codeRun.validate(object),
+    });
     for (const [key, schema] of CORE_SCHEMAS) {
       const slash = key.lastIndexOf('/');
-      catalog.add(key.slice(0, slash), key.slice(slash + 1), { source: `built-in: agent-play's schema of ${key.slice(slash + 1)} (the fields agent-play emits)`, validate: (object) => zodProblems(schema, object) });
+      catalog.add(key.slice(0, slash), key.slice(slash + 1), {
+        source: `built-in: agent-play's schema of ${key.slice(slash + 1)} (the fields agent-play emits)`,
+        validate: (object) => zodProblems(schema, object),
+      });
     }
     return catalog;
   }
@@ -83,13 +95,22 @@ export class SchemaCatalog {
       for (const file of schemaFiles(directory)) {
         for (const source of readSchemaFile(file)) {
           if (source instanceof CrdSchema) {
-            if (source.describesFields) for (const apiVersion of source.apiVersions) catalog.add(apiVersion, source.kind, { source: `CRD ${source.name} (${file})`, validate: (object) => source.validate(object) });
+            if (source.describesFields)
+              for (const apiVersion of source.apiVersions)
+                catalog.add(apiVersion, source.kind, {
+                  source: `CRD ${source.name} (${file})`,
+                  validate: (object) => source.validate(object),
+                });
           } else definitions.push({ file, schema: source });
         }
       }
     }
     for (const { file, schema } of definitions) {
-      for (const kind of schema.kinds) catalog.add(kind.apiVersion, kind.kind, { source: `JSON Schema ${kind.definition} (${file})`, validate: (object) => schema.validate(kind, object) });
+      for (const kind of schema.kinds)
+        catalog.add(kind.apiVersion, kind.kind, {
+          source: `JSON Schema ${kind.definition} (${file})`,
+          validate: (object) => schema.validate(kind, object),
+        });
     }
     return catalog.withFallback(SchemaCatalog.builtIn());
   }
@@ -124,7 +145,11 @@ function codeRunCrd(): Record<string, unknown> {
   return {
     kind: 'CustomResourceDefinition',
     metadata: { name: `${CODERUN_PLURAL}.${CODERUN_GROUP}` },
-    spec: { group: CODERUN_GROUP, names: { kind: CODERUN_KIND }, versions: [{ name: CODERUN_VERSION, storage: true, schema: { openAPIV3Schema: codeRunOpenApiSchema() } }] },
+    spec: {
+      group: CODERUN_GROUP,
+      names: { kind: CODERUN_KIND },
+      versions: [{ name: CODERUN_VERSION, storage: true, schema: { openAPIV3Schema: codeRunOpenApiSchema() } }],
+    },
   };
 }
 
@@ -138,7 +163,9 @@ function schemaFiles(directory: string): string[] {
     entries = readdirSync(directory, { encoding: 'utf8' });
   } catch (error) {
     if (error instanceof SchemaSourceError) throw error;
-    throw new SchemaSourceError(`${directory}: cannot read the schema directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new SchemaSourceError(
+      `${directory}: cannot read the schema directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   return entries
     .filter((entry) => SCHEMA_FILE.test(entry))
@@ -178,7 +205,10 @@ function parseSchemaFile(file: string, text: string): (CrdSchema | DefinitionsSc
     return crdsIn([document], file);
   }
   try {
-    return crdsIn(cachedDocuments(text, (yaml) => readKubernetesYaml(yaml).map((document) => compactCrd(document.value))), file);
+    return crdsIn(
+      cachedDocuments(text, (yaml) => readKubernetesYaml(yaml).map((document) => compactCrd(document.value))),
+      file,
+    );
   } catch (error) {
     if (error instanceof YamlSyntaxError) throw new SchemaSourceError(`${file}: ${error.message}`);
     throw error;
@@ -204,7 +234,13 @@ function crdsIn(documents: readonly unknown[], file: string): CrdSchema[] {
  * and no second pass when read back); any other document unchanged.
  */
 function compactCrd(document: unknown): unknown {
-  if (!isRecord(document) || document.kind !== 'CustomResourceDefinition' || !isRecord(document.spec) || !Array.isArray(document.spec.versions)) return document;
+  if (
+    !isRecord(document) ||
+    document.kind !== 'CustomResourceDefinition' ||
+    !isRecord(document.spec) ||
+    !Array.isArray(document.spec.versions)
+  )
+    return document;
   const versions = document.spec.versions.map((version: unknown) => {
     if (!isRecord(version) || !isRecord(version.schema) || !isRecord(version.schema.openAPIV3Schema)) return version;
     const compact = compactOpenApi(version.schema.openAPIV3Schema);

@@ -46,7 +46,10 @@ function ajvProblem(error: ErrorObject): SchemaProblem {
     case 'additionalProperties':
       return { ...base, message: `${error.message} (${params.additionalProperty})`, unknownField: String(params.additionalProperty) };
     case 'enum':
-      return { ...base, message: `${error.message} (${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')})` };
+      return {
+        ...base,
+        message: `${error.message} (${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')})`,
+      };
     case 'const':
       return { ...base, message: `${error.message} (${JSON.stringify(params.allowedValue)})` };
     default:

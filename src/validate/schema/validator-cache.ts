@@ -43,7 +43,14 @@ export interface ValidatorRequest {
 
 /** The cache key of a request: what it compiles and with which ajv. */
 export function validatorKey(request: ValidatorRequest): string {
-  return createHash('sha256').update(FORMAT).update(AJV_VERSION).update(JSON.stringify(AJV_OPTIONS)).update(JSON.stringify(request.refs)).update(JSON.stringify(request.document)).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(FORMAT)
+    .update(AJV_VERSION)
+    .update(JSON.stringify(AJV_OPTIONS))
+    .update(JSON.stringify(request.refs))
+    .update(JSON.stringify(request.document))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 const loaded = new Map<string, Record<string, ValidateFunction>>();
@@ -56,7 +63,10 @@ export function cachedValidators(request: ValidatorRequest): Record<string, Vali
   const key = validatorKey(request);
   let validators = loaded.get(key);
   if (!validators) {
-    validators = readCompiled(path.join(packagedDir(), `${key}.cjs`), key) ?? readCompiled(path.join(userCacheDir(), 'validators', `${key}.cjs`), key) ?? compileAndStore(request, key);
+    validators =
+      readCompiled(path.join(packagedDir(), `${key}.cjs`), key) ??
+      readCompiled(path.join(userCacheDir(), 'validators', `${key}.cjs`), key) ??
+      compileAndStore(request, key);
     loaded.set(key, validators);
   }
   return validators;
@@ -97,7 +107,10 @@ function evaluate(code: string, key: string): Record<string, ValidateFunction> {
   } catch {
     // Not there yet: made below.
   }
-  const script = new Script(`(function (module, exports, require) {\n${code}\n})`, { filename: `agent-play-validators-${key}.cjs`, cachedData });
+  const script = new Script(`(function (module, exports, require) {\n${code}\n})`, {
+    filename: `agent-play-validators-${key}.cjs`,
+    cachedData,
+  });
   (script.runInThisContext() as (...args: unknown[]) => void)(module, module.exports, requireRuntime);
   if (!cachedData || script.cachedDataRejected) writeQuietly(v8File, script.createCachedData());
   return module.exports;

@@ -3,9 +3,21 @@ import { RESUMER_GATE_PARAMETER } from '../../../constructs/events/play-resumer-
 import { ARGOCD_SYNC_OPTIONS_ANNOTATION } from '../../../constructs/model/labels';
 import { GATE_STAGE_INPUT, gateNodeSelector, RESUMER_TEMPLATE_NAME } from '../../../constructs/model/play-contract';
 import { eventsNamespaceRule, sensorEventSourceRule } from '../../../src/validate/rules/events-wiring';
-import { sensorContextTimeFilterRule, sensorDataFilterRegexRule, sensorDataFilterRule, sensorDependenciesRule, sensorExprFilterRule, sensorLogicalOperatorRule } from '../../../src/validate/rules/sensor-dependencies';
+import {
+  sensorContextTimeFilterRule,
+  sensorDataFilterRegexRule,
+  sensorDataFilterRule,
+  sensorDependenciesRule,
+  sensorExprFilterRule,
+  sensorLogicalOperatorRule,
+} from '../../../src/validate/rules/sensor-dependencies';
 import { sensorGateExistsRule } from '../../../src/validate/rules/sensor-gates';
-import { sensorConditionsRule, sensorParameterRule, sensorTriggerOperationRule, sensorTriggersRule } from '../../../src/validate/rules/sensor-triggers';
+import {
+  sensorConditionsRule,
+  sensorParameterRule,
+  sensorTriggerOperationRule,
+  sensorTriggersRule,
+} from '../../../src/validate/rules/sensor-triggers';
 import { pvcPruneProtectionRule, specLabelsRule } from '../../../src/validate/rules/spec-labels';
 import { eventBus, eventSource, manifest, pair, sensor, variant, workflowTemplate, type RuleTable } from '../cases';
 
@@ -16,112 +28,431 @@ const argo = (spec: any) => spec.triggers[0].template.argoWorkflow;
 
 /** A WorkflowTemplate with one gate, `waiting-pr-created`, declared the way plays declare gates. */
 const gated = workflowTemplate((spec) => {
-  spec.templates[0].dag.tasks[1] = { name: 'b', template: 'gate', depends: 'a', arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: 'waiting-pr-created' }] } };
+  spec.templates[0].dag.tasks[1] = {
+    name: 'b',
+    template: 'gate',
+    depends: 'a',
+    arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: 'waiting-pr-created' }] },
+  };
   spec.templates.push({ name: 'gate', inputs: { parameters: [{ name: GATE_STAGE_INPUT }] }, suspend: {} });
 });
 
 const resumerTrigger = (gate: string) => (spec: any) =>
-  (spec.triggers[0].template = { name: 'resume', k8s: { operation: 'create', source: { resource: { kind: 'Workflow', spec: { workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME }, arguments: { parameters: [{ name: RESUMER_GATE_PARAMETER, value: gate }] } } } } } });
+  (spec.triggers[0].template = {
+    name: 'resume',
+    k8s: {
+      operation: 'create',
+      source: {
+        resource: {
+          kind: 'Workflow',
+          spec: {
+            workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME },
+            arguments: { parameters: [{ name: RESUMER_GATE_PARAMETER, value: gate }] },
+          },
+        },
+      },
+    },
+  });
 
 export const EVENTS_TABLES: RuleTable[] = [
   {
     rule: sensorDependenciesRule,
     cases: [
-      pair('no dependencies', 'needs at least one dependency', sensor, (s) => (s.dependencies = []), () => {}),
-      pair('a dependency without eventName', 'every dependency needs eventName', sensor, (s) => delete dependency(s).eventName, () => {}),
-      pair('a dependency with an empty eventSourceName', 'every dependency needs eventSourceName', sensor, (s) => (dependency(s).eventSourceName = ''), () => {}),
-      pair('a dependency name used twice', 'is used twice', sensor, (s) => s.dependencies.push({ ...dependency(s) }), (s) => s.dependencies.push({ ...dependency(s), name: 'pr2' })),
+      pair(
+        'no dependencies',
+        'needs at least one dependency',
+        sensor,
+        (s) => (s.dependencies = []),
+        () => {},
+      ),
+      pair(
+        'a dependency without eventName',
+        'every dependency needs eventName',
+        sensor,
+        (s) => delete dependency(s).eventName,
+        () => {},
+      ),
+      pair(
+        'a dependency with an empty eventSourceName',
+        'every dependency needs eventSourceName',
+        sensor,
+        (s) => (dependency(s).eventSourceName = ''),
+        () => {},
+      ),
+      pair(
+        'a dependency name used twice',
+        'is used twice',
+        sensor,
+        (s) => s.dependencies.push({ ...dependency(s) }),
+        (s) => s.dependencies.push({ ...dependency(s), name: 'pr2' }),
+      ),
     ],
   },
   {
     rule: sensorLogicalOperatorRule,
     cases: [
-      pair('an upper-case filtersLogicalOperator', '"AND" is not a logical operator', sensor, (s) => (dependency(s).filtersLogicalOperator = 'AND'), (s) => (dependency(s).filtersLogicalOperator = 'and')),
-      pair('an unknown dataLogicalOperator', 'is not a logical operator', sensor, (s) => (dependency(s).filters.dataLogicalOperator = 'xor'), (s) => (dependency(s).filters.dataLogicalOperator = 'or')),
-      pair('an unknown exprLogicalOperator', 'is not a logical operator', sensor, (s) => (dependency(s).filters.exprLogicalOperator = '&&'), (s) => (dependency(s).filters.exprLogicalOperator = '')),
+      pair(
+        'an upper-case filtersLogicalOperator',
+        '"AND" is not a logical operator',
+        sensor,
+        (s) => (dependency(s).filtersLogicalOperator = 'AND'),
+        (s) => (dependency(s).filtersLogicalOperator = 'and'),
+      ),
+      pair(
+        'an unknown dataLogicalOperator',
+        'is not a logical operator',
+        sensor,
+        (s) => (dependency(s).filters.dataLogicalOperator = 'xor'),
+        (s) => (dependency(s).filters.dataLogicalOperator = 'or'),
+      ),
+      pair(
+        'an unknown exprLogicalOperator',
+        'is not a logical operator',
+        sensor,
+        (s) => (dependency(s).filters.exprLogicalOperator = '&&'),
+        (s) => (dependency(s).filters.exprLogicalOperator = ''),
+      ),
     ],
   },
   {
     rule: sensorDataFilterRule,
     cases: [
-      pair('a data filter without a path', 'needs a path', sensor, (s) => (dataFilter(s).path = ''), () => {}),
-      pair('an unknown type', 'type "int" must be one of', sensor, (s) => (dataFilter(s).type = 'int'), () => {}),
-      pair('no values', 'needs at least one value', sensor, (s) => (dataFilter(s).value = []), () => {}),
-      pair('an unknown comparator', 'comparator "==" must be one of', sensor, (s) => (dataFilter(s).comparator = '=='), (s) => (dataFilter(s).comparator = '!=')),
-      pair('an ordering comparator on a string', 'a string filter only matches with = or !=', sensor, (s) => (dataFilter(s).comparator = '>'), (s) => (dataFilter(s).comparator = '=')),
-      pair('an empty value', 'filter values must be non-empty strings', sensor, (s) => (dataFilter(s).value = ['']), () => {}),
-      pair('a number filter value that is not a number', 'is not a number', sensor, (s) => Object.assign(dataFilter(s), { type: 'number', value: ['ten'] }), (s) => Object.assign(dataFilter(s), { type: 'number', value: ['10', '-1.5'] })),
-      pair('a bool value Go does not parse', 'is not a boolean Go parses', sensor, (s) => Object.assign(dataFilter(s), { type: 'bool', value: ['yes'] }), (s) => Object.assign(dataFilter(s), { type: 'bool', value: ['true', 'F', '0'] })),
-      pair('a regexp Go refuses (\\C)', 'is not a valid regular expression: invalid escape sequence', sensor, (s) => (dataFilter(s).value = ['^a\\C$']), (s) => (dataFilter(s).value = ['^(?i:Main)$'])),
-      pair('lookahead, which Go refuses', 'is not a valid regular expression', sensor, (s) => (dataFilter(s).value = ['^(?=opened)$']), (s) => (dataFilter(s).value = ['^[[:alpha:]]+$'])),
+      pair(
+        'a data filter without a path',
+        'needs a path',
+        sensor,
+        (s) => (dataFilter(s).path = ''),
+        () => {},
+      ),
+      pair(
+        'an unknown type',
+        'type "int" must be one of',
+        sensor,
+        (s) => (dataFilter(s).type = 'int'),
+        () => {},
+      ),
+      pair(
+        'no values',
+        'needs at least one value',
+        sensor,
+        (s) => (dataFilter(s).value = []),
+        () => {},
+      ),
+      pair(
+        'an unknown comparator',
+        'comparator "==" must be one of',
+        sensor,
+        (s) => (dataFilter(s).comparator = '=='),
+        (s) => (dataFilter(s).comparator = '!='),
+      ),
+      pair(
+        'an ordering comparator on a string',
+        'a string filter only matches with = or !=',
+        sensor,
+        (s) => (dataFilter(s).comparator = '>'),
+        (s) => (dataFilter(s).comparator = '='),
+      ),
+      pair(
+        'an empty value',
+        'filter values must be non-empty strings',
+        sensor,
+        (s) => (dataFilter(s).value = ['']),
+        () => {},
+      ),
+      pair(
+        'a number filter value that is not a number',
+        'is not a number',
+        sensor,
+        (s) => Object.assign(dataFilter(s), { type: 'number', value: ['ten'] }),
+        (s) => Object.assign(dataFilter(s), { type: 'number', value: ['10', '-1.5'] }),
+      ),
+      pair(
+        'a bool value Go does not parse',
+        'is not a boolean Go parses',
+        sensor,
+        (s) => Object.assign(dataFilter(s), { type: 'bool', value: ['yes'] }),
+        (s) => Object.assign(dataFilter(s), { type: 'bool', value: ['true', 'F', '0'] }),
+      ),
+      pair(
+        'a regexp Go refuses (\\C)',
+        'is not a valid regular expression: invalid escape sequence',
+        sensor,
+        (s) => (dataFilter(s).value = ['^a\\C$']),
+        (s) => (dataFilter(s).value = ['^(?i:Main)$']),
+      ),
+      pair(
+        'lookahead, which Go refuses',
+        'is not a valid regular expression',
+        sensor,
+        (s) => (dataFilter(s).value = ['^(?=opened)$']),
+        (s) => (dataFilter(s).value = ['^[[:alpha:]]+$']),
+      ),
     ],
   },
   {
     rule: sensorDataFilterRegexRule,
     cases: [
-      pair('a pattern anchored at neither end', 'is not anchored', sensor, (s) => (dataFilter(s).value = ['main']), (s) => (dataFilter(s).value = ['^main$'])),
-      pair('a pattern anchored only at the start', 'is not anchored', sensor, (s) => (dataFilter(s).value = ['^main']), (s) => (dataFilter(s).value = ['(?i)^main$'])),
-      pair('a pattern anchored only at the end', 'is not anchored', sensor, (s) => (dataFilter(s).value = ['main$']), (s) => (dataFilter(s).value = ['^(main|master)$'])),
-      pair('flag groups anywhere do not count', 'is not anchored', sensor, (s) => (dataFilter(s).value = ['(?is)main$']), (s) => (dataFilter(s).value = ['(?is)^main$', '^main$(?i)', '(?-s)^a(?i)b$'])),
-      pair('a dollar after an escaped backslash is an anchor', 'is not anchored', sensor, (s) => (dataFilter(s).value = ['^a\\\\\\$']), (s) => (dataFilter(s).value = ['^a\\\\$'])),
-      pair('an escaped dollar is no anchor', 'is not anchored', sensor, (s) => (dataFilter(s).value = ['^cost\\$']), (s) => (dataFilter(s).value = ['^cost\\$$'])),
-      pair('the suggested fix drops leading flags', 'write ^main$', sensor, (s) => (dataFilter(s).value = ['(?i)main']), (s) => (dataFilter(s).value = ['(?i)main', '^x$']) && (dataFilter(s).template = '{{ .Input }}')),
+      pair(
+        'a pattern anchored at neither end',
+        'is not anchored',
+        sensor,
+        (s) => (dataFilter(s).value = ['main']),
+        (s) => (dataFilter(s).value = ['^main$']),
+      ),
+      pair(
+        'a pattern anchored only at the start',
+        'is not anchored',
+        sensor,
+        (s) => (dataFilter(s).value = ['^main']),
+        (s) => (dataFilter(s).value = ['(?i)^main$']),
+      ),
+      pair(
+        'a pattern anchored only at the end',
+        'is not anchored',
+        sensor,
+        (s) => (dataFilter(s).value = ['main$']),
+        (s) => (dataFilter(s).value = ['^(main|master)$']),
+      ),
+      pair(
+        'flag groups anywhere do not count',
+        'is not anchored',
+        sensor,
+        (s) => (dataFilter(s).value = ['(?is)main$']),
+        (s) => (dataFilter(s).value = ['(?is)^main$', '^main$(?i)', '(?-s)^a(?i)b$']),
+      ),
+      pair(
+        'a dollar after an escaped backslash is an anchor',
+        'is not anchored',
+        sensor,
+        (s) => (dataFilter(s).value = ['^a\\\\\\$']),
+        (s) => (dataFilter(s).value = ['^a\\\\$']),
+      ),
+      pair(
+        'an escaped dollar is no anchor',
+        'is not anchored',
+        sensor,
+        (s) => (dataFilter(s).value = ['^cost\\$']),
+        (s) => (dataFilter(s).value = ['^cost\\$$']),
+      ),
+      pair(
+        'the suggested fix drops leading flags',
+        'write ^main$',
+        sensor,
+        (s) => (dataFilter(s).value = ['(?i)main']),
+        (s) => (dataFilter(s).value = ['(?i)main', '^x$']) && (dataFilter(s).template = '{{ .Input }}'),
+      ),
     ],
   },
   {
     rule: sensorExprFilterRule,
     cases: [
-      pair('an expr filter without an expression', 'needs an expression', sensor, (s) => (dependency(s).filters.exprs = [{ expr: '', fields: [{ name: 'a', path: 'body.action' }] }]), (s) => (dependency(s).filters.exprs = [{ expr: 'a == "opened"', fields: [{ name: 'a', path: 'body.action' }] }])),
-      pair('an expr filter without fields', 'needs fields', sensor, (s) => (dependency(s).filters.exprs = [{ expr: 'true' }]), (s) => (dependency(s).filters.exprs = [{ expr: 'a', fields: [{ name: 'a', path: 'body.merged' }] }])),
-      pair('a field without a path', 'every field needs a path', sensor, (s) => (dependency(s).filters.exprs = [{ expr: 'a', fields: [{ name: 'a' }] }]), (s) => (dependency(s).filters.exprs = [{ expr: 'a', fields: [{ name: 'a', path: 'x' }] }])),
+      pair(
+        'an expr filter without an expression',
+        'needs an expression',
+        sensor,
+        (s) => (dependency(s).filters.exprs = [{ expr: '', fields: [{ name: 'a', path: 'body.action' }] }]),
+        (s) => (dependency(s).filters.exprs = [{ expr: 'a == "opened"', fields: [{ name: 'a', path: 'body.action' }] }]),
+      ),
+      pair(
+        'an expr filter without fields',
+        'needs fields',
+        sensor,
+        (s) => (dependency(s).filters.exprs = [{ expr: 'true' }]),
+        (s) => (dependency(s).filters.exprs = [{ expr: 'a', fields: [{ name: 'a', path: 'body.merged' }] }]),
+      ),
+      pair(
+        'a field without a path',
+        'every field needs a path',
+        sensor,
+        (s) => (dependency(s).filters.exprs = [{ expr: 'a', fields: [{ name: 'a' }] }]),
+        (s) => (dependency(s).filters.exprs = [{ expr: 'a', fields: [{ name: 'a', path: 'x' }] }]),
+      ),
     ],
   },
   {
     rule: sensorContextTimeFilterRule,
     cases: [
-      pair('a context filter with no attribute', 'needs at least one of type', sensor, (s) => (dependency(s).filters.context = { id: 'x' }), (s) => (dependency(s).filters.context = { source: 'github' })),
-      pair('a time that is not hh:mm:ss', 'start must be a time of day', sensor, (s) => (dependency(s).filters.time = { start: '24:00:00', stop: '01:00:00' }), (s) => (dependency(s).filters.time = { start: '23:59:59', stop: '1:00:00' })),
-      pair('start equal to stop', 'the window is empty', sensor, (s) => (dependency(s).filters.time = { start: '09:00:00', stop: '09:00:00' }), (s) => (dependency(s).filters.time = { start: '09:00:00', stop: '17:00:00' })),
+      pair(
+        'a context filter with no attribute',
+        'needs at least one of type',
+        sensor,
+        (s) => (dependency(s).filters.context = { id: 'x' }),
+        (s) => (dependency(s).filters.context = { source: 'github' }),
+      ),
+      pair(
+        'a time that is not hh:mm:ss',
+        'start must be a time of day',
+        sensor,
+        (s) => (dependency(s).filters.time = { start: '24:00:00', stop: '01:00:00' }),
+        (s) => (dependency(s).filters.time = { start: '23:59:59', stop: '1:00:00' }),
+      ),
+      pair(
+        'start equal to stop',
+        'the window is empty',
+        sensor,
+        (s) => (dependency(s).filters.time = { start: '09:00:00', stop: '09:00:00' }),
+        (s) => (dependency(s).filters.time = { start: '09:00:00', stop: '17:00:00' }),
+      ),
     ],
   },
   {
     rule: sensorTriggersRule,
     cases: [
-      pair('no triggers', 'needs at least one trigger', sensor, (s) => (s.triggers = []), () => {}),
-      pair('a trigger without a template', 'every trigger needs a template', sensor, (s) => (s.triggers = [{}]), () => {}),
-      pair('a trigger template without a name', 'needs a name', sensor, (s) => delete trigger(s).name, () => {}),
-      pair('two triggers named alike', 'is used twice', sensor, (s) => s.triggers.push(structuredClone(s.triggers[0])), (s) => s.triggers.push({ template: { ...structuredClone(trigger(s)), name: 'other' } })),
-      pair('a trigger with no type', 'has no type', sensor, (s) => delete trigger(s).argoWorkflow, () => {}),
-      pair('a trigger with two types', 'has several types (k8s, argoWorkflow)', sensor, (s) => (trigger(s).k8s = { operation: 'create', source: {} }), () => {}),
+      pair(
+        'no triggers',
+        'needs at least one trigger',
+        sensor,
+        (s) => (s.triggers = []),
+        () => {},
+      ),
+      pair(
+        'a trigger without a template',
+        'every trigger needs a template',
+        sensor,
+        (s) => (s.triggers = [{}]),
+        () => {},
+      ),
+      pair(
+        'a trigger template without a name',
+        'needs a name',
+        sensor,
+        (s) => delete trigger(s).name,
+        () => {},
+      ),
+      pair(
+        'two triggers named alike',
+        'is used twice',
+        sensor,
+        (s) => s.triggers.push(structuredClone(s.triggers[0])),
+        (s) => s.triggers.push({ template: { ...structuredClone(trigger(s)), name: 'other' } }),
+      ),
+      pair(
+        'a trigger with no type',
+        'has no type',
+        sensor,
+        (s) => delete trigger(s).argoWorkflow,
+        () => {},
+      ),
+      pair(
+        'a trigger with two types',
+        'has several types (k8s, argoWorkflow)',
+        sensor,
+        (s) => (trigger(s).k8s = { operation: 'create', source: {} }),
+        () => {},
+      ),
     ],
   },
   {
     rule: sensorTriggerOperationRule,
     cases: [
-      pair('an argoWorkflow trigger without an operation', 'operation is not set', sensor, (s) => delete argo(s).operation, () => {}),
-      pair('an unknown argoWorkflow operation', '"start" is unknown', sensor, (s) => (argo(s).operation = 'start'), (s) => (argo(s).operation = 'submit')),
-      pair('an argoWorkflow trigger without a source', 'needs a source (the Workflow', sensor, (s) => delete argo(s).source, () => {}),
-      pair('an unknown k8s operation', 'must be one of create, update, patch, delete', sensor, (s) => (s.triggers[0].template = { name: 'r', k8s: { operation: 'apply', source: { resource: {} } } }), (s) => (s.triggers[0].template = { name: 'r', k8s: { operation: 'patch', source: { resource: {} } } })),
-      pair('a k8s trigger without a source', 'needs a source (the resource', sensor, (s) => (s.triggers[0].template = { name: 'r', k8s: {} }), (s) => (s.triggers[0].template = { name: 'r', k8s: { source: { resource: {} } } })),
-      pair('an http trigger without a url', 'needs a url', sensor, (s) => (s.triggers[0].template = { name: 'r', http: { method: 'POST' } }), (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x', method: 'POST' } })),
-      pair('an unknown http method', 'method must be one of', sensor, (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x', method: 'post' } }), (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x' } })),
+      pair(
+        'an argoWorkflow trigger without an operation',
+        'operation is not set',
+        sensor,
+        (s) => delete argo(s).operation,
+        () => {},
+      ),
+      pair(
+        'an unknown argoWorkflow operation',
+        '"start" is unknown',
+        sensor,
+        (s) => (argo(s).operation = 'start'),
+        (s) => (argo(s).operation = 'submit'),
+      ),
+      pair(
+        'an argoWorkflow trigger without a source',
+        'needs a source (the Workflow',
+        sensor,
+        (s) => delete argo(s).source,
+        () => {},
+      ),
+      pair(
+        'an unknown k8s operation',
+        'must be one of create, update, patch, delete',
+        sensor,
+        (s) => (s.triggers[0].template = { name: 'r', k8s: { operation: 'apply', source: { resource: {} } } }),
+        (s) => (s.triggers[0].template = { name: 'r', k8s: { operation: 'patch', source: { resource: {} } } }),
+      ),
+      pair(
+        'a k8s trigger without a source',
+        'needs a source (the resource',
+        sensor,
+        (s) => (s.triggers[0].template = { name: 'r', k8s: {} }),
+        (s) => (s.triggers[0].template = { name: 'r', k8s: { source: { resource: {} } } }),
+      ),
+      pair(
+        'an http trigger without a url',
+        'needs a url',
+        sensor,
+        (s) => (s.triggers[0].template = { name: 'r', http: { method: 'POST' } }),
+        (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x', method: 'POST' } }),
+      ),
+      pair(
+        'an unknown http method',
+        'method must be one of',
+        sensor,
+        (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x', method: 'post' } }),
+        (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x' } }),
+      ),
     ],
   },
   {
     rule: sensorParameterRule,
     cases: [
-      pair('a parameter without src.dependencyName', 'needs src.dependencyName', sensor, (s) => (argo(s).parameters = [{ src: {}, dest: 'spec.x' }]), (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' }, dest: 'spec.x' }])),
-      pair('a parameter from a dependency the Sensor lacks', '"push" is not a dependency of this Sensor', sensor, (s) => (s.triggers[0].parameters = [{ src: { dependencyName: 'push' }, dest: 'spec.x' }]), (s) => (s.triggers[0].parameters = [{ src: { dependencyName: 'pr' }, dest: 'spec.x' }])),
-      pair('a parameter without dest', 'needs a dest', sensor, (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' } }]), (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x', payload: [{ src: { dependencyName: 'pr' } }] } })),
-      pair('an unknown parameter operation', 'must be one of append, overwrite, prepend', sensor, (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' }, dest: 'x', operation: 'replace' }]), (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' }, dest: 'x', operation: 'prepend' }])),
+      pair(
+        'a parameter without src.dependencyName',
+        'needs src.dependencyName',
+        sensor,
+        (s) => (argo(s).parameters = [{ src: {}, dest: 'spec.x' }]),
+        (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' }, dest: 'spec.x' }]),
+      ),
+      pair(
+        'a parameter from a dependency the Sensor lacks',
+        '"push" is not a dependency of this Sensor',
+        sensor,
+        (s) => (s.triggers[0].parameters = [{ src: { dependencyName: 'push' }, dest: 'spec.x' }]),
+        (s) => (s.triggers[0].parameters = [{ src: { dependencyName: 'pr' }, dest: 'spec.x' }]),
+      ),
+      pair(
+        'a parameter without dest',
+        'needs a dest',
+        sensor,
+        (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' } }]),
+        (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x', payload: [{ src: { dependencyName: 'pr' } }] } }),
+      ),
+      pair(
+        'an unknown parameter operation',
+        'must be one of append, overwrite, prepend',
+        sensor,
+        (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' }, dest: 'x', operation: 'replace' }]),
+        (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' }, dest: 'x', operation: 'prepend' }]),
+      ),
     ],
   },
   {
     rule: sensorConditionsRule,
     cases: [
-      pair('conditions that do not parse', 'do not parse', sensor, (s) => (trigger(s).conditions = 'pr ||'), (s) => (trigger(s).conditions = 'pr || (pr && !pr)')),
-      pair('conditions naming a missing dependency', 'conditions name "push"', sensor, (s) => (trigger(s).conditions = 'pr && push'), (s) => (trigger(s).conditions = '')),
-      pair('conditions that are not a string', 'must be a boolean expression', sensor, (s) => (trigger(s).conditions = true), () => {}),
+      pair(
+        'conditions that do not parse',
+        'do not parse',
+        sensor,
+        (s) => (trigger(s).conditions = 'pr ||'),
+        (s) => (trigger(s).conditions = 'pr || (pr && !pr)'),
+      ),
+      pair(
+        'conditions naming a missing dependency',
+        'conditions name "push"',
+        sensor,
+        (s) => (trigger(s).conditions = 'pr && push'),
+        (s) => (trigger(s).conditions = ''),
+      ),
+      pair(
+        'conditions that are not a string',
+        'must be a boolean expression',
+        sensor,
+        (s) => (trigger(s).conditions = true),
+        () => {},
+      ),
     ],
   },
   {
@@ -129,17 +460,46 @@ export const EVENTS_TABLES: RuleTable[] = [
     cases: [
       {
         name: 'a resumer argument naming a gate no template has',
-        message: 'gate "waiting-pr-merged" is not a gate of any WorkflowTemplate in this run (gates: waiting-pr-created): this Sensor would resume nothing',
+        message:
+          'gate "waiting-pr-merged" is not a gate of any WorkflowTemplate in this run (gates: waiting-pr-created): this Sensor would resume nothing',
         broken: [sensor(resumerTrigger('waiting-pr-merged')), gated],
         fixed: [sensor(resumerTrigger('waiting-pr-created')), gated],
         path: 'spec.triggers[0].template.k8s.source.resource.spec.arguments.parameters[0].value',
       },
-      { name: 'a placeholder gate is left to run time', message: 'is not a gate', broken: [sensor(resumerTrigger('waiting-pr-merged')), gated], fixed: [sensor(resumerTrigger('{{gate}}')), gated] },
+      {
+        name: 'a placeholder gate is left to run time',
+        message: 'is not a gate',
+        broken: [sensor(resumerTrigger('waiting-pr-merged')), gated],
+        fixed: [sensor(resumerTrigger('{{gate}}')), gated],
+      },
       {
         name: 'the resumer started by an argoWorkflow trigger',
         message: 'gate "waiting-qa" is not a gate',
-        broken: [sensor((s) => (argo(s).source.resource.spec = { workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME }, arguments: { parameters: [{ name: 'other', value: 'x' }, { name: RESUMER_GATE_PARAMETER, value: 'waiting-qa' }] } })), gated],
-        fixed: [sensor((s) => (argo(s).source.resource.spec = { workflowTemplateRef: { name: 'other-template' }, arguments: { parameters: [{ name: RESUMER_GATE_PARAMETER, value: 'waiting-qa' }] } })), gated],
+        broken: [
+          sensor(
+            (s) =>
+              (argo(s).source.resource.spec = {
+                workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME },
+                arguments: {
+                  parameters: [
+                    { name: 'other', value: 'x' },
+                    { name: RESUMER_GATE_PARAMETER, value: 'waiting-qa' },
+                  ],
+                },
+              }),
+          ),
+          gated,
+        ],
+        fixed: [
+          sensor(
+            (s) =>
+              (argo(s).source.resource.spec = {
+                workflowTemplateRef: { name: 'other-template' },
+                arguments: { parameters: [{ name: RESUMER_GATE_PARAMETER, value: 'waiting-qa' }] },
+              }),
+          ),
+          gated,
+        ],
         path: 'spec.triggers[0].template.argoWorkflow.source.resource.spec.arguments.parameters[1].value',
       },
       {
@@ -148,21 +508,53 @@ export const EVENTS_TABLES: RuleTable[] = [
         broken: [
           sensor(resumerTrigger('waiting-x')),
           workflowTemplate((spec) => {
-            spec.templates[0].dag.tasks[1] = { name: 'b', template: 'gate', depends: 'a', arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: 'waiting-pr-created' }] } };
-            spec.templates[0].dag.tasks.push({ name: 'c', template: 'gate', arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: '{{inputs.parameters.x}}' }] } });
-            spec.templates[0].dag.tasks.push({ name: 'd', template: 'work', arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: 'waiting-x' }] } });
+            spec.templates[0].dag.tasks[1] = {
+              name: 'b',
+              template: 'gate',
+              depends: 'a',
+              arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: 'waiting-pr-created' }] },
+            };
+            spec.templates[0].dag.tasks.push({
+              name: 'c',
+              template: 'gate',
+              arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: '{{inputs.parameters.x}}' }] },
+            });
+            spec.templates[0].dag.tasks.push({
+              name: 'd',
+              template: 'work',
+              arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: 'waiting-x' }] },
+            });
             spec.templates[1].inputs = { parameters: [{ name: 'other' }] };
             spec.templates.push({ name: 'gate', inputs: { parameters: [{ name: 'other' }, { name: GATE_STAGE_INPUT }] }, suspend: {} });
           }),
         ],
         fixed: [sensor(resumerTrigger('waiting-pr-created')), gated],
       },
-      { name: 'without any gate in the run nothing is checked', message: 'is not a gate', broken: [sensor(resumerTrigger('waiting-x')), gated], fixed: [sensor(resumerTrigger('waiting-x')), workflowTemplate()] },
+      {
+        name: 'without any gate in the run nothing is checked',
+        message: 'is not a gate',
+        broken: [sensor(resumerTrigger('waiting-x')), gated],
+        fixed: [sensor(resumerTrigger('waiting-x')), workflowTemplate()],
+      },
       {
         name: 'a node selector naming a gate no template has',
         message: 'gate "waiting-qa" is not a gate',
         broken: [sensor((s) => (argo(s).args = ['--node-field-selector', gateNodeSelector('waiting-qa')])), gated],
-        fixed: [sensor((s) => (argo(s).args = ['--node-field-selector', gateNodeSelector('waiting-pr-created'), '--other', gateNodeSelector('waiting-qa'), '--node-field-selector', 'phase=Running', '--node-field-selector'])), gated],
+        fixed: [
+          sensor(
+            (s) =>
+              (argo(s).args = [
+                '--node-field-selector',
+                gateNodeSelector('waiting-pr-created'),
+                '--other',
+                gateNodeSelector('waiting-qa'),
+                '--node-field-selector',
+                'phase=Running',
+                '--node-field-selector',
+              ]),
+          ),
+          gated,
+        ],
         path: 'spec.triggers[0].template.argoWorkflow.args[1]',
       },
       {
@@ -176,23 +568,75 @@ export const EVENTS_TABLES: RuleTable[] = [
   {
     rule: sensorEventSourceRule,
     cases: [
-      { name: 'an EventSource not in the run', message: 'EventSource "gitlab" is not in this run (EventSources: github)', broken: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventSource()], fixed: [sensor(), eventSource()] },
-      { name: 'an event the EventSource does not publish', message: 'EventSource "github" publishes no event "repo" (events: org, team)', broken: [sensor((s) => (dependency(s).eventName = 'repo')), eventSource((s) => (s.github.team = {}))], fixed: [sensor(), eventSource()] },
+      {
+        name: 'an EventSource not in the run',
+        message: 'EventSource "gitlab" is not in this run (EventSources: github)',
+        broken: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventSource()],
+        fixed: [sensor(), eventSource()],
+      },
+      {
+        name: 'an event the EventSource does not publish',
+        message: 'EventSource "github" publishes no event "repo" (events: org, team)',
+        broken: [sensor((s) => (dependency(s).eventName = 'repo')), eventSource((s) => (s.github.team = {}))],
+        fixed: [sensor(), eventSource()],
+      },
       {
         name: "the EventSource's own settings are no events",
         message: 'publishes no event "ports"',
-        broken: [sensor((s) => (dependency(s).eventName = 'ports')), eventSource((s) => Object.assign(s, { service: { ports: [] }, template: { container: {} }, eventBusName: 'default', replicas: 1 }))],
-        fixed: [sensor(), eventSource((s) => Object.assign(s, { service: { ports: [] }, template: { container: {} }, eventBusName: 'default', replicas: 1 }))],
+        broken: [
+          sensor((s) => (dependency(s).eventName = 'ports')),
+          eventSource((s) =>
+            Object.assign(s, { service: { ports: [] }, template: { container: {} }, eventBusName: 'default', replicas: 1 }),
+          ),
+        ],
+        fixed: [
+          sensor(),
+          eventSource((s) =>
+            Object.assign(s, { service: { ports: [] }, template: { container: {} }, eventBusName: 'default', replicas: 1 }),
+          ),
+        ],
       },
-      { name: 'a Sensor alone (no EventSource in the run) is not checked', message: 'is not in this run', broken: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventSource()], fixed: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventBus()] },
+      {
+        name: 'a Sensor alone (no EventSource in the run) is not checked',
+        message: 'is not in this run',
+        broken: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventSource()],
+        fixed: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventBus()],
+      },
     ],
   },
   {
     rule: eventsNamespaceRule,
     cases: [
-      { name: 'an EventBus in another namespace', message: 'the Sensor is in namespace argo but its EventBus "default" is in events: events never reach it', broken: [sensor(), eventBus('default', { namespace: 'events' })], fixed: [sensor(), eventBus('default'), eventBus('default', {}), eventBus('other', { namespace: 'events' }), manifest('ConfigMap', 'default', {}, { namespace: 'events' })], path: 'metadata.namespace' },
-      { name: 'a Sensor without a namespace is not compared', message: 'is in events', broken: [sensor(), eventBus('default', { namespace: 'events' }), eventSource(undefined, { namespace: 'events' })], fixed: [sensor(undefined, {}), eventBus('default', { namespace: 'events' }), eventSource(undefined, { namespace: 'events' })] },
-      { name: 'an EventSource in another namespace', message: 'the Sensor is in namespace argo but EventSource "github" is in events: put them in one namespace', broken: [sensor(), eventSource(undefined, { namespace: 'events' })], fixed: [sensor(), eventSource(), eventSource(undefined, {}), variant('EventSource', 'gitlab', { gitlab: {} }, undefined, { namespace: 'events' })] },
+      {
+        name: 'an EventBus in another namespace',
+        message: 'the Sensor is in namespace argo but its EventBus "default" is in events: events never reach it',
+        broken: [sensor(), eventBus('default', { namespace: 'events' })],
+        fixed: [
+          sensor(),
+          eventBus('default'),
+          eventBus('default', {}),
+          eventBus('other', { namespace: 'events' }),
+          manifest('ConfigMap', 'default', {}, { namespace: 'events' }),
+        ],
+        path: 'metadata.namespace',
+      },
+      {
+        name: 'a Sensor without a namespace is not compared',
+        message: 'is in events',
+        broken: [sensor(), eventBus('default', { namespace: 'events' }), eventSource(undefined, { namespace: 'events' })],
+        fixed: [sensor(undefined, {}), eventBus('default', { namespace: 'events' }), eventSource(undefined, { namespace: 'events' })],
+      },
+      {
+        name: 'an EventSource in another namespace',
+        message: 'the Sensor is in namespace argo but EventSource "github" is in events: put them in one namespace',
+        broken: [sensor(), eventSource(undefined, { namespace: 'events' })],
+        fixed: [
+          sensor(),
+          eventSource(),
+          eventSource(undefined, {}),
+          variant('EventSource', 'gitlab', { gitlab: {} }, undefined, { namespace: 'events' }),
+        ],
+      },
       {
         name: 'an EventSource publishing on another EventBus',
         message: 'the Sensor listens on EventBus "default" but EventSource "github" publishes on "jetstream"',
@@ -201,7 +645,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         path: 'spec.eventBusName',
       },
       {
-        name: "an empty eventBusName is the default bus",
+        name: 'an empty eventBusName is the default bus',
         message: 'publishes on "jetstream"',
         broken: [sensor((s) => (s.eventBusName = '')), eventSource((s) => (s.eventBusName = 'jetstream'))],
         fixed: [sensor((s) => (s.eventBusName = '')), eventSource((s) => (s.eventBusName = 'default'))],
@@ -211,17 +655,65 @@ export const EVENTS_TABLES: RuleTable[] = [
   {
     rule: specLabelsRule,
     cases: [
-      pair('an owner/name label value in workflowMetadata', 'label value "5dlabs/cto" is not legal', workflowTemplate, (s) => (s.workflowMetadata = { labels: { repository: '5dlabs/cto' } }), (s) => (s.workflowMetadata = { labels: { repository: '5dlabs-cto', 'task-id': '{{workflow.parameters.task-id}}' } })),
-      pair("a template's pod label with a bad key", 'label key "-x" is not legal', workflowTemplate, (s) => (s.templates[1].metadata = { labels: { '-x': 'a' } }), (s) => (s.templates[1].metadata = { labels: { 'example.com/x': 'a' } })),
-      pair("a resource manifest's label", "the manifest's metadata.labels", workflowTemplate, (s) => (s.templates[1] = { name: 'work', resource: { action: 'create', manifest: 'metadata:\n  labels:\n    stage: "waiting pr"\n' } }), (s) => (s.templates[1] = { name: 'work', resource: { action: 'create', manifest: 'metadata:\n  labels:\n    stage: "{{inputs.parameters.stage}}"\n' } })),
-      pair("a Sensor trigger resource's label", 'label value', sensor, (s) => (argo(s).source.resource.metadata = { labels: { 'current-stage': 'a'.repeat(64) } }), (s) => (argo(s).source.resource.metadata = { labels: { 'current-stage': 'a'.repeat(63) } })),
+      pair(
+        'an owner/name label value in workflowMetadata',
+        'label value "5dlabs/cto" is not legal',
+        workflowTemplate,
+        (s) => (s.workflowMetadata = { labels: { repository: '5dlabs/cto' } }),
+        (s) => (s.workflowMetadata = { labels: { repository: '5dlabs-cto', 'task-id': '{{workflow.parameters.task-id}}' } }),
+      ),
+      pair(
+        "a template's pod label with a bad key",
+        'label key "-x" is not legal',
+        workflowTemplate,
+        (s) => (s.templates[1].metadata = { labels: { '-x': 'a' } }),
+        (s) => (s.templates[1].metadata = { labels: { 'example.com/x': 'a' } }),
+      ),
+      pair(
+        "a resource manifest's label",
+        "the manifest's metadata.labels",
+        workflowTemplate,
+        (s) =>
+          (s.templates[1] = { name: 'work', resource: { action: 'create', manifest: 'metadata:\n  labels:\n    stage: "waiting pr"\n' } }),
+        (s) =>
+          (s.templates[1] = {
+            name: 'work',
+            resource: { action: 'create', manifest: 'metadata:\n  labels:\n    stage: "{{inputs.parameters.stage}}"\n' },
+          }),
+      ),
+      pair(
+        "a Sensor trigger resource's label",
+        'label value',
+        sensor,
+        (s) => (argo(s).source.resource.metadata = { labels: { 'current-stage': 'a'.repeat(64) } }),
+        (s) => (argo(s).source.resource.metadata = { labels: { 'current-stage': 'a'.repeat(63) } }),
+      ),
     ],
   },
   {
     rule: pvcPruneProtectionRule,
     cases: [
-      { name: 'a PVC without sync options', message: 'Prune=false', broken: [manifest('PersistentVolumeClaim', 'workspace', {})], fixed: [manifest('PersistentVolumeClaim', 'workspace', {}, { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Delete=false, Prune=false' } })] },
-      { name: 'a PVC with Prune=true', message: 'Prune=false', broken: [manifest('PersistentVolumeClaim', 'workspace', {}, { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Prune=false-ish' } })], fixed: [manifest('PersistentVolumeClaim', 'workspace', {}, { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Prune=false' } })] },
+      {
+        name: 'a PVC without sync options',
+        message: 'Prune=false',
+        broken: [manifest('PersistentVolumeClaim', 'workspace', {})],
+        fixed: [
+          manifest(
+            'PersistentVolumeClaim',
+            'workspace',
+            {},
+            { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Delete=false, Prune=false' } },
+          ),
+        ],
+      },
+      {
+        name: 'a PVC with Prune=true',
+        message: 'Prune=false',
+        broken: [
+          manifest('PersistentVolumeClaim', 'workspace', {}, { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Prune=false-ish' } }),
+        ],
+        fixed: [manifest('PersistentVolumeClaim', 'workspace', {}, { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Prune=false' } })],
+      },
     ],
   },
 ];
