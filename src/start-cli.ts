@@ -8,12 +8,12 @@
  * cache costs time, never an error.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
 import type * as Cli from './cli';
-import { userCacheDir } from './user-cache-dir';
+import { userCacheDir, writeCacheFile } from './user-cache-dir';
 
 const BUNDLE = path.join(__dirname, 'cli-bundle.cjs');
 
@@ -22,17 +22,6 @@ function readCache(file: string): Buffer | undefined {
     return readFileSync(file);
   } catch {
     return undefined;
-  }
-}
-
-function writeCache(file: string, data: Buffer): void {
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, data);
-    renameSync(temporary, file);
-  } catch {
-    // A cache that cannot be written only costs time.
   }
 }
 
@@ -54,7 +43,7 @@ function loadCli(): typeof Cli {
   );
   loaded.loaded = true;
   // Written once the command has run, so that the functions it compiled on the way are kept too.
-  if (!cachedData || script.cachedDataRejected) process.once('exit', () => writeCache(cacheFile, script.createCachedData()));
+  if (!cachedData || script.cachedDataRejected) process.once('exit', () => writeCacheFile(cacheFile, script.createCachedData()));
   return loaded.exports as typeof Cli;
 }
 

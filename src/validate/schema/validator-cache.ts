@@ -11,12 +11,12 @@ import type { default as standaloneCodeFunction } from 'ajv/dist/standalone';
 import equal from 'ajv/dist/runtime/equal';
 import ucs2length from 'ajv/dist/runtime/ucs2length';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
 import { version as AJV_VERSION } from 'ajv/package.json';
-import { userCacheDir } from '../../user-cache-dir';
+import { userCacheDir, writeCacheFile } from '../../user-cache-dir';
 import { AJV_OPTIONS, type JsonSchema } from './json-schema-passes';
 
 /** Bump when what is compiled changes in a way the key does not capture. */
@@ -112,7 +112,7 @@ function evaluate(code: string, key: string): Record<string, ValidateFunction> {
     cachedData,
   });
   (script.runInThisContext() as (...args: unknown[]) => void)(module, module.exports, requireRuntime);
-  if (!cachedData || script.cachedDataRejected) writeQuietly(v8File, script.createCachedData());
+  if (!cachedData || script.cachedDataRejected) writeCacheFile(v8File, script.createCachedData());
   return module.exports;
 }
 
@@ -125,20 +125,8 @@ function readCompiled(file: string, key: string): Record<string, ValidateFunctio
   }
 }
 
-/** Writes a cache file whole (a temporary file renamed), or not at all. */
-function writeQuietly(file: string, data: string | Buffer): void {
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, data);
-    renameSync(temporary, file);
-  } catch {
-    // A cache that cannot be written only costs time.
-  }
-}
-
 function compileAndStore(request: ValidatorRequest, key: string): Record<string, ValidateFunction> {
   const code = compiledCode(request);
-  writeQuietly(path.join(userCacheDir(), 'validators', `${key}.cjs`), code);
+  writeCacheFile(path.join(userCacheDir(), 'validators', `${key}.cjs`), code);
   return evaluate(code, key);
 }
