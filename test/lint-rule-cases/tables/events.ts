@@ -37,6 +37,29 @@ const gated = workflowTemplate((spec) => {
   spec.templates.push({ name: 'gate', inputs: { parameters: [{ name: GATE_STAGE_INPUT }] }, suspend: {} });
 });
 
+/** A ClusterWorkflowTemplate declaring gates `waiting-b` then `waiting-a`, so a sorted list differs from the order found. */
+const twoGates = variant('ClusterWorkflowTemplate', 'play', gated.object.spec as any, (spec) => {
+  spec.templates[0].dag.tasks[0] = {
+    name: 'a',
+    template: 'gate',
+    arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: 'waiting-b' }] },
+  };
+  spec.templates[0].dag.tasks[1].arguments.parameters[0].value = 'waiting-a';
+});
+
+/**
+ * Gate calls that declare no gate: another input before the gate input, a call without the gate input, and a
+ * gate input without a literal value. Only `waiting-pr-created` is a gate.
+ */
+const oddlyGated = variant('WorkflowTemplate', 'play', gated.object.spec as any, (spec) => {
+  spec.templates[0].dag.tasks[1].arguments.parameters.unshift({ name: 'other', value: 'waiting-other' });
+  spec.templates[0].dag.tasks.push(
+    { name: 'c', template: 'gate', arguments: { parameters: [{ name: 'other', value: 'waiting-other' }] } },
+    { name: 'd', template: 'gate', arguments: { parameters: [{ name: GATE_STAGE_INPUT, valueFrom: { parameter: 'x' } }] } },
+    { name: 'e', template: 'gate', arguments: { parameters: [{ name: GATE_STAGE_INPUT, value: '{{inputs.parameters.gate}}' }] } },
+  );
+});
+
 const resumerTrigger = (gate: string) => (spec: any) =>
   (spec.triggers[0].template = {
     name: 'resume',
@@ -85,6 +108,14 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => s.dependencies.push({ ...dependency(s) }),
         (s) => s.dependencies.push({ ...dependency(s), name: 'pr2' }),
+      ),
+      pair(
+        'a dependency that is not an object is left to the schema check',
+        'every dependency needs name',
+        sensor,
+        (s) => s.dependencies.push({ eventSourceName: 'github', eventName: 'org' }),
+        (s) => s.dependencies.push('pr2'),
+        'spec.dependencies[1].name',
       ),
     ],
   },
@@ -340,6 +371,14 @@ export const EVENTS_TABLES: RuleTable[] = [
         (s) => (trigger(s).k8s = { operation: 'create', source: {} }),
         () => {},
       ),
+      pair(
+        'a trigger that is not an object is left to the schema check',
+        'every trigger needs a template',
+        sensor,
+        (s) => s.triggers.push({}),
+        (s) => s.triggers.push('resume-again'),
+        'spec.triggers[1].template',
+      ),
     ],
   },
   {
@@ -412,6 +451,20 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (s.triggers[0].parameters = [{ src: { dependencyName: 'push' }, dest: 'spec.x' }]),
         (s) => (s.triggers[0].parameters = [{ src: { dependencyName: 'pr' }, dest: 'spec.x' }]),
+      ),
+      pair(
+        'the dependencies listed beside a missing one are the named ones',
+        '"push" is not a dependency of this Sensor (pr): the parameter would never resolve',
+        sensor,
+        (s) => {
+          s.dependencies.push({ eventSourceName: 'github', eventName: 'org' });
+          s.triggers[0].parameters = [{ src: { dependencyName: 'push' }, dest: 'spec.x' }];
+        },
+        (s) => {
+          s.dependencies.push({ eventSourceName: 'github', eventName: 'org' });
+          s.triggers[0].parameters = [{ src: { dependencyName: 'pr' }, dest: 'spec.x' }];
+        },
+        'spec.triggers[0].parameters[0].src.dependencyName',
       ),
       pair(
         'a parameter without dest',
@@ -555,6 +608,60 @@ export const EVENTS_TABLES: RuleTable[] = [
           ),
           gated,
         ],
+        path: 'spec.triggers[0].template.argoWorkflow.args[1]',
+      },
+      {
+        name: 'gates of a ClusterWorkflowTemplate count, listed sorted',
+        message:
+          'gate "waiting-qa" is not a gate of any WorkflowTemplate in this run (gates: waiting-a, waiting-b): this Sensor would resume nothing; regenerate the Sensors from the same stages',
+        broken: [sensor(resumerTrigger('waiting-qa')), twoGates],
+        fixed: [sensor(resumerTrigger('waiting-a')), twoGates],
+        path: 'spec.triggers[0].template.k8s.source.resource.spec.arguments.parameters[0].value',
+      },
+      {
+        name: 'only the gate input of a gate call declares a gate, and only a literal one',
+        message:
+          'gate "waiting-other" is not a gate of any WorkflowTemplate in this run (gates: waiting-pr-created): this Sensor would resume nothing',
+        broken: [sensor(resumerTrigger('waiting-other')), oddlyGated],
+        fixed: [sensor(resumerTrigger('waiting-pr-created')), oddlyGated],
+      },
+      {
+        name: 'only the literal gate argument of the resumer is checked',
+        message: 'gate "waiting-qa" is not a gate',
+        broken: [sensor(resumerTrigger('waiting-qa')), gated],
+        fixed: [
+          sensor((s) => {
+            resumerTrigger('waiting-pr-created')(s);
+            trigger(s).k8s.source.resource.spec.arguments.parameters.push(
+              { name: 'other', value: 'waiting-qa' },
+              { name: RESUMER_GATE_PARAMETER, valueFrom: { event: 'body.gate' } },
+            );
+          }),
+          gated,
+        ],
+        path: 'spec.triggers[0].template.k8s.source.resource.spec.arguments.parameters[0].value',
+      },
+      {
+        name: 'triggers without a resumer source are not resumers',
+        message: 'gate "waiting-qa" is not a gate',
+        broken: [sensor(resumerTrigger('waiting-qa')), gated],
+        fixed: [
+          sensor((s) =>
+            s.triggers.push(
+              { template: { name: 'k8s-no-source', k8s: { operation: 'create' } } },
+              { template: { name: 'argo-no-source', argoWorkflow: { operation: 'resume' } } },
+              { template: { name: 'log', log: {} } },
+              { template: { name: 'no-ref', k8s: { source: { resource: { spec: { arguments: {} } } } } } },
+            ),
+          ),
+          gated,
+        ],
+      },
+      {
+        name: 'a node selector argument that is not a string is not a selector',
+        message: 'gate "waiting-qa" is not a gate',
+        broken: [sensor((s) => (argo(s).args = ['--node-field-selector', gateNodeSelector('waiting-qa')])), gated],
+        fixed: [sensor((s) => (argo(s).args = ['--node-field-selector', [gateNodeSelector('waiting-qa')]])), gated],
         path: 'spec.triggers[0].template.argoWorkflow.args[1]',
       },
       {
