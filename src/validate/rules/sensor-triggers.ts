@@ -122,7 +122,11 @@ export const sensorParameterRule = sensorRule(
           const violations: Violation[] = [];
           const dependency = parameter.src?.dependencyName;
           if (!isRecord(parameter.src) || typeof dependency !== 'string' || dependency === '')
-            violations.push({ path: pathOf(parameterAt, 'src', 'dependencyName'), message: 'a parameter needs src.dependencyName' });
+            violations.push({
+              // Without src the path stops at src: a path into a missing object names nothing to fix.
+              path: isRecord(parameter.src) ? pathOf(parameterAt, 'src', 'dependencyName') : pathOf(parameterAt, 'src'),
+              message: 'a parameter needs src.dependencyName',
+            });
           else if (!names.has(dependency))
             violations.push({
               path: pathOf(parameterAt, 'src', 'dependencyName'),

@@ -335,6 +335,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (s.triggers = []),
         () => {},
+        'spec.triggers',
       ),
       pair(
         'a trigger without a template',
@@ -342,6 +343,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (s.triggers = [{}]),
         () => {},
+        'spec.triggers[0].template',
       ),
       pair(
         'a trigger template without a name',
@@ -349,6 +351,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => delete trigger(s).name,
         () => {},
+        'spec.triggers[0].template.name',
       ),
       pair(
         'two triggers named alike',
@@ -356,13 +359,15 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => s.triggers.push(structuredClone(s.triggers[0])),
         (s) => s.triggers.push({ template: { ...structuredClone(trigger(s)), name: 'other' } }),
+        'spec.triggers[1].template.name',
       ),
       pair(
         'a trigger with no type',
-        'has no type',
+        'trigger "resume" has no type (one of k8s, argoWorkflow, http, awsLambda, custom, kafka, nats, slack, openWhisk, log, azureEventHubs, pulsar, email, azureServiceBus)',
         sensor,
         (s) => delete trigger(s).argoWorkflow,
         () => {},
+        'spec.triggers[0].template',
       ),
       pair(
         'a trigger with two types',
@@ -370,6 +375,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (trigger(s).k8s = { operation: 'create', source: {} }),
         () => {},
+        'spec.triggers[0].template',
       ),
       pair(
         'a trigger that is not an object is left to the schema check',
@@ -386,10 +392,11 @@ export const EVENTS_TABLES: RuleTable[] = [
     cases: [
       pair(
         'an argoWorkflow trigger without an operation',
-        'operation is not set',
+        'trigger "resume": operation is not set: use one of submit, submit-from, suspend, retry, resume, resubmit, terminate, stop',
         sensor,
         (s) => delete argo(s).operation,
         () => {},
+        'spec.triggers[0].template.argoWorkflow.operation',
       ),
       pair(
         'an unknown argoWorkflow operation',
@@ -397,6 +404,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (argo(s).operation = 'start'),
         (s) => (argo(s).operation = 'submit'),
+        'spec.triggers[0].template.argoWorkflow.operation',
       ),
       pair(
         'an argoWorkflow trigger without a source',
@@ -404,6 +412,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => delete argo(s).source,
         () => {},
+        'spec.triggers[0].template.argoWorkflow.source',
       ),
       pair(
         'an unknown k8s operation',
@@ -411,6 +420,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (s.triggers[0].template = { name: 'r', k8s: { operation: 'apply', source: { resource: {} } } }),
         (s) => (s.triggers[0].template = { name: 'r', k8s: { operation: 'patch', source: { resource: {} } } }),
+        'spec.triggers[0].template.k8s.operation',
       ),
       pair(
         'a k8s trigger without a source',
@@ -418,6 +428,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (s.triggers[0].template = { name: 'r', k8s: {} }),
         (s) => (s.triggers[0].template = { name: 'r', k8s: { source: { resource: {} } } }),
+        'spec.triggers[0].template.k8s.source',
       ),
       pair(
         'an http trigger without a url',
@@ -425,13 +436,23 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (s.triggers[0].template = { name: 'r', http: { method: 'POST' } }),
         (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x', method: 'POST' } }),
+        'spec.triggers[0].template.http.url',
+      ),
+      pair(
+        'an http trigger with an empty url',
+        'trigger "r" needs a url',
+        sensor,
+        (s) => (s.triggers[0].template = { name: 'r', http: { url: '' } }),
+        (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x' } }),
+        'spec.triggers[0].template.http.url',
       ),
       pair(
         'an unknown http method',
-        'method must be one of',
+        'trigger "r": method must be one of GET, DELETE, PATCH, POST, PUT',
         sensor,
         (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x', method: 'post' } }),
         (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x' } }),
+        'spec.triggers[0].template.http.method',
       ),
     ],
   },
@@ -444,6 +465,42 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (argo(s).parameters = [{ src: {}, dest: 'spec.x' }]),
         (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' }, dest: 'spec.x' }]),
+        'spec.triggers[0].template.argoWorkflow.parameters[0].src.dependencyName',
+      ),
+      pair(
+        'a parameter with an empty src.dependencyName',
+        'a parameter needs src.dependencyName',
+        sensor,
+        (s) => (argo(s).parameters = [{ src: { dependencyName: '' }, dest: 'spec.x' }]),
+        (s) => (argo(s).parameters = ['not a parameter', { src: { dependencyName: 'pr' }, dest: 'spec.x' }]),
+        'spec.triggers[0].template.argoWorkflow.parameters[0].src.dependencyName',
+      ),
+      pair(
+        'a parameter without src',
+        'a parameter needs src.dependencyName',
+        sensor,
+        (s) => (argo(s).parameters = [{ dest: 'spec.x' }]),
+        (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' }, dest: 'spec.x' }]),
+        'spec.triggers[0].template.argoWorkflow.parameters[0].src',
+      ),
+      pair(
+        'a payload parameter from a dependency the Sensor lacks',
+        '"push" is not a dependency of this Sensor (none): the parameter would never resolve',
+        sensor,
+        (s) => {
+          s.dependencies = [];
+          s.triggers[0].template = { name: 'r', http: { url: 'http://x', payload: [{ src: { dependencyName: 'push' } }] } };
+        },
+        (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x', payload: [{ src: { dependencyName: 'pr' } }] } }),
+        'spec.triggers[0].template.http.payload[0].src.dependencyName',
+      ),
+      pair(
+        'a trigger parameter without dest',
+        'a parameter needs a dest',
+        sensor,
+        (s) => (s.triggers[0].parameters = [{ src: { dependencyName: 'pr' }, dest: '' }]),
+        (s) => (s.triggers[0].parameters = [{ src: { dependencyName: 'pr' }, dest: 'spec.x' }]),
+        'spec.triggers[0].parameters[0].dest',
       ),
       pair(
         'a parameter from a dependency the Sensor lacks',
@@ -451,13 +508,14 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (s.triggers[0].parameters = [{ src: { dependencyName: 'push' }, dest: 'spec.x' }]),
         (s) => (s.triggers[0].parameters = [{ src: { dependencyName: 'pr' }, dest: 'spec.x' }]),
+        'spec.triggers[0].parameters[0].src.dependencyName',
       ),
       pair(
         'the dependencies listed beside a missing one are the named ones',
-        '"push" is not a dependency of this Sensor (pr): the parameter would never resolve',
+        '"push" is not a dependency of this Sensor (pr, pr2): the parameter would never resolve',
         sensor,
         (s) => {
-          s.dependencies.push({ eventSourceName: 'github', eventName: 'org' });
+          s.dependencies.push({ eventSourceName: 'github', eventName: 'org' }, { name: 'pr2' });
           s.triggers[0].parameters = [{ src: { dependencyName: 'push' }, dest: 'spec.x' }];
         },
         (s) => {
@@ -472,6 +530,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' } }]),
         (s) => (s.triggers[0].template = { name: 'r', http: { url: 'http://x', payload: [{ src: { dependencyName: 'pr' } }] } }),
+        'spec.triggers[0].template.argoWorkflow.parameters[0].dest',
       ),
       pair(
         'an unknown parameter operation',
@@ -479,6 +538,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' }, dest: 'x', operation: 'replace' }]),
         (s) => (argo(s).parameters = [{ src: { dependencyName: 'pr' }, dest: 'x', operation: 'prepend' }]),
+        'spec.triggers[0].template.argoWorkflow.parameters[0].operation',
       ),
     ],
   },
@@ -491,6 +551,17 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (trigger(s).conditions = 'pr ||'),
         (s) => (trigger(s).conditions = 'pr || (pr && !pr)'),
+        'spec.triggers[0].template.conditions',
+      ),
+      pair(
+        'conditions naming a dependency result, which is not a dependency name',
+        'trigger "resume": conditions name "pr.Succeeded", which is not a dependency of this Sensor',
+        sensor,
+        (s) => (trigger(s).conditions = 'pr.Succeeded'),
+        (s) => {
+          s.dependencies.push({ ...dependency(s), name: 'pr.Succeeded' });
+          trigger(s).conditions = 'pr.Succeeded';
+        },
       ),
       pair(
         'conditions naming a missing dependency',
