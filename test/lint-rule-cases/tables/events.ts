@@ -87,6 +87,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (s.dependencies = []),
         () => {},
+        'spec.dependencies',
       ),
       pair(
         'a dependency without eventName',
@@ -108,6 +109,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => s.dependencies.push({ ...dependency(s) }),
         (s) => s.dependencies.push({ ...dependency(s), name: 'pr2' }),
+        'spec.dependencies[1].name',
       ),
       pair(
         'a dependency that is not an object is left to the schema check',
@@ -128,6 +130,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dependency(s).filtersLogicalOperator = 'AND'),
         (s) => (dependency(s).filtersLogicalOperator = 'and'),
+        'spec.dependencies[0].filtersLogicalOperator',
       ),
       pair(
         'an unknown dataLogicalOperator',
@@ -135,6 +138,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dependency(s).filters.dataLogicalOperator = 'xor'),
         (s) => (dependency(s).filters.dataLogicalOperator = 'or'),
+        'spec.dependencies[0].filters.dataLogicalOperator',
       ),
       pair(
         'an unknown exprLogicalOperator',
@@ -142,6 +146,15 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dependency(s).filters.exprLogicalOperator = '&&'),
         (s) => (dependency(s).filters.exprLogicalOperator = ''),
+        'spec.dependencies[0].filters.exprLogicalOperator',
+      ),
+      pair(
+        'a dependency without filters has no operators to check',
+        '"AND" is not a logical operator',
+        sensor,
+        (s) => (dependency(s).filtersLogicalOperator = 'AND'),
+        (s) => s.dependencies.push({ name: 'plain', eventSourceName: 'github', eventName: 'org' }),
+        'spec.dependencies[0].filtersLogicalOperator',
       ),
     ],
   },
@@ -154,13 +167,15 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dataFilter(s).path = ''),
         () => {},
+        'spec.dependencies[0].filters.data[0].path',
       ),
       pair(
         'an unknown type',
-        'type "int" must be one of',
+        'type "int" must be one of string, number, bool',
         sensor,
         (s) => (dataFilter(s).type = 'int'),
         () => {},
+        'spec.dependencies[0].filters.data[0].type',
       ),
       pair(
         'no values',
@@ -168,13 +183,15 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dataFilter(s).value = []),
         () => {},
+        'spec.dependencies[0].filters.data[0].value',
       ),
       pair(
         'an unknown comparator',
-        'comparator "==" must be one of',
+        'comparator "==" must be one of >= > = != < <=',
         sensor,
         (s) => (dataFilter(s).comparator = '=='),
         (s) => (dataFilter(s).comparator = '!='),
+        'spec.dependencies[0].filters.data[0].comparator',
       ),
       pair(
         'an ordering comparator on a string',
@@ -182,6 +199,31 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dataFilter(s).comparator = '>'),
         (s) => (dataFilter(s).comparator = '='),
+        'spec.dependencies[0].filters.data[0].comparator',
+      ),
+      pair(
+        'the ordering comparator <= on a string',
+        'a string filter only matches with = or !=; <= never matches',
+        sensor,
+        (s) => (dataFilter(s).comparator = '<='),
+        (s) => (dataFilter(s).comparator = '!='),
+        'spec.dependencies[0].filters.data[0].comparator',
+      ),
+      pair(
+        'the ordering comparator < on a string',
+        'a string filter only matches with = or !=; < never matches',
+        sensor,
+        (s) => (dataFilter(s).comparator = '<'),
+        (s) => (dataFilter(s).comparator = '!='),
+        'spec.dependencies[0].filters.data[0].comparator',
+      ),
+      pair(
+        'the ordering comparator >= on a string',
+        'a string filter only matches with = or !=; >= never matches',
+        sensor,
+        (s) => (dataFilter(s).comparator = '>='),
+        (s) => (dataFilter(s).comparator = '!='),
+        'spec.dependencies[0].filters.data[0].comparator',
       ),
       pair(
         'an empty value',
@@ -189,6 +231,34 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dataFilter(s).value = ['']),
         () => {},
+        'spec.dependencies[0].filters.data[0].value[0]',
+      ),
+      pair(
+        'a value that is not a string',
+        'filter values must be non-empty strings',
+        sensor,
+        (s) => (dataFilter(s).value = [7]),
+        (s) => {
+          s.dependencies.push({ name: 'plain', eventSourceName: 'github', eventName: 'org' });
+          dependency(s).filters.data.push('not a filter');
+        },
+        'spec.dependencies[0].filters.data[0].value[0]',
+      ),
+      pair(
+        'a data filter without any path',
+        'a data filter needs a path',
+        sensor,
+        (s) => delete dataFilter(s).path,
+        () => {},
+        'spec.dependencies[0].filters.data[0].path',
+      ),
+      pair(
+        'a number value is not read as a regular expression',
+        '"+1" is not a valid regular expression',
+        sensor,
+        (s) => (dataFilter(s).value = ['+1']),
+        (s) => Object.assign(dataFilter(s), { type: 'number', value: ['+1'], comparator: '>' }),
+        'spec.dependencies[0].filters.data[0].value[0]',
       ),
       pair(
         'a number filter value that is not a number',
@@ -272,6 +342,28 @@ export const EVENTS_TABLES: RuleTable[] = [
         (s) => (dataFilter(s).value = ['(?i)main']),
         (s) => (dataFilter(s).value = ['(?i)main', '^x$']) && (dataFilter(s).template = '{{ .Input }}'),
       ),
+      pair(
+        'the suggested fix drops several leading flags, and only leading ones',
+        '"main(?i)" is not anchored, so it also matches any value that contains it: write ^main(?i)$ to match it exactly',
+        sensor,
+        (s) => (dataFilter(s).value = ['(?is)main', 'main(?i)']),
+        (s) => (dataFilter(s).value = ['^main$']),
+        'spec.dependencies[0].filters.data[0].value[1]',
+      ),
+      pair(
+        'only string filters with valid non-empty patterns are checked for anchors',
+        'write ^main$ to match it exactly',
+        sensor,
+        (s) => (dataFilter(s).value = ['(?is)main']),
+        (s) => {
+          dataFilter(s).value = ['^a$', '', 7, 'a\\C'];
+          s.dependencies.push({
+            ...{ name: 'plain', eventSourceName: 'github', eventName: 'org' },
+            filters: { data: [{ path: 'body.n', type: 'number', value: ['10'] }] },
+          });
+        },
+        'spec.dependencies[0].filters.data[0].value[0]',
+      ),
     ],
   },
   {
@@ -283,6 +375,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dependency(s).filters.exprs = [{ expr: '', fields: [{ name: 'a', path: 'body.action' }] }]),
         (s) => (dependency(s).filters.exprs = [{ expr: 'a == "opened"', fields: [{ name: 'a', path: 'body.action' }] }]),
+        'spec.dependencies[0].filters.exprs[0].expr',
       ),
       pair(
         'an expr filter without fields',
@@ -290,6 +383,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dependency(s).filters.exprs = [{ expr: 'true' }]),
         (s) => (dependency(s).filters.exprs = [{ expr: 'a', fields: [{ name: 'a', path: 'body.merged' }] }]),
+        'spec.dependencies[0].filters.exprs[0].fields',
       ),
       pair(
         'a field without a path',
@@ -297,6 +391,26 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dependency(s).filters.exprs = [{ expr: 'a', fields: [{ name: 'a' }] }]),
         (s) => (dependency(s).filters.exprs = [{ expr: 'a', fields: [{ name: 'a', path: 'x' }] }]),
+        'spec.dependencies[0].filters.exprs[0].fields[0].path',
+      ),
+      pair(
+        'an expr filter whose expression is missing',
+        'an expr filter needs an expression',
+        sensor,
+        (s) => (dependency(s).filters.exprs = [{ fields: [{ name: 'a', path: 'x' }] }]),
+        (s) => {
+          dependency(s).filters.exprs = ['not an expr', { expr: 'a', fields: [{ name: 'a', path: 'x' }] }];
+          s.dependencies.push({ name: 'plain', eventSourceName: 'github', eventName: 'org' });
+        },
+        'spec.dependencies[0].filters.exprs[0].expr',
+      ),
+      pair(
+        'a field with an empty name',
+        'every field needs a name',
+        sensor,
+        (s) => (dependency(s).filters.exprs = [{ expr: 'a', fields: [{ name: '', path: 'x' }] }]),
+        (s) => (dependency(s).filters.exprs = [{ expr: 'a', fields: [{ name: 'a', path: 'x' }] }]),
+        'spec.dependencies[0].filters.exprs[0].fields[0].name',
       ),
     ],
   },
@@ -309,6 +423,32 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dependency(s).filters.context = { id: 'x' }),
         (s) => (dependency(s).filters.context = { source: 'github' }),
+        'spec.dependencies[0].filters.context',
+      ),
+      pair(
+        'a context filter whose only attribute is empty',
+        'a context filter needs at least one of type, subject, source, datacontenttype',
+        sensor,
+        (s) => (dependency(s).filters.context = { source: '' }),
+        (s) => {
+          dependency(s).filters.context = { type: 'push' };
+          s.dependencies.push({ name: 'plain', eventSourceName: 'github', eventName: 'org' });
+        },
+        'spec.dependencies[0].filters.context',
+      ),
+      pair(
+        'subject alone makes a context filter',
+        'needs at least one of type',
+        sensor,
+        (s) => (dependency(s).filters.context = { subject: '' }),
+        (s) => (dependency(s).filters.context = { subject: 'repo' }),
+      ),
+      pair(
+        'datacontenttype alone makes a context filter',
+        'needs at least one of type',
+        sensor,
+        (s) => (dependency(s).filters.context = { datacontenttype: 7 }),
+        (s) => (dependency(s).filters.context = { datacontenttype: 'application/json' }),
       ),
       pair(
         'a time that is not hh:mm:ss',
@@ -316,6 +456,15 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dependency(s).filters.time = { start: '24:00:00', stop: '01:00:00' }),
         (s) => (dependency(s).filters.time = { start: '23:59:59', stop: '1:00:00' }),
+        'spec.dependencies[0].filters.time.start',
+      ),
+      pair(
+        'a time that is not a string',
+        'start must be a time of day hh:mm:ss',
+        sensor,
+        (s) => (dependency(s).filters.time = { start: ['01:00:00'], stop: '02:00:00' }),
+        (s) => (dependency(s).filters.time = { start: '01:00:00', stop: '02:00:00' }),
+        'spec.dependencies[0].filters.time.start',
       ),
       pair(
         'start equal to stop',
