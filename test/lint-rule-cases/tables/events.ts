@@ -897,19 +897,25 @@ export const EVENTS_TABLES: RuleTable[] = [
     cases: [
       {
         name: 'an EventSource not in the run',
-        message: 'EventSource "gitlab" is not in this run (EventSources: github)',
-        broken: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventSource()],
+        message: 'EventSource "gitlab" is not in this run (EventSources: github, webhook)',
+        broken: [
+          sensor((s) => (dependency(s).eventSourceName = 'gitlab')),
+          eventSource(),
+          variant('EventSource', 'webhook', { webhook: {} }),
+        ],
         fixed: [sensor(), eventSource()],
+        path: 'spec.dependencies[0].eventSourceName',
       },
       {
         name: 'an event the EventSource does not publish',
-        message: 'EventSource "github" publishes no event "repo" (events: org, team)',
-        broken: [sensor((s) => (dependency(s).eventName = 'repo')), eventSource((s) => (s.github.team = {}))],
+        message: 'EventSource "github" publishes no event "repo" (events: admin, org, team)',
+        broken: [sensor((s) => (dependency(s).eventName = 'repo')), eventSource((s) => Object.assign(s.github, { team: {}, admin: {} }))],
         fixed: [sensor(), eventSource()],
+        path: 'spec.dependencies[0].eventName',
       },
       {
         name: "the EventSource's own settings are no events",
-        message: 'publishes no event "ports"',
+        message: 'EventSource "github" publishes no event "ports" (events: org)',
         broken: [
           sensor((s) => (dependency(s).eventName = 'ports')),
           eventSource((s) =>
@@ -957,6 +963,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         name: 'an EventSource in another namespace',
         message: 'the Sensor is in namespace argo but EventSource "github" is in events: put them in one namespace',
         broken: [sensor(), eventSource(undefined, { namespace: 'events' })],
+        path: 'metadata.namespace',
         fixed: [
           sensor(),
           eventSource(),
