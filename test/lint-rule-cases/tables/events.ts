@@ -472,6 +472,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         sensor,
         (s) => (dependency(s).filters.time = { start: '09:00:00', stop: '09:00:00' }),
         (s) => (dependency(s).filters.time = { start: '09:00:00', stop: '17:00:00' }),
+        'spec.dependencies[0].filters.time',
       ),
     ],
   },
