@@ -662,6 +662,67 @@ export const WORKFLOW_TABLES: RuleTable[] = [
             resource: { action: 'delete', manifestFrom: { artifact: { name: 'm' } } },
           }),
       ),
+      pair(
+        'an action that is not a string, pinned with the actions and the path',
+        'resource template "work": action must be one of get, create, apply, delete, replace, patch',
+        wt,
+        (s) => (s.templates[1] = { name: 'work', resource: { action: 5, manifest: 'a: 1' } }),
+        (s) => (s.templates[1] = { name: 'work', resource: { action: 'patch', manifest: 'a: 1' } }),
+        'spec.templates[1].resource.action',
+      ),
+      pair(
+        'replace without a manifest; delete needs none',
+        'resource template "work" (replace) needs a manifest or manifestFrom',
+        wt,
+        (s) => (s.templates[1] = { name: 'work', resource: { action: 'replace' } }),
+        (s) => (s.templates[1] = { name: 'work', resource: { action: 'delete' } }),
+        'spec.templates[1].resource',
+      ),
+      pair(
+        'create with manifestFrom needs no manifest',
+        'resource template "work" (create) needs a manifest or manifestFrom',
+        wt,
+        (s) => (s.templates[1] = { name: 'work', inputs: { artifacts: [{ name: 'm' }] }, resource: { action: 'create' } }),
+        (s) =>
+          (s.templates[1] = {
+            name: 'work',
+            inputs: { artifacts: [{ name: 'm' }] },
+            resource: { action: 'create', manifestFrom: { artifact: { name: 'm' } } },
+          }),
+      ),
+      pair(
+        'a manifest that is not YAML, pinned with the path',
+        'the manifest is not YAML: ',
+        wt,
+        (s) => (s.templates[1] = { name: 'work', resource: { action: 'create', manifest: 'a: [1' } }),
+        (s) => (s.templates[1] = { name: 'work', resource: { action: 'create', manifest: 'a: [1]' } }),
+        'spec.templates[1].resource.manifest',
+      ),
+      pair(
+        'manifestFrom naming an artifact the template does not take, beside one it takes',
+        'manifestFrom names artifact "m", which is not an input artifact of "work"',
+        wt,
+        (s) =>
+          (s.templates[1] = {
+            name: 'work',
+            inputs: { artifacts: [{ name: 'other' }] },
+            resource: { action: 'apply', manifestFrom: { artifact: { name: 'm' } } },
+          }),
+        (s) =>
+          (s.templates[1] = {
+            name: 'work',
+            inputs: { artifacts: [{ name: 'other' }, { name: 'm' }] },
+            resource: { action: 'apply', manifestFrom: { artifact: { name: 'm' } } },
+          }),
+        'spec.templates[1].resource.manifestFrom.artifact.name',
+      ),
+      pair(
+        'a manifestFrom without an artifact is left to the schema',
+        'needs a manifest or manifestFrom',
+        wt,
+        (s) => (s.templates[1] = { name: 'work', resource: { action: 'apply' } }),
+        (s) => (s.templates[1] = { name: 'work', resource: { action: 'apply', manifestFrom: {} } }),
+      ),
     ],
   },
   {
