@@ -232,6 +232,32 @@ export const RUNTIME_TABLES: RuleTable[] = [
         ],
         fixed: [configMapOfJsonSize(MAX_CLIENT_SIDE_APPLY_BYTES + 1, SERVER_SIDE)],
       },
+      {
+        name: 'a value that is not a string counts nothing',
+        message: OVER_DATA,
+        broken: [coreObject('ConfigMap', { data: { a: text(MAX_DATA_BYTES + 1), n: 7 } }, SERVER_SIDE)],
+        fixed: [coreObject('ConfigMap', { data: { a: text(MAX_DATA_BYTES), n: 7 } }, SERVER_SIDE)],
+      },
+      {
+        name: 'only ConfigMaps and Secrets have the 1 MiB data limit',
+        message: OVER_APPLY,
+        broken: [coreObject('Opaque', { data: { a: text(MAX_DATA_BYTES + 1) } })],
+        fixed: [coreObject('Opaque', { data: { a: text(MAX_DATA_BYTES + 1) } }, SERVER_SIDE)],
+      },
+      {
+        name: 'an object without metadata is applied client side',
+        message: OVER_APPLY,
+        broken: [
+          {
+            file: 'case.yaml',
+            index: 0,
+            kind: 'ConfigMap',
+            name: '',
+            object: { apiVersion: 'v1', kind: 'ConfigMap', data: { a: text(MAX_CLIENT_SIDE_APPLY_BYTES) } },
+          },
+        ],
+        fixed: [configMapOfJsonSize(MAX_CLIENT_SIDE_APPLY_BYTES + 1, SERVER_SIDE)],
+      },
     ],
   },
   {
