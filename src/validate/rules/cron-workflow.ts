@@ -3,9 +3,13 @@ import { fieldPath, type LintRule, type Violation } from '../finding';
 import { isRecord, listOf } from './argo-spec';
 
 const POLICIES = ['Allow', 'Forbid', 'Replace', ''];
-/** Five fields, or a robfig/cron descriptor (`@daily`, `@every 1h`). */
+/**
+ * Five fields, or a robfig/cron descriptor (`@daily`, `@every 1h`). robfig/cron v3 (`parser.go`, Parse and
+ * parseDescriptor) splits fields on any whitespace but matches a descriptor exactly, untrimmed, and `@every`
+ * with one space: ` @daily` and `@every  1h` are refused.
+ */
 const isSchedule = (text: string): boolean =>
-  text.trim().split(/\s+/).length === 5 || /^@(yearly|annually|monthly|weekly|daily|midnight|hourly|every\s+\S+)$/.test(text.trim());
+  text.trim().split(/\s+/).length === 5 || /^@(yearly|annually|monthly|weekly|daily|midnight|hourly|every \S+)$/.test(text);
 
 export const cronScheduleRule: LintRule = {
   id: 'cron-schedule',

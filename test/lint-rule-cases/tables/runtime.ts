@@ -232,6 +232,32 @@ export const RUNTIME_TABLES: RuleTable[] = [
         ],
         fixed: [configMapOfJsonSize(MAX_CLIENT_SIDE_APPLY_BYTES + 1, SERVER_SIDE)],
       },
+      {
+        name: 'a value that is not a string counts nothing',
+        message: OVER_DATA,
+        broken: [coreObject('ConfigMap', { data: { a: text(MAX_DATA_BYTES + 1), n: 7 } }, SERVER_SIDE)],
+        fixed: [coreObject('ConfigMap', { data: { a: text(MAX_DATA_BYTES), n: 7 } }, SERVER_SIDE)],
+      },
+      {
+        name: 'only ConfigMaps and Secrets have the 1 MiB data limit',
+        message: OVER_APPLY,
+        broken: [coreObject('Opaque', { data: { a: text(MAX_DATA_BYTES + 1) } })],
+        fixed: [coreObject('Opaque', { data: { a: text(MAX_DATA_BYTES + 1) } }, SERVER_SIDE)],
+      },
+      {
+        name: 'an object without metadata is applied client side',
+        message: OVER_APPLY,
+        broken: [
+          {
+            file: 'case.yaml',
+            index: 0,
+            kind: 'ConfigMap',
+            name: '',
+            object: { apiVersion: 'v1', kind: 'ConfigMap', data: { a: text(MAX_CLIENT_SIDE_APPLY_BYTES) } },
+          },
+        ],
+        fixed: [configMapOfJsonSize(MAX_CLIENT_SIDE_APPLY_BYTES + 1, SERVER_SIDE)],
+      },
     ],
   },
   {
@@ -446,6 +472,35 @@ export const RUNTIME_TABLES: RuleTable[] = [
       pair('nanoseconds', NO_ROOM_FOR_BACKOFF, retrying, maxDuration('629999999999ns'), maxDuration('630000000000ns')),
       pair('compound durations add up', NO_ROOM_FOR_BACKOFF, retrying, maxDuration('9m89s'), maxDuration('9m90s')),
       pair('a negative maxDuration', 'maxDuration -1h is shorter', retrying, maxDuration('-1h'), maxDuration('+1h')),
+      pair(
+        'the whole message: why, how Argo counts, and the fix',
+        "no retry can start (Argo counts maxDuration from the first attempt's start, image pull included); raise it to at least 1830s",
+        retrying,
+        maxDuration('10m'),
+        maxDuration('630s'),
+      ),
+      pair('a fraction after whole units', NO_ROOM_FOR_BACKOFF, retrying, maxDuration('10.4m'), maxDuration('10.5m')),
+      pair(
+        'a fraction of several digits without a leading digit',
+        NO_ROOM_FOR_BACKOFF,
+        retrying,
+        maxDuration('.17h'),
+        maxDuration('.175h'),
+      ),
+      pair(
+        'a numeric-string deadline is added as a number',
+        NO_ROOM_FOR_BACKOFF,
+        retrying,
+        (t) => ((t.activeDeadlineSeconds = '600'), maxDuration('629')(t)),
+        (t) => ((t.activeDeadlineSeconds = '600'), maxDuration('630')(t)),
+      ),
+      pair(
+        'a deadline string with digits at its end only is not a number',
+        SHORTER_THAN_DEADLINE,
+        retrying,
+        (t) => ((t.activeDeadlineSeconds = '600'), maxDuration('5m')(t)),
+        (t) => ((t.activeDeadlineSeconds = 'a600'), maxDuration('5m')(t)),
+      ),
       {
         name: "a CronWorkflow's templates under spec.workflowSpec",
         message: SHORTER_THAN_DEADLINE,
