@@ -204,6 +204,12 @@ describe('agent-play resume', () => {
         /^no progress ConfigMap for 5dlabs\/cto-play-test \(expected play-progress-5dlabs-cto-play-test-5\); found: play-progress-octo-org-web$/,
       ],
       ['5', ['--parameter', 'team=core'], STATE, /^--parameter team: the play declares no such parameter/],
+      [
+        '5',
+        ['--parameter', 'constructor=x'],
+        STATE,
+        /--parameter constructor=x: "constructor" cannot be a parameter name \(JavaScript reserves it\); use a parameter the play template declares$/,
+      ],
     ];
     for (const [task, argv, stdin, message] of refusals) {
       const run = resume(task, argv, stdin);

@@ -85,7 +85,10 @@ export class GateSensor extends Construct {
     const namespace = props.namespace ?? Chart.of(this).namespace;
     assertSameNamespace(`Sensor ${this.name}`, namespace, props.eventBus);
     if (props.repositories.length === 0) throw new Error(`Sensor ${this.name} needs at least one repository`);
-    if (props.gate.release.length === 0) throw new Error(`Sensor ${this.name} needs at least one release condition`);
+    if (props.gate.release.length === 0)
+      throw new Error(
+        `Sensor ${this.name} needs at least one release condition: give its gate a release, e.g. Releases.pullRequestOpened()`,
+      );
     const serviceAccountName = checkSensorProps(`Sensor ${this.name}`, props);
     const dependency = releaseDependency(props);
     const spec: SensorSpec = {
@@ -155,7 +158,10 @@ function stringFilter(path: string, values: readonly string[], caseInsensitive =
  * "take the next character literally", so a regexp's backslashes are doubled.
  */
 function exprString(text: string): string {
-  if (/["']/.test(text)) throw new Error(`cannot put ${JSON.stringify(text)} in an expression filter`);
+  if (/["']/.test(text))
+    throw new Error(
+      `cannot put ${JSON.stringify(text)} in an expression filter: a govaluate string cannot hold a quote; use a name without quotes`,
+    );
   return `"${text.replace(/\\/g, '\\\\')}"`;
 }
 

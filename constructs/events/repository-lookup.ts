@@ -34,13 +34,15 @@ export interface GenericRule {
 
 /** A Go string literal: the names we put here are GitHub names and Kubernetes names, no quote or backslash. */
 function goString(text: string): string {
-  if (/["\\\n]/.test(text)) throw new Error(`cannot put ${JSON.stringify(text)} in a Go template string`);
+  if (/["\\\n]/.test(text))
+    throw new Error(`cannot put ${JSON.stringify(text)} in a Go template string: use a name without quotes, backslashes or line breaks`);
   return `"${text}"`;
 }
 
 /** `{{ ... }}` text must not appear in a constant, or Go would run it. */
 function constant(text: string): string {
-  if (text.includes('{{') || text.includes('}}')) throw new Error(`name "${text}" must not contain "{{" or "}}"`);
+  if (text.includes('{{') || text.includes('}}'))
+    throw new Error(`name "${text}" must not contain "{{" or "}}" (the Sensor would run it as a Go template): choose a name without them`);
   return text;
 }
 
@@ -76,7 +78,10 @@ export const GENERIC_REPOSITORY_LABEL: GenericRule = {
 export function genericServiceRule(prefixOf: (service: string) => string): GenericRule {
   const placeholder = 'zzservicezz';
   const parts = prefixOf(placeholder).split(placeholder);
-  if (parts.length !== 2) throw new Error(`the name "${prefixOf(placeholder)}" does not contain its service exactly once`);
+  if (parts.length !== 2)
+    throw new Error(
+      `the name "${prefixOf(placeholder)}" does not contain its service exactly once: the naming function must put the service in the name once`,
+    );
   const [head, tail] = parts.map(constant);
   const service = `regexReplaceAll "^-+|-+$" (regexReplaceAll "[^a-z0-9]+" (regexReplaceAll "^[^/]*/" ${REPOSITORY_VARIABLE} "") "-") ""`;
   return {

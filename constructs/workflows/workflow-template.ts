@@ -105,7 +105,9 @@ export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
   public addTemplate(template: Template): void {
     if (this.hasTemplate(template.name)) throw new Error(`WorkflowTemplate ${this.name} already has a template named "${template.name}"`);
     if (this.templateList.length >= MAX_TEMPLATES)
-      throw new Error(`WorkflowTemplate ${this.name} cannot hold more than ${MAX_TEMPLATES} templates`);
+      throw new Error(
+        `WorkflowTemplate ${this.name} cannot hold more than ${MAX_TEMPLATES} templates (the Argo CRD's limit): split it into WorkflowTemplates called through templateRef`,
+      );
     this.templateList.push(structuredClone(template));
   }
 

@@ -43,7 +43,10 @@ function parameters(pairs: readonly string[]): Record<string, string> {
     const value = pair.slice(equals + 1);
     const problem = issueOf(ParameterNameSchema, name, 'the name') ?? issueOf(ParameterValueSchema, value, 'the value');
     if (problem !== undefined) throw new UsageError(`--parameter ${pair}: ${problem}`);
-    if (RESERVED_KEYS.includes(name)) throw new UsageError(`--parameter ${pair}: "${name}" cannot be a parameter name`);
+    if (RESERVED_KEYS.includes(name))
+      throw new UsageError(
+        `--parameter ${pair}: "${name}" cannot be a parameter name (JavaScript reserves it); use a parameter the play template declares`,
+      );
     result[name] = value;
   }
   return result;

@@ -403,7 +403,11 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
     /repository "[^"]+": is not valid at branch: expected a git branch name/,
   ],
   // Gate Sensor props
-  ['a gate with no release', gateSensor((props) => (props.gate.release = [])), /^Sensor [a-z0-9-]+ needs at least one release condition$/],
+  [
+    'a gate with no release',
+    gateSensor((props) => (props.gate.release = [])),
+    /^Sensor [a-z0-9-]+ needs at least one release condition: give its gate a release, e.g. Releases.pullRequestOpened\(\)$/,
+  ],
   [
     'a release by an agent not in the registry',
     gateSensor((props) => {
