@@ -39,6 +39,7 @@ describe('label keys that selectors match', () => {
       workflowType: 'workflow-type',
       currentStage: 'current-stage',
       previousStage: 'previous-stage',
+      round: 'round',
     });
     expect(ProjectLabels).toEqual({ project: 'project' });
     expect(WorkflowTypes).toEqual({ play: 'play', coderun: 'coderun', project: 'project' });
@@ -92,6 +93,7 @@ describe('parameters and template names that submitters and resumers pass', () =
       startStage: 'start-stage',
       taskRequirements: 'task-requirements',
       taskType: 'task-type',
+      round: 'round',
     });
     expect(ProgressStatuses).toEqual({ inProgress: 'in-progress', suspended: 'suspended', completed: 'completed', failed: 'failed' });
   });

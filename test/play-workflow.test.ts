@@ -16,13 +16,16 @@ describe('playLabels', () => {
       [PlayLabels.repository]: repositoryLabelValue('Acme/Widget'),
       [PlayLabels.workflowType]: WorkflowTypes.play,
       [PlayLabels.currentStage]: 'testing',
+      [PlayLabels.round]: '1',
     });
+    expect(playLabels({ task: '7', repository: 'Acme/Widget', stage: 'testing', round: '3' })[PlayLabels.round]).toBe('3');
   });
 
-  it('selects by every label but the stage, which changes while the play runs', () => {
+  it('selects by every label but the stage and the round, which change while the task runs', () => {
     const labels = playLabels({ task: '7', repository: 'acme/widget', stage: 'testing' });
-    const { [PlayLabels.currentStage]: stage, ...rest } = labels;
+    const { [PlayLabels.currentStage]: stage, [PlayLabels.round]: round, ...rest } = labels;
     expect(stage).toBe('testing');
+    expect(round).toBe('1');
     expect(playSelectorLabels('7', repositoryLabelValue('acme/widget'))).toEqual(rest);
   });
 

@@ -167,6 +167,7 @@ describe('a small project', () => {
       [PlayLabels.repository]: '5dlabs.cto-play-test',
       [PlayLabels.workflowType]: WorkflowTypes.play,
       [PlayLabels.currentStage]: 'implementation',
+      [PlayLabels.round]: '1',
       [ProjectLabels.project]: 'launch',
     });
     expect(child.spec).toEqual({

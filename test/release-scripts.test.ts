@@ -6,6 +6,7 @@ import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } f
 import { repositoryLabelValue } from '../constructs/model/naming';
 import {
   GATE_STAGE_INPUT,
+  FIRST_ROUND,
   PlayParameters,
   playTemplateName,
   playWorkflowName,
@@ -168,7 +169,11 @@ function suspendedAt(stage: string): Record<string, unknown> {
  */
 function playWorkflow(options: PlayOptions): KubeObject {
   const metadata = PLAY_TEMPLATE.spec.workflowMetadata;
-  const parameters: Record<string, string> = { [PlayParameters.taskId]: String(options.task), [PlayParameters.startStage]: options.stage };
+  const parameters: Record<string, string> = {
+    [PlayParameters.taskId]: String(options.task),
+    [PlayParameters.startStage]: options.stage,
+    [PlayParameters.round]: FIRST_ROUND,
+  };
   const labels: Record<string, string> = { ...metadata.labels };
   for (const [key, { expression }] of Object.entries(metadata.labelsFrom as Record<string, { expression: string }>)) {
     const parameter = /^workflow\.parameters\['([^']+)'\]$/.exec(expression)?.[1];

@@ -17,6 +17,8 @@ export const PlayLabels = {
   currentStage: 'current-stage',
   /** The stage the play left last. */
   previousStage: 'previous-stage',
+  /** The remediation round the play runs (digits, from 1). */
+  round: 'round',
 } as const;
 
 /** Labels that tie a child play to the project that started it. */

@@ -17,7 +17,15 @@ export const PlayParameters = {
   taskRequirements: 'task-requirements',
   /** The kind of task (e.g. `backend`, `frontend`); conditional stages (`when`) test it. Empty by default. */
   taskType: 'task-type',
+  /**
+   * The remediation round, from 1. A task whose review asks for changes goes back to its implementation
+   * stage in a play recreated with the next round.
+   */
+  round: 'round',
 } as const;
+
+/** The round a play starts in unless it was recreated for remediation. */
+export const FIRST_ROUND = '1';
 
 /** Every parameter a play always has; declared extra parameters must not reuse these names. */
 export const BUILT_IN_PARAMETERS: readonly string[] = Object.values(PlayParameters);

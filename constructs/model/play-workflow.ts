@@ -8,7 +8,7 @@
 import { workflowParameterExpression } from './argo-expressions';
 import { PlayAnnotations, PlayLabels, WorkflowTypes } from './labels';
 import { repositoryLabelValue } from './naming';
-import { PlayParameters, playTemplateName, playWorkflowName } from './play-contract';
+import { FIRST_ROUND, PlayParameters, playTemplateName, playWorkflowName } from './play-contract';
 import { ARGO_API_VERSION } from './argo-api';
 
 /** What identifies one play: its task, its repository (`owner/name`) and the stage it is in. */
@@ -19,6 +19,8 @@ export interface PlayIdentity {
   readonly repository: string;
   /** The stage the play is in (or starts at), or an Argo reference that gives it. */
   readonly stage: string;
+  /** The remediation round (digits), or an Argo reference that gives it. @default FIRST_ROUND */
+  readonly round?: string;
 }
 
 /**
@@ -35,7 +37,11 @@ export function playSelectorLabels(task: string, repositoryLabel: string): Recor
 
 /** The labels of a play Workflow. */
 export function playLabels(play: PlayIdentity): Record<string, string> {
-  return { ...playSelectorLabels(play.task, repositoryLabelValue(play.repository)), [PlayLabels.currentStage]: play.stage };
+  return {
+    ...playSelectorLabels(play.task, repositoryLabelValue(play.repository)),
+    [PlayLabels.currentStage]: play.stage,
+    [PlayLabels.round]: play.round ?? FIRST_ROUND,
+  };
 }
 
 /**
@@ -50,9 +56,17 @@ export function playTemplateLabels(repository: string): {
     task: workflowParameterExpression(PlayParameters.taskId),
     repository,
     stage: workflowParameterExpression(PlayParameters.startStage),
+    round: workflowParameterExpression(PlayParameters.round),
   });
-  const { [PlayLabels.taskId]: task, [PlayLabels.currentStage]: stage, ...fixed } = fromParameters;
-  return { labels: fixed, labelsFrom: { [PlayLabels.taskId]: { expression: task }, [PlayLabels.currentStage]: { expression: stage } } };
+  const { [PlayLabels.taskId]: task, [PlayLabels.currentStage]: stage, [PlayLabels.round]: round, ...fixed } = fromParameters;
+  return {
+    labels: fixed,
+    labelsFrom: {
+      [PlayLabels.taskId]: { expression: task },
+      [PlayLabels.currentStage]: { expression: stage },
+      [PlayLabels.round]: { expression: round },
+    },
+  };
 }
 
 /** A play Workflow created outside its template: by a project's task step, or by `agent-play resume`. */
@@ -88,6 +102,7 @@ export function playWorkflow(props: PlayWorkflowProps): Record<string, unknown> 
         parameters: [
           { name: PlayParameters.taskId, value: props.task },
           { name: PlayParameters.startStage, value: props.stage },
+          ...(props.round === undefined ? [] : [{ name: PlayParameters.round, value: props.round }]),
           ...props.parameters.map(({ name, value }) => ({ name, value })),
         ],
       },

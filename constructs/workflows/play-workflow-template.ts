@@ -32,6 +32,7 @@ import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey, workspaceOfAge
 import {
   agentRunTemplateName,
   enterTaskName,
+  FIRST_ROUND,
   GATE_STAGE_INPUT,
   GateTemplates,
   PlayParameters,
@@ -134,6 +135,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
             { name: PlayParameters.startStage, value: stages.first.name, enum: stages.names, description: 'The stage to start at' },
             { name: PlayParameters.taskRequirements, value: '', description: 'Base64 requirements.yaml of the task' },
             { name: PlayParameters.taskType, value: '', description: 'The kind of task; stage conditions (when) test it' },
+            { name: PlayParameters.round, value: FIRST_ROUND, description: 'The remediation round, from 1' },
             ...Object.entries(props.parameters ?? {})
               .sort(([a], [b]) => a.localeCompare(b))
               .map(([name, value]) => ({ name, value })),
