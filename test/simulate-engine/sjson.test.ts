@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sjsonSet } from '../../src/simulate/engine/sjson';
+import { sjsonSet, sjsonSetRaw } from '../../src/simulate/engine/sjson';
 import { UnsupportedFeatureError } from '../../src/simulate/engine/unsupported';
 
 const workflow = {
@@ -61,6 +61,44 @@ describe('sjsonSet: paths we emit', () => {
   });
 });
 
+describe('sjsonSet follows sjson where it surprises (checked against Go in test/golden/sjson.json)', () => {
+  it('fails on an empty path, as sjson does', () => {
+    expect(() => sjsonSet(workflow, '', 'x')).toThrow('path cannot be empty');
+    expect(() => sjsonSet(workflow, '', 'x')).not.toThrow(UnsupportedFeatureError);
+  });
+
+  it('reads a leading ":" as a forced object key, never an index nor an append', () => {
+    expect(sjsonSet({}, 'a.:0', 'x')).toEqual({ a: { '0': 'x' } });
+    expect(() => sjsonSet({ a: [] }, 'a.:-1', 'x')).toThrow("cannot set array element for non-numeric key '-1'");
+    // The lookup still finds an existing item by index.
+    expect(sjsonSet({ a: ['old'] }, 'a.:0', 'x')).toEqual({ a: ['x'] });
+  });
+
+  it('treats an empty component as the key "" in an object and as index 0 elsewhere', () => {
+    expect(sjsonSet({ a: {} }, 'a..b', 'x')).toEqual({ a: { '': { b: 'x' } } });
+    expect(sjsonSet({}, 'a..b', 'x')).toEqual({ a: [{ b: 'x' }] });
+    expect(sjsonSet({ a: [1] }, 'a.', 'x')).toEqual({ a: [1, 'x'] });
+  });
+
+  it('drops a trailing "\\", and finds no array item by an escaped index (it appends)', () => {
+    expect(sjsonSet({ metadata: {} }, 'metadata\\', 'x')).toEqual({ metadata: 'x' });
+    expect(sjsonSet({ a: ['old'] }, 'a.\\0', 'x')).toEqual({ a: ['old', 'x'] });
+  });
+
+  it('writes a key named __proto__ as data, never as the prototype', () => {
+    const output = sjsonSet({}, '__proto__.polluted', 'x') as any;
+    expect(Object.keys(output)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
+    expect(({} as any).polluted).toBeUndefined();
+  });
+
+  it('writes a raw value as the JSON it encodes, and refuses text that is not one JSON value', () => {
+    expect(sjsonSetRaw({}, 'a', '{"k":[1,null]}')).toEqual({ a: { k: [1, null] } });
+    expect(sjsonSetRaw({}, 'a', ' 42 ')).toEqual({ a: 42 });
+    expect(() => sjsonSetRaw({}, 'a', '1,"b":2')).toThrow(UnsupportedFeatureError);
+  });
+});
+
 describe('sjsonSet refuses what the simulator does not implement', () => {
   it.each([
     ['metadata|name', '"|" pipe'],
@@ -68,13 +106,10 @@ describe('sjsonSet refuses what the simulator does not implement', () => {
     ['metadata.@this', '"@" modifier'],
     ['metadata.*', '"*" wildcard'],
     ['metadata.na?e', '"?" wildcard'],
-    ['metadata.:0', 'forced string key'],
     ['metadata.!x', 'starting with "!"'],
     ['metadata.[a]', 'starting with "["'],
-    ['metadata..name', 'empty path component'],
-    ['', 'empty path component'],
-    ['metadata\\', 'trailing'],
-    ['spec.arguments.parameters.\\0.value', 'escaped array index'],
+    ['metadata.{a}', 'starting with "{"'],
+    ['spec.arguments.parameters.10001.value', 'array index above 10,000'],
   ])('%s', (path, feature) => {
     expect(() => sjsonSet(workflow, path, 'x')).toThrow(UnsupportedFeatureError);
     expect(() => sjsonSet(workflow, path, 'x')).toThrow(feature);

@@ -1,6 +1,6 @@
 // Command go-oracle evaluates the test vectors in test/golden/vectors/ with the real Go libraries that
 // Argo Events v1.9 uses, and writes what they answer to test/golden/<engine>.json. The TypeScript engines
-// in src/simulate/engine/ must give the same answers (test/golden-oracle.test.ts); CI reads the committed
+// in src/simulate/engine/ must give the same answers (test/simulate-engine/golden-oracle.test.ts); CI reads the committed
 // goldens and needs no Go.
 //
 // Each library is called the way Argo Events calls it (pkg/sensors/dependencies/filter.go and
@@ -11,9 +11,14 @@
 //   - gjson: gjson.GetBytes(payload, path) on the payload as encoding/json writes it (the GitHub
 //     EventSource re-marshals the body), then Exists / String / Raw / Value;
 //   - govaluate: NewEvaluableExpression(expr).Evaluate(params), each param a gjson Result.Value();
+//   - sjson: sjson.SetBytes(payload, dest, value) with the value a string, and sjson.SetRawBytes(payload,
+//     dest, raw) when the parameter has useRawData and its value is JSON, on the resource as encoding/json
+//     writes it; Argo then decodes the result with encoding/json, so the oracle says whether it is JSON;
 //   - time.ParseDuration, which the validator's duration checks stand for.
 //
-// Build in GOPATH mode against Debian's packaged libraries (scripts/goldens.mjs does this).
+// Build in GOPATH mode against Debian's packaged libraries (scripts/goldens.mjs does this). Debian packages
+// no sjson: scripts/goldens.mjs puts a checkout of tidwall/sjson v1.2.5 (the version Argo Events pins) on
+// the GOPATH of its scratch build.
 package main
 
 import (
@@ -33,6 +38,7 @@ import (
 	"github.com/Knetic/govaluate"
 	"github.com/Masterminds/sprig"
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // golden is the file written for one engine.
@@ -51,6 +57,7 @@ var engines = map[string]engine{
 	"gjson":     gjsonResults,
 	"govaluate": govaluateResults,
 	"duration":  durationResults,
+	"sjson":     sjsonResults,
 }
 
 func main() {
@@ -80,7 +87,7 @@ func writeGolden(name string, run engine, vectorsDir, goldenDir string) error {
 	out := golden{
 		Engine:        name,
 		VectorsSha256: hex.EncodeToString(sum[:]),
-		GeneratedWith: runtime.Version() + " with Debian's golang-github-{tidwall-gjson,masterminds-sprig,knetic-govaluate}-dev",
+		GeneratedWith: runtime.Version() + " with Debian's golang-github-{tidwall-gjson,masterminds-sprig,knetic-govaluate}-dev" + sjsonNote(name),
 		Results:       results,
 	}
 	var buf bytes.Buffer
@@ -338,6 +345,101 @@ func durationResults(raw []byte) ([]interface{}, error) {
 			results = append(results, map[string]interface{}{"text": text, "error": err.Error()})
 		} else {
 			results = append(results, map[string]interface{}{"text": text, "nanoseconds": fmt.Sprint(int64(parsed))})
+		}
+	}
+	return results, nil
+}
+
+// --- sjson ---
+
+// sjsonNote names the sjson build in the sjson golden only, so the other goldens keep their bytes.
+func sjsonNote(engine string) string {
+	if engine != "sjson" {
+		return ""
+	}
+	return " and tidwall/sjson v1.2.5"
+}
+
+// sjsonValue is one value to write: exactly one field is set. String and Raw are the two calls Argo Events
+// makes; Number, Bool and Null are sjson.SetBytes with those Go types, for completeness.
+type sjsonValue struct {
+	String *string  `json:"string"`
+	Raw    *string  `json:"raw"`
+	Number *float64 `json:"number"`
+	Bool   *bool    `json:"bool"`
+	Null   bool     `json:"null"`
+	Note   string   `json:"note"`
+}
+
+type sjsonVectors struct {
+	Documents     map[string]json.RawMessage `json:"documents"`
+	Values        map[string]sjsonValue      `json:"values"`
+	DefaultValues []string                   `json:"defaultValues"`
+	Cases         []struct {
+		Path      string   `json:"path"`
+		Documents []string `json:"documents"`
+		Values    []string `json:"values"`
+	} `json:"cases"`
+}
+
+func sjsonSet(payload []byte, path string, value sjsonValue) ([]byte, error) {
+	switch {
+	case value.String != nil:
+		return sjson.SetBytes(payload, path, *value.String)
+	case value.Raw != nil:
+		return sjson.SetRawBytes(payload, path, []byte(*value.Raw))
+	case value.Number != nil:
+		return sjson.SetBytes(payload, path, *value.Number)
+	case value.Bool != nil:
+		return sjson.SetBytes(payload, path, *value.Bool)
+	case value.Null:
+		return sjson.SetBytes(payload, path, nil)
+	}
+	return nil, fmt.Errorf("a value names no kind")
+}
+
+func sjsonResults(raw []byte) ([]interface{}, error) {
+	var vectors sjsonVectors
+	if err := json.Unmarshal(raw, &vectors); err != nil {
+		return nil, err
+	}
+	results := []interface{}{}
+	for _, c := range vectors.Cases {
+		documents := c.Documents
+		if documents == nil {
+			documents = sortedKeys(vectors.Documents)
+		}
+		values := c.Values
+		if values == nil {
+			values = vectors.DefaultValues
+		}
+		for _, documentName := range documents {
+			document, ok := vectors.Documents[documentName]
+			if !ok {
+				return nil, fmt.Errorf("path %q names unknown document %q", c.Path, documentName)
+			}
+			payload, err := goEncoded(document)
+			if err != nil {
+				return nil, err
+			}
+			for _, valueName := range values {
+				value, ok := vectors.Values[valueName]
+				if !ok {
+					return nil, fmt.Errorf("path %q names unknown value %q", c.Path, valueName)
+				}
+				result := map[string]interface{}{"path": c.Path, "document": documentName, "value": valueName}
+				out, err := guarded(func() (interface{}, error) {
+					written, err := sjsonSet(payload, c.Path, value)
+					return string(written), err
+				})
+				if err != nil {
+					result["error"] = err.Error()
+				} else {
+					result["output"] = out
+					result["json"] = json.Valid([]byte(out.(string)))
+				}
+				results = append(results, result)
+			}
 		}
 	}
 	return results, nil

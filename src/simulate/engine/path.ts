@@ -41,7 +41,7 @@ export function splitPath(syntax: PathSyntax, path: string): PathComponent[] {
   for (let index = 0; index < path.length; index++) {
     const char = path[index];
     if (char === '\\') {
-      // gjson and sjson both drop a trailing backslash silently; that is surely a mistake, so refuse it.
+      // gjson drops a trailing backslash silently; in a read that is surely a mistake, so refuse it.
       if (index + 1 >= path.length) refusePath(syntax, path, 'a trailing "\\"');
       key += path[index + 1];
       raw += char + path[index + 1];
