@@ -7,7 +7,7 @@
  * Pure: no cdk8s, no I/O.
  */
 import { PROJECT_SERVICE_ACCOUNT } from '../rbac/project-rbac';
-import type { PlatformConfig } from './config-schema';
+import type { AgentStageConfig, GateStageConfig, PlatformConfig, StageConfig } from './config-schema';
 import {
   githubAppSecretName,
   isDnsLabel,
@@ -30,6 +30,7 @@ import {
   CODERUN_TEMPLATE_NAME,
   stageTaskName,
 } from './play-contract';
+import { onStageOf } from './stage-behaviour';
 import { agentsOf } from './stage-rules';
 
 /** A name problem at the config path to change. */
@@ -119,21 +120,35 @@ function stageClaims(config: PlatformConfig, problems: NameProblem[]): Claim[] {
     const path = ['stages', index, 'name'];
     const owner = `stage "${stage.name}"`;
     claims.push({ space: 'play DAG task', name: enterTaskName(stage.name), path, owner });
-    if (stage.type === 'gate') {
-      claims.push({ space: 'play DAG task', name: stageTaskName(stage.name), path, owner });
-      const sensor = derive(path, () => gateSensorName(stage.name), problems);
-      if (sensor !== undefined) claims.push({ space: 'Sensor', name: sensor, path, owner });
-    }
-    if (stage.type !== 'agent') return;
-    const agents = agentsOf(stage);
-    const parallel = stage.agents !== undefined;
-    for (const agent of agents) {
-      const runOwner = parallel ? `the run of agent "${agent}" in stage "${stage.name}"` : owner;
-      claims.push({ space: 'play DAG task', name: stageTaskName(stage.name, parallel ? agent : undefined), path, owner: runOwner });
-      claims.push({ space: 'play template', name: agentRunTemplateName(stage.name, parallel ? agent : undefined), path, owner: runOwner });
-    }
+    claims.push(
+      ...onStageOf<StageConfig, Claim[]>(stage, {
+        agent: (agent) => agentStageClaims(agent, path, owner),
+        gate: (gate) => gateStageClaims(gate, path, owner, problems),
+        end: () => [],
+      }),
+    );
   });
   return claims;
+}
+
+/** A gate waits in its own task and is released by its own Sensor. */
+function gateStageClaims(stage: GateStageConfig, path: (string | number)[], owner: string, problems: NameProblem[]): Claim[] {
+  const claims: Claim[] = [{ space: 'play DAG task', name: stageTaskName(stage.name), path, owner }];
+  const sensor = derive(path, () => gateSensorName(stage.name), problems);
+  if (sensor !== undefined) claims.push({ space: 'Sensor', name: sensor, path, owner });
+  return claims;
+}
+
+/** Each agent of an agent stage runs in a task and a template, named by the agent when they run at once. */
+function agentStageClaims(stage: AgentStageConfig, path: (string | number)[], owner: string): Claim[] {
+  const parallel = stage.agents !== undefined;
+  return agentsOf(stage).flatMap((agent) => {
+    const runOwner = parallel ? `the run of agent "${agent}" in stage "${stage.name}"` : owner;
+    return [
+      { space: 'play DAG task', name: stageTaskName(stage.name, parallel ? agent : undefined), path, owner: runOwner },
+      { space: 'play template', name: agentRunTemplateName(stage.name, parallel ? agent : undefined), path, owner: runOwner },
+    ];
+  });
 }
 
 function platformClaims(config: PlatformConfig, problems: NameProblem[]): Claim[] {

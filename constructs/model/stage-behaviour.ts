@@ -16,21 +16,27 @@ export interface StageHandlers<R> {
   readonly end: (stage: EndStage) => R;
 }
 
+/**
+ * One handler per type of any stage union: the stages of a stage machine, or of the config before one is
+ * built (`StageDefinition`, the config schema's stages). A union that gains a type needs its handler here.
+ */
+export type StageHandlersOf<S extends { readonly type: string }, R> = {
+  readonly [T in S['type']]: (stage: Extract<S, { readonly type: T }>) => R;
+};
+
 /** Calls the handler of the stage's type. */
 export function onStage<R>(stage: Stage, handlers: StageHandlers<R>): R {
-  switch (stage.type) {
-    case 'agent':
-      return handlers.agent(stage);
-    case 'gate':
-      return handlers.gate(stage);
-    case 'end':
-      return handlers.end(stage);
-    default:
-      return unhandledStage(stage);
-  }
+  return onStageOf<Stage, R>(stage, handlers);
 }
 
-function unhandledStage(stage: never): never {
+/** Calls the handler of the stage's type, for any stage union (config-level checks use it). */
+export function onStageOf<S extends { readonly type: string }, R>(stage: S, handlers: StageHandlersOf<S, R>): R {
+  const type: S['type'] = stage.type;
+  if (!Object.hasOwn(handlers, type)) return unhandledStage(stage);
+  return (handlers[type] as (stage: S) => R)(stage);
+}
+
+function unhandledStage(stage: unknown): never {
   throw new Error(`unknown stage type: ${JSON.stringify(stage)}`);
 }
 

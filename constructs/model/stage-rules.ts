@@ -6,6 +6,7 @@
  */
 import type { AgentStageConfig, EndStageConfig, GateStageConfig, WhenConfig } from './config-schema';
 import { CONDITION_PARAMETERS, stageTaskName } from './play-contract';
+import { onStageOf } from './stage-behaviour';
 
 /**
  * A stage as a stage machine accepts it: as the config schema gives it, or as a stage machine returns it
@@ -48,12 +49,38 @@ export function stageProblems(
 
 /** The agents of an agent stage: its one `agent`, or its parallel `agents`. */
 export function agentsOf(stage: StageDefinition): string[] {
-  if (stage.type !== 'agent') return [];
-  return stage.agents ? [...stage.agents] : stage.agent !== undefined ? [stage.agent] : [];
+  return onStageOf<StageDefinition, string[]>(stage, {
+    agent: (agent) => (agent.agents ? [...agent.agents] : agent.agent !== undefined ? [agent.agent] : []),
+    gate: () => [],
+    end: () => [],
+  });
+}
+
+/** The agents of a stage that run at once, each as its own task: only a parallel agent stage has them. */
+function parallelAgentsOf(stage: StageDefinition): readonly string[] {
+  return onStageOf<StageDefinition, readonly string[]>(stage, { agent: (agent) => agent.agents ?? [], gate: () => [], end: () => [] });
+}
+
+/** Whether a stage counts as the work of a play (a stage machine needs one). */
+function isAgentStage(stage: StageDefinition): boolean {
+  return onStageOf<StageDefinition, boolean>(stage, { agent: () => true, gate: () => false, end: () => false });
+}
+
+/** Whether a stage ends the play (only the last stage may). */
+function isEndStage(stage: StageDefinition): boolean {
+  return onStageOf<StageDefinition, boolean>(stage, { agent: () => false, gate: () => false, end: () => true });
+}
+
+function conditionOf(stage: StageDefinition): WhenConfig | undefined {
+  return onStageOf<StageDefinition, WhenConfig | undefined>(stage, {
+    agent: (agent) => agent.when,
+    gate: (gate) => gate.when,
+    end: () => undefined,
+  });
 }
 
 function conditionProblems(stage: StageDefinition, index: number, parameterNames: readonly string[]): StageProblem[] {
-  const when: WhenConfig | undefined = stage.type === 'end' ? undefined : stage.when;
+  const when = conditionOf(stage);
   if (when === undefined) return [];
   if (parameterNames.includes(when.parameter)) return [];
   return [
@@ -69,8 +96,7 @@ function parallelNameProblems(stages: readonly StageDefinition[]): StageProblem[
   const stageNames = new Set(stages.map((stage) => stage.name));
   const problems: StageProblem[] = [];
   stages.forEach((stage, index) => {
-    if (stage.type !== 'agent' || !stage.agents) return;
-    for (const agent of stage.agents) {
+    for (const agent of parallelAgentsOf(stage)) {
       const task = stageTaskName(stage.name, agent);
       if (stageNames.has(task))
         problems.push({
@@ -86,10 +112,9 @@ function shapeProblems(stages: readonly StageDefinition[]): StageProblem[] {
   const problems: StageProblem[] = [];
   if (stages.length > MAX_STAGES)
     problems.push({ path: [], message: `${stages.length} stages is more than the ${MAX_STAGES} a play can hold` });
-  if (!stages.some((stage) => stage.type === 'agent'))
-    problems.push({ path: [], message: 'a stage machine needs at least one agent stage' });
+  if (!stages.some(isAgentStage)) problems.push({ path: [], message: 'a stage machine needs at least one agent stage' });
   const last = stages.length - 1;
-  if (last < 0 || stages[last].type !== 'end') {
+  if (last < 0 || !isEndStage(stages[last])) {
     problems.push({
       path: [Math.max(last, 0)],
       message: 'the last stage must be the end stage (type: end), e.g. { name: completed, type: end }',
@@ -97,7 +122,7 @@ function shapeProblems(stages: readonly StageDefinition[]): StageProblem[] {
   }
   const seen = new Map<string, number>();
   stages.forEach((stage, index) => {
-    if (stage.type === 'end' && index !== last)
+    if (isEndStage(stage) && index !== last)
       problems.push({
         path: [index, 'type'],
         message: `only the last stage may be an end stage; "${stage.name}" is stage ${index + 1} of ${stages.length}`,
@@ -114,12 +139,18 @@ function shapeProblems(stages: readonly StageDefinition[]): StageProblem[] {
 }
 
 function stageReferenceProblems(stage: StageDefinition, index: number, agentNames: readonly string[]): StageProblem[] {
+  return onStageOf<StageDefinition, StageProblem[]>(stage, {
+    agent: (agent) => agentProblems(agent, index, agentNames),
+    gate: (gate) => gateProblems(gate, index, agentNames),
+    end: () => [],
+  });
+}
+
+function gateProblems(stage: Extract<StageDefinition, { type: 'gate' }>, index: number, agentNames: readonly string[]): StageProblem[] {
   const unknownAgent = (agent: string, path: (string | number)[]): StageProblem => ({
     path: [index, ...path],
     message: `unknown agent "${agent}"; known: ${agentNames.join(', ')}`,
   });
-  if (stage.type === 'agent') return agentProblems(stage, index, agentNames);
-  if (stage.type !== 'gate') return [];
   const problems: StageProblem[] = [];
   if (stage.release.length === 0)
     problems.push({
