@@ -1,7 +1,13 @@
 /**
- * Whether a parsed JSON or YAML value is an object: not null, not a list. Defined once for every reader
- * of parsed input (validator, simulator, state, configuration); `V` is what its values are taken to be.
+ * `isRecord` for `src/`: defined once, in the model (constructs/model/is-record.ts), which `constructs/`
+ * can import too.
  */
-export function isRecord<V = unknown>(value: unknown): value is Record<string, V> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../constructs/model/is-record';
+
+export { isRecord };
+
+/**
+ * `isRecord` for code that walks untyped manifests and schemas field by field (the validator's rules, the
+ * JSON Schema passes): the fields it narrows to are `any`.
+ */
+export const isUntypedRecord: (value: unknown) => value is Record<string, any> = isRecord;

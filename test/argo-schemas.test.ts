@@ -28,6 +28,7 @@ import {
   validateCrdSchema,
 } from './support/argo-schemas';
 import { synth, type K8sObject } from './support/synth';
+import { isUntypedRecord as isRecord } from '../src/is-record';
 
 type Json = Record<string, any>;
 
@@ -142,7 +143,6 @@ function readExample(file: string, special: SpecialReading | undefined): unknown
   }
 }
 
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const label = (object: Json): string => `${object.kind}/${object.metadata?.name ?? object.metadata?.generateName}`;
 const yamlFiles = (directory: string): string[] =>
   readdirSync(directory)

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { DEFAULT_AGENTS, DEFAULT_CLIS } from './default-config';
 import { PlatformConfigSchema, type PlatformConfig } from './config-schema';
 import { RESERVED_KEYS } from './reserved-keys';
+import { isRecord } from './is-record';
 import { ProblemsError } from './problems-error';
 
 /** The prefix of the environment variables that rebind an agent to another CLI: `AGENT_PLAY_CLI_REX=codex`. */
@@ -43,7 +44,7 @@ export function cliOverrideVariable(agent: string): string {
  */
 export function resolveConfig(inputs: ConfigInputs = {}): PlatformConfig {
   const given = inputs.file ?? {};
-  if (!isMapping(given)) throw new ConfigError([`${inputs.fileName ?? 'config'}: expected a mapping of settings at the top level`]);
+  if (!isRecord(given)) throw new ConfigError([`${inputs.fileName ?? 'config'}: expected a mapping of settings at the top level`]);
   const reserved: string[] = [];
   const file = withoutReservedKeys(given, [], reserved) as Record<string, unknown>;
   const merged: Record<string, unknown> = { ...file };
@@ -62,7 +63,7 @@ export { RESERVED_KEYS } from './reserved-keys';
 /** A copy of `value` without reserved keys; each one found is reported at its path. */
 function withoutReservedKeys(value: unknown, path: (string | number)[], problems: string[]): unknown {
   if (Array.isArray(value)) return value.map((item, index) => withoutReservedKeys(item, [...path, index], problems));
-  if (!isMapping(value)) return value;
+  if (!isRecord(value)) return value;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     if (RESERVED_KEYS.includes(key)) {
@@ -81,10 +82,6 @@ function withoutReservedKeys(value: unknown, path: (string | number)[], problems
   return copy;
 }
 
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * A registry (agents, CLIs) from the file merged over the defaults entry by entry, so that a file can
  * change one field of one agent without restating the rest. Anything that is not a mapping is passed
@@ -92,11 +89,11 @@ function isMapping(value: unknown): value is Record<string, unknown> {
  */
 function mergeEntries(defaults: Record<string, object>, fromFile: unknown): unknown {
   if (fromFile === undefined) return structuredClone(defaults);
-  if (!isMapping(fromFile)) return fromFile;
+  if (!isRecord(fromFile)) return fromFile;
   const merged: Record<string, unknown> = structuredClone(defaults);
   for (const [key, entry] of Object.entries(fromFile)) {
     const base = merged[key];
-    merged[key] = isMapping(base) && isMapping(entry) ? { ...base, ...entry } : entry;
+    merged[key] = isRecord(base) && isRecord(entry) ? { ...base, ...entry } : entry;
   }
   return merged;
 }
@@ -108,8 +105,8 @@ function applyCliOverrides(agents: unknown, env: Readonly<Record<string, string 
   for (const [variable, value] of Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) {
     if (!variable.startsWith(CLI_OVERRIDE_PREFIX) || value === undefined || value === '') continue;
     const agent = variable.slice(CLI_OVERRIDE_PREFIX.length).toLowerCase().replace(/_/g, '-');
-    if (!isMapping(agents) || !isMapping(agents[agent])) {
-      unknown.push(`${variable}: no agent "${agent}" to rebind; known: ${isMapping(agents) ? Object.keys(agents).join(', ') : 'none'}`);
+    if (!isRecord(agents) || !isRecord(agents[agent])) {
+      unknown.push(`${variable}: no agent "${agent}" to rebind; known: ${isRecord(agents) ? Object.keys(agents).join(', ') : 'none'}`);
       continue;
     }
     agents[agent] = { ...agents[agent], cli: value };

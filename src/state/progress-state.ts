@@ -9,7 +9,7 @@ import { readKubernetesYaml, type YamlDocument, YamlSyntaxError } from '../valid
 import { InputError } from '../commands/command';
 import { otherProgressEntries } from './legacy-progress';
 import { parseProgressRecord, type ProgressRecord } from './progress-record';
-import { isRecord as isObject } from '../is-record';
+import { isRecord } from '../is-record';
 
 /** One task key of one progress ConfigMap. */
 export interface TaskEntry {
@@ -36,7 +36,6 @@ export interface ProgressConfigMap {
 /** The key of a task's record around its id (`task-` and `.json`), taken from the one definition of the key. */
 const ID_MARKER = 'ID';
 const [KEY_PREFIX, KEY_SUFFIX] = progressTaskKey(ID_MARKER).split(ID_MARKER);
-const isRecord: (value: unknown) => value is Record<string, any> = isObject;
 
 /** The task id in a record key (`task-5.json` is 5), or `undefined` for a summary key. */
 export function taskOfKey(key: string): string | undefined {

@@ -5,7 +5,7 @@
  */
 import { fieldPath, type Finding, type ManifestObject } from './finding';
 import { readKubernetesYaml, type YamlDocument } from './kubernetes-yaml';
-import { isRecord as isObject } from '../is-record';
+import { isRecord } from '../is-record';
 
 export const READER_RULES = {
   duplicateKey: 'yaml-duplicate-key',
@@ -17,8 +17,6 @@ export interface ManifestReading {
   readonly objects: ManifestObject[];
   readonly findings: Finding[];
 }
-
-const isRecord: (value: unknown) => value is Record<string, any> = isObject;
 
 /** A `kind: List` (what `kubectl get -o yaml` prints for several objects), or any `*List` with items. */
 const isList = (value: Record<string, any>): boolean =>

@@ -19,6 +19,7 @@ import { isDnsLabel, isDnsSubdomain } from '../../constructs/model/naming';
 import { builtInArgoSchemas } from '../../src/validate/schema/argo-built-in';
 import { CrdSchema } from '../../src/validate/schema/crd-schema';
 import { problemLine, type SchemaProblem } from '../../src/validate/schema/schema-problem';
+import { isUntypedRecord as isRecord } from '../../src/is-record';
 
 /** The upstream Argo files and example corpus: `../shared/argo/` beside the project root. */
 export const ARGO_SCHEMAS_DIR = path.resolve(__dirname, '../../../shared/argo');
@@ -43,7 +44,6 @@ export function describeWithUpstream(title: string, body: () => void): void {
 }
 
 type Json = Record<string, any>;
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Terse lines; a CEL rule the runtime cannot evaluate makes the test fail loudly rather than pass. */
 function lines(problems: readonly SchemaProblem[]): string[] {

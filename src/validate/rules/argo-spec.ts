@@ -4,12 +4,13 @@
  * that each one reports at the same paths.
  */
 import { fieldPath, type ManifestObject } from '../finding';
-import { isRecord as isObject } from '../../is-record';
+import { isUntypedRecord as isRecord } from '../../is-record';
 
 export type Json = Record<string, any>;
 export type Path = readonly (string | number)[];
 
-export const isRecord: (value: unknown) => value is Json = isObject;
+/** The rules read manifests field by field, untyped: `isRecord` narrows to `Json`. */
+export { isRecord };
 export const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** The kinds that hold a workflow spec. */

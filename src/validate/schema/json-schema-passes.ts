@@ -3,11 +3,12 @@
  * Schema draft-07 (what ajv reads), and object schemas closed so that unknown fields are errors, as
  * `kubectl --validate=strict` and `argo lint` make them (the API server would silently drop them).
  */
-import { isRecord as isObject } from '../../is-record';
+import { isUntypedRecord as isRecord } from '../../is-record';
 
 export type JsonSchema = Record<string, any>;
 
-export const isRecord: (value: unknown) => value is Record<string, any> = isObject;
+/** The schema passes read schemas field by field, untyped: `isRecord` narrows to `Record<string, any>`. */
+export { isRecord };
 
 /** Keywords whose value is a map of sub-schemas. */
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'];
