@@ -4,12 +4,9 @@
  * the YAML 1.1 rules Kubernetes reads them with, see synthesize.ts); YAML texts from anywhere else are read
  * the way `agent-play validate` reads files.
  */
-import * as path from 'node:path';
-import { validateObjects, type ValidationReport } from '../validate/engine';
-import type { Finding, ManifestObject } from '../validate/finding';
-import { manifestObject, readManifestText } from '../validate/manifest-reader';
-import { LINT_RULES } from '../validate/rules';
+import type { ValidationReport } from '../validate/engine';
 import { SchemaCatalog } from '../validate/schema/schema-catalog';
+import { validateManifestFiles } from '../validate/validate-texts';
 import { type ManifestFiles, SynthesizedManifests } from './synthesize';
 
 /**
@@ -21,21 +18,7 @@ export function validateSynthesized(
   directory: string,
   catalog: SchemaCatalog = SchemaCatalog.builtIn(),
 ): ValidationReport {
-  const objects: ManifestObject[] = [];
-  const readingFindings: Finding[] = [];
-  for (const [name, text] of files) {
-    const file = path.join(directory, name);
-    const synthesized = files instanceof SynthesizedManifests ? files.objects.get(name) : undefined;
-    if (synthesized) {
-      synthesized.forEach((document, index) => {
-        const object = manifestObject(file, index, undefined, document);
-        if (object) objects.push(object);
-      });
-    } else {
-      const reading = readManifestText(text, file);
-      objects.push(...reading.objects);
-      readingFindings.push(...reading.findings);
-    }
-  }
-  return validateObjects({ objects, readingFindings, catalog, rules: LINT_RULES });
+  return validateManifestFiles(files, directory, catalog, (name) =>
+    files instanceof SynthesizedManifests ? files.objects.get(name) : undefined,
+  );
 }

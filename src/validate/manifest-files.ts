@@ -70,15 +70,12 @@ function readFile(file: string, problems: string[]): ManifestReading | undefined
  * folder taken so far, across all named paths.
  */
 function filesUnder(named: string, problems: string[], seen: Set<string>): string[] {
-  let real: string;
-  let isFolder: boolean;
-  try {
-    real = realpathSync(named);
-    isFolder = statSync(real).isDirectory();
-  } catch (error) {
-    problems.push(`${named}: ${describeFsError(error)}`);
+  const resolved = resolve(named);
+  if ('error' in resolved) {
+    problems.push(`${named}: ${describeFsError(resolved.error)}`);
     return [];
   }
+  const { real, isFolder } = resolved;
   if (seen.has(real)) return [];
   seen.add(real);
   if (!isFolder) return [named];
@@ -98,19 +95,26 @@ function walk(folder: string, problems: string[], seen: Set<string>): string[] {
   const found: string[] = [];
   for (const entry of entries) {
     const entryPath = path.join(folder, entry);
-    let real: string;
-    let isFolder: boolean;
-    try {
-      real = realpathSync(entryPath);
-      isFolder = statSync(real).isDirectory();
-    } catch (error) {
+    const resolved = resolve(entryPath);
+    if ('error' in resolved) {
       // A dangling or looping link that names a manifest is worth saying; other clutter is not ours to judge.
-      if (MANIFEST_FILE.test(entry)) problems.push(`${entryPath}: ${describeFsError(error)}`);
+      if (MANIFEST_FILE.test(entry)) problems.push(`${entryPath}: ${describeFsError(resolved.error)}`);
       continue;
     }
+    const { real, isFolder } = resolved;
     if (seen.has(real) || (!isFolder && !MANIFEST_FILE.test(entry))) continue;
     seen.add(real);
     found.push(...(isFolder ? walk(entryPath, problems, seen) : [entryPath]));
   }
   return found;
+}
+
+/** Where a path really leads (links followed) and whether that is a folder, or why it cannot be followed. */
+function resolve(named: string): { readonly real: string; readonly isFolder: boolean } | { readonly error: unknown } {
+  try {
+    const real = realpathSync(named);
+    return { real, isFolder: statSync(real).isDirectory() };
+  } catch (error) {
+    return { error };
+  }
 }

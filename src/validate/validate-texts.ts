@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { validateObjects, type ValidationReport } from './engine';
 import type { Finding, ManifestObject } from './finding';
-import { readManifestText } from './manifest-reader';
+import { manifestObject, readManifestText } from './manifest-reader';
 import { LINT_RULES } from './rules';
 import { SchemaCatalog } from './schema/schema-catalog';
 
@@ -18,12 +18,34 @@ export function validateManifestTexts(
   directory: string,
   catalog: SchemaCatalog = SchemaCatalog.builtIn(),
 ): ValidationReport {
+  return validateManifestFiles(texts, directory, catalog, () => undefined);
+}
+
+/**
+ * As `validateManifestTexts`, but a file whose objects `parsed` gives is checked from those objects as they
+ * are, not read again from its text (a synthesis holds the objects it wrote).
+ */
+export function validateManifestFiles(
+  texts: ReadonlyMap<string, string>,
+  directory: string,
+  catalog: SchemaCatalog,
+  parsed: (name: string) => readonly unknown[] | undefined,
+): ValidationReport {
   const objects: ManifestObject[] = [];
   const readingFindings: Finding[] = [];
   for (const [name, text] of texts) {
-    const reading = readManifestText(text, path.join(directory, name));
-    objects.push(...reading.objects);
-    readingFindings.push(...reading.findings);
+    const file = path.join(directory, name);
+    const documents = parsed(name);
+    if (documents) {
+      documents.forEach((document, index) => {
+        const object = manifestObject(file, index, undefined, document);
+        if (object) objects.push(object);
+      });
+    } else {
+      const reading = readManifestText(text, file);
+      objects.push(...reading.objects);
+      readingFindings.push(...reading.findings);
+    }
   }
   return validateObjects({ objects, readingFindings, catalog, rules: LINT_RULES });
 }

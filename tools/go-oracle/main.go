@@ -172,6 +172,14 @@ type templateVectors struct {
 	} `json:"cases"`
 }
 
+// namedOrAll is the names a case lists, or else every name of the vectors, sorted.
+func namedOrAll(names []string, all map[string]json.RawMessage) []string {
+	if names != nil {
+		return names
+	}
+	return sortedKeys(all)
+}
+
 func sortedKeys(m map[string]json.RawMessage) []string {
 	keys := make([]string, 0, len(m))
 	for key := range m {
@@ -188,10 +196,7 @@ func templateResults(raw []byte) ([]interface{}, error) {
 	}
 	results := []interface{}{}
 	for _, c := range vectors.Cases {
-		names := c.Data
-		if names == nil {
-			names = sortedKeys(vectors.Data)
-		}
+		names := namedOrAll(c.Data, vectors.Data)
 		for _, name := range names {
 			data, ok := vectors.Data[name]
 			if !ok {
@@ -247,10 +252,7 @@ func gjsonResults(raw []byte) ([]interface{}, error) {
 	}
 	results := []interface{}{}
 	for _, c := range vectors.Cases {
-		names := c.Documents
-		if names == nil {
-			names = sortedKeys(vectors.Documents)
-		}
+		names := namedOrAll(c.Documents, vectors.Documents)
 		for _, name := range names {
 			document, ok := vectors.Documents[name]
 			if !ok {
@@ -291,10 +293,7 @@ func govaluateResults(raw []byte) ([]interface{}, error) {
 	}
 	results := []interface{}{}
 	for _, c := range vectors.Cases {
-		names := c.Parameters
-		if names == nil {
-			names = sortedKeys(vectors.Parameters)
-		}
+		names := namedOrAll(c.Parameters, vectors.Parameters)
 		for _, name := range names {
 			bound, ok := vectors.Parameters[name]
 			if !ok {
@@ -405,10 +404,7 @@ func sjsonResults(raw []byte) ([]interface{}, error) {
 	}
 	results := []interface{}{}
 	for _, c := range vectors.Cases {
-		documents := c.Documents
-		if documents == nil {
-			documents = sortedKeys(vectors.Documents)
-		}
+		documents := namedOrAll(c.Documents, vectors.Documents)
 		values := c.Values
 		if values == nil {
 			values = vectors.DefaultValues

@@ -191,28 +191,32 @@ class Parser {
   }
 
   private or(): Node {
-    let left = this.and();
-    while (this.peekOperator() === '||') {
-      this.position++;
-      left = { kind: 'binary', operator: '||', left, right: this.and() };
-    }
-    return left;
+    return this.leftAssociative(
+      (operator) => operator === '||',
+      () => this.and(),
+    );
   }
 
   private and(): Node {
-    let left = this.comparison();
-    while (this.peekOperator() === '&&') {
-      this.position++;
-      left = { kind: 'binary', operator: '&&', left, right: this.comparison() };
-    }
-    return left;
+    return this.leftAssociative(
+      (operator) => operator === '&&',
+      () => this.comparison(),
+    );
   }
 
   private comparison(): Node {
-    let left = this.prefix();
-    for (let operator = this.peekOperator(); operator !== undefined && COMPARATORS.has(operator); operator = this.peekOperator()) {
+    return this.leftAssociative(
+      (operator) => COMPARATORS.has(operator),
+      () => this.prefix(),
+    );
+  }
+
+  /** Operands joined by the operators of one precedence level, grouped from the left. */
+  private leftAssociative(isLevelOperator: (operator: string) => boolean, operand: () => Node): Node {
+    let left = operand();
+    for (let operator = this.peekOperator(); operator !== undefined && isLevelOperator(operator); operator = this.peekOperator()) {
       this.position++;
-      left = { kind: 'binary', operator, left, right: this.prefix() };
+      left = { kind: 'binary', operator, left, right: operand() };
     }
     return left;
   }
