@@ -17,9 +17,9 @@
  *
  * Refused (UnsupportedFeatureError, each named in the vectors): paths with an unescaped `|` `#` `@` `*` `?`
  * (sjson then sets every match of a gjson query, or nothing); components starting with `!`, `[` or `{`
- * (gjson reads them as static values and multipaths, and gjson versions differ there); indexes above
- * 10,000 (sjson pads with that many nulls, and wraps indexes past 2^64); a raw value that is not one JSON
- * value (sjson splices its bytes as they are).
+ * (gjson reads them as static values and multipaths, so sjson can miss an existing key and write it
+ * twice); indexes above 10,000 (sjson pads with that many nulls, and wraps indexes past 2^64); a raw value
+ * that is not one JSON value (sjson splices its bytes as they are).
  */
 import { isRecord } from '../../is-record';
 import { refusePath, type PathSyntax } from './path';
