@@ -4,7 +4,7 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import type { AgentStageConfig, EndStageConfig, GateStageConfig, WhenConfig } from './config-schema';
+import type { AgentStageConfig, StageConfig, WhenConfig } from './config-schema';
 import { CONDITION_PARAMETERS, stageTaskName } from './play-contract';
 import { onStageOf } from './stage-behaviour';
 
@@ -14,8 +14,8 @@ import { onStageOf } from './stage-behaviour';
  */
 export type StageDefinition =
   | (Readonly<Omit<AgentStageConfig, 'agent' | 'agents'>> & { readonly agent?: string; readonly agents?: readonly string[] })
-  | Readonly<GateStageConfig>
-  | Readonly<EndStageConfig>;
+  // Every other type of the config as it is, so that a new one reaches each dispatch below.
+  | Readonly<Exclude<StageConfig, AgentStageConfig>>;
 
 /** A broken rule, at the path (inside the stage list) of the field to change. */
 export interface StageProblem {
