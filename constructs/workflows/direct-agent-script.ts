@@ -1,0 +1,124 @@
+/**
+ * The bash a direct agent step runs in the CLI's image: it finds the task's session on the workspace, resumes
+ * it with the same CLI or starts a new one (primed from the task's context file when the agent moved to
+ * another CLI), runs the CLI once, records the session id and appends the run to the context file. The CLI's
+ * exit code is the step's: non-zero fails the attempt, and the template's retries apply.
+ *
+ * Every value reaches the script as environment (never pasted into its text); the executor's argument
+ * vectors are JSON arrays whose placeholder arguments (executors.ts `ArgumentPlaceholders`) are replaced
+ * whole, so no value can add an argument. The image needs bash and jq.
+ */
+import { ArgumentPlaceholders } from '../model/executors';
+
+/** The environment the script reads; the direct agent template sets every one. */
+export const DirectAgentEnv = {
+  cli: 'CLI',
+  agent: 'AGENT',
+  binary: 'CLI_BINARY',
+  spawnArgs: 'SPAWN_ARGS',
+  resumeArgs: 'RESUME_ARGS',
+  sessionIdSource: 'SESSION_ID_SOURCE',
+  sessionIdFilter: 'SESSION_ID_FILTER',
+  resultFilter: 'RESULT_FILTER',
+  systemPromptFlag: 'SYSTEM_PROMPT_FLAG',
+  systemPromptFile: 'SYSTEM_PROMPT_FILE',
+  model: 'MODEL',
+  taskId: 'TASK_ID',
+  repository: 'REPOSITORY',
+  baseBranch: 'BASE_BRANCH',
+  round: 'ROUND',
+  stage: 'STAGE',
+  workflowName: 'WORKFLOW_NAME',
+  workspace: 'WORKSPACE',
+  checkout: 'CHECKOUT',
+  stateFolder: 'STATE_FOLDER',
+  githubAppCredentials: 'GITHUB_APP_CREDENTIALS',
+} as const;
+
+/** The file, in the task's state folder, that holds an agent's session: `{"cli", "id", "agent"}`. */
+export const SESSION_FILE_SUFFIX = '.session.json';
+/** The task's context file in its state folder: what earlier runs did, for a session that starts over. */
+export const CONTEXT_FILE = 'context.md';
+/** How many lines of an agent's answer the context file keeps per run. */
+export const CONTEXT_ANSWER_LINES = 60;
+
+const { prompt, sessionId, model, systemPrompt } = ArgumentPlaceholders;
+
+export const DIRECT_AGENT_SCRIPT = String.raw`set -uo pipefail
+state="$WORKSPACE/$STATE_FOLDER"
+session_file="$state/$AGENT${SESSION_FILE_SUFFIX}"
+context_file="$state/${CONTEXT_FILE}"
+output="$(mktemp)"
+mkdir -p "$state" "$HOME" "$WORKSPACE/$CHECKOUT" || exit 1
+cd "$WORKSPACE/$CHECKOUT" || exit 1
+
+write_session() {
+  jq -n --arg cli "$CLI" --arg id "$1" --arg agent "$AGENT" '{cli: $cli, id: $id, agent: $agent}' >"$session_file.tmp" &&
+    mv "$session_file.tmp" "$session_file"
+}
+
+task_prompt="$(printf '%s\n' \
+  "Task $TASK_ID of the repository $REPOSITORY, round $ROUND, stage $STAGE." \
+  "Work on the branch feature/task-$TASK_ID-implementation; pull requests merge into $BASE_BRANCH." \
+  "The repository checkout is the current folder. GitHub App credentials are files in $GITHUB_APP_CREDENTIALS." \
+  "Play: $WORKFLOW_NAME.")"
+
+previous_cli=""
+previous_id=""
+if [ -s "$session_file" ]; then
+  previous_cli="$(jq -r '.cli // ""' "$session_file" 2>/dev/null)" || previous_cli=""
+  previous_id="$(jq -r '.id // ""' "$session_file" 2>/dev/null)" || previous_id=""
+fi
+
+system_prompt="$(cat "$SYSTEM_PROMPT_FILE")" || exit 1
+if [ "$previous_cli" = "$CLI" ] && [ -n "$previous_id" ]; then
+  mode=resume
+  session_id="$previous_id"
+  arguments="$RESUME_ARGS"
+  prompt="$task_prompt"
+else
+  mode=spawn
+  session_id=""
+  arguments="$SPAWN_ARGS"
+  if [ "$SESSION_ID_SOURCE" = chosen ]; then
+    session_id="$(cat /proc/sys/kernel/random/uuid)" || exit 1
+    write_session "$session_id" || exit 1
+  fi
+  prompt="$task_prompt"
+  if [ -s "$context_file" ]; then
+    prompt="$(printf '%s\n\n%s\n\n%s' "Earlier work on this task (the context file $STATE_FOLDER/${CONTEXT_FILE}):" "$(cat "$context_file")" "$prompt")"
+  fi
+  if [ "$SYSTEM_PROMPT_FLAG" != true ]; then
+    prompt="$(printf '%s\n\n%s' "$system_prompt" "$prompt")"
+  fi
+fi
+if [ -n "$previous_cli" ] && [ "$previous_cli" != "$CLI" ]; then
+  echo "direct-agent: $AGENT moved from $previous_cli to $CLI: a new session starts from the context file"
+fi
+
+mapfile -d '' -t argv < <(jq -j --arg prompt "$prompt" --arg session "$session_id" --arg model "$MODEL" --arg system "$system_prompt" '
+  .[] | (if . == "${prompt}" then $prompt elif . == "${sessionId}" then $session elif . == "${model}" then $model
+    elif . == "${systemPrompt}" then $system else . end) + "\u0000"' <<<"$arguments")
+echo "direct-agent: $mode session $session_id of $AGENT with $CLI ($CLI_BINARY)"
+
+"$CLI_BINARY" "${'$'}{argv[@]}" | tee "$output"
+code="${'$'}{PIPESTATUS[0]}"
+
+# The output is one JSON document or JSON lines, maybe among plain lines: read it whole, else line by line.
+read_output() {
+  jq -r "($1) // empty | strings" "$output" 2>/dev/null || jq -R -r "fromjson? | ($1) // empty | strings" "$output" 2>/dev/null
+}
+if [ -n "$SESSION_ID_FILTER" ]; then
+  reported="$(read_output "$SESSION_ID_FILTER" | head -n 1)"
+  if [ -n "$reported" ]; then session_id="$reported"; fi
+fi
+if [ -n "$session_id" ]; then write_session "$session_id" || echo "direct-agent: could not record the session of $AGENT" >&2; fi
+
+answer="$(read_output "$RESULT_FILTER" | tail -n ${CONTEXT_ANSWER_LINES})"
+{
+  printf '\n## Round %s, stage %s: %s with %s (session %s, exit %s)\n\n' "$ROUND" "$STAGE" "$AGENT" "$CLI" "$session_id" "$code"
+  if [ -n "$answer" ]; then printf '%s\n' "$answer"; else printf '%s\n' "(no answer recorded)"; fi
+} >>"$context_file" || echo "direct-agent: could not update the context file" >&2
+rm -f "$output"
+exit "$code"
+`;
