@@ -1,0 +1,281 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../constructs/model/resolve-config';
+import { DEFAULT_DIRECT_RESOURCES, taskStateFolder } from '../constructs/model/direct-execution';
+import { directAgentTemplates } from '../constructs/workflows/direct-agent-run';
+import { CONTEXT_FILE, DIRECT_AGENT_SCRIPT, DirectAgentEnv, SESSION_FILE_SUFFIX } from '../constructs/workflows/direct-agent-script';
+import { runBash } from './support/run-bash';
+
+/**
+ * The direct agent script runs for real (bash and jq) with the environment its synthesized template gives
+ * it, against a fake CLI on PATH: the fake records its argument vector and prints the JSON the real CLI
+ * prints (executors.ts), then exits with the code the test asks for. Every assertion is on what the fake
+ * received and on the session and context files the script leaves on the workspace.
+ */
+
+const RUN_TIMEOUT_MS = 10_000;
+const CONFIG = resolveConfig({ env: {} });
+const REPOSITORY = CONFIG.repositories[0];
+const TASK_ID = '7';
+const ROUND = '2';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const SYSTEM_PROMPT = 'You are Rex, a careful backend engineer.';
+
+/** A fake CLI: records `$@` (NUL-separated, one file per call), prints FAKE_OUTPUT's file, exits FAKE_EXIT. */
+const FAKE_CLI = `#!/usr/bin/env bash
+calls="$(find "$FAKE_ARGV_DIR" -type f | wc -l)"
+printf '%s\\0' "$@" >"$FAKE_ARGV_DIR/$calls"
+cat "$FAKE_OUTPUT"
+exit "$FAKE_EXIT"
+`;
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'direct-agent-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** The environment of the template the play builds for rex on `cli`, with run-time values filled in. */
+function templateEnvironment(cli: string): Record<string, string> {
+  const agent = { ...CONFIG.agents.rex, cli };
+  const [, script] = directAgentTemplates({
+    name: 'run-implementation',
+    stage: 'implementation',
+    agentName: 'rex',
+    agent,
+    cliName: cli,
+    cli: CONFIG.clis[cli],
+    repository: REPOSITORY,
+    timeoutSeconds: 600,
+    retries: 1,
+    resources: structuredClone(DEFAULT_DIRECT_RESOURCES) as never,
+    agentsConfigMap: 'controller-agents',
+  });
+  const runtime: Record<string, string> = {
+    '{{workflow.parameters.task-id}}': TASK_ID,
+    '{{workflow.parameters.round}}': ROUND,
+    '{{workflow.name}}': 'play-test-abcde',
+  };
+  const env: Record<string, string> = {};
+  for (const variable of script.script!.env!) {
+    if (variable.valueFrom) env[variable.name] = 'test-api-key';
+    else env[variable.name] = (variable.value ?? '').replace(/\{\{[^}]*\}\}/g, (reference) => runtime[reference] ?? reference);
+  }
+  return env;
+}
+
+interface Run {
+  readonly code: number | null;
+  readonly argv: string[][];
+  readonly stdout: string;
+}
+
+/** Runs the script as the template does, with `cli`'s fake printing `output` and exiting with `exit`. */
+async function runAgent(cli: string, output: string, exit = 0): Promise<Run> {
+  const bin = join(root, 'bin');
+  mkdirSync(bin, { recursive: true });
+  const env = templateEnvironment(cli);
+  writeFileSync(join(bin, env[DirectAgentEnv.binary]), FAKE_CLI);
+  chmodSync(join(bin, env[DirectAgentEnv.binary]), 0o755);
+  writeFileSync(join(root, 'prompt.md'), SYSTEM_PROMPT);
+  writeFileSync(join(root, 'output'), output);
+  const argvDir = join(root, `argv-${cli}`);
+  rmSync(argvDir, { recursive: true, force: true });
+  mkdirSync(argvDir);
+  const result = await runBash(
+    DIRECT_AGENT_SCRIPT,
+    {
+      ...env,
+      PATH: `${bin}:${process.env.PATH}`,
+      HOME: join(root, 'workspace', '.agent-play', 'home', 'rex'),
+      TMPDIR: root,
+      [DirectAgentEnv.workspace]: join(root, 'workspace'),
+      [DirectAgentEnv.systemPromptFile]: join(root, 'prompt.md'),
+      FAKE_ARGV_DIR: argvDir,
+      FAKE_OUTPUT: join(root, 'output'),
+      FAKE_EXIT: String(exit),
+    },
+    RUN_TIMEOUT_MS,
+  );
+  const argv = readdirSync(argvDir)
+    .sort()
+    .map((call) => readFileSync(join(argvDir, call), 'utf8').split('\0').slice(0, -1));
+  return { code: result.code, argv, stdout: result.stdout + result.stderr };
+}
+
+const stateFolder = () => join(root, 'workspace', taskStateFolder(TASK_ID));
+const session = (): { cli: string; id: string; agent: string } =>
+  JSON.parse(readFileSync(join(stateFolder(), `rex${SESSION_FILE_SUFFIX}`), 'utf8'));
+const context = (): string => readFileSync(join(stateFolder(), CONTEXT_FILE), 'utf8');
+const valueAfter = (argv: readonly string[], flag: string): string => argv[argv.indexOf(flag) + 1];
+
+const claudeOutput = (id: string, result: string) => `${JSON.stringify({ type: 'result', subtype: 'success', result, session_id: id })}\n`;
+const codexOutput = (thread: string, text: string) =>
+  [
+    { type: 'thread.started', thread_id: thread },
+    { type: 'turn.started' },
+    { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text } },
+    { type: 'turn.completed', usage: {} },
+  ]
+    .map((event) => JSON.stringify(event))
+    .join('\n');
+
+describe('the direct agent script', () => {
+  it('first run: starts a claude session with an id chosen up front, the task prompt and the system prompt flag', async () => {
+    const run = await runAgent('claude', '');
+    expect(run.code).toBe(0);
+    expect(run.argv).toHaveLength(1);
+    const [argv] = run.argv;
+    expect(argv.slice(0, 3)).toEqual(['-p', '--output-format', 'json']);
+    const id = valueAfter(argv, '--session-id');
+    expect(id).toMatch(UUID);
+    expect(argv).not.toContain('--resume');
+    expect(valueAfter(argv, '--model')).toBe(CONFIG.agents.rex.model);
+    expect(valueAfter(argv, '--append-system-prompt')).toBe(SYSTEM_PROMPT);
+    expect(valueAfter(argv, '--permission-mode')).toBe('bypassPermissions');
+    const prompt = argv[argv.length - 1];
+    expect(prompt).toContain(`Task ${TASK_ID} of the repository ${REPOSITORY.name}, round ${ROUND}, stage implementation.`);
+    expect(prompt).toContain(`feature/task-${TASK_ID}-implementation`);
+    expect(prompt).not.toContain(SYSTEM_PROMPT);
+    expect(session()).toEqual({ cli: 'claude', id, agent: 'rex' });
+    expect(context()).toContain(`## Round ${ROUND}, stage implementation: rex with claude (session ${id}, exit 0)`);
+  });
+
+  it('retry: resumes the same claude session with the task prompt only, and records the answer', async () => {
+    await runAgent('claude', '');
+    const { id } = session();
+    const run = await runAgent('claude', claudeOutput(id, 'Opened pull request 12.'));
+    expect(run.code).toBe(0);
+    const [argv] = run.argv;
+    expect(valueAfter(argv, '--resume')).toBe(id);
+    expect(argv).not.toContain('--session-id');
+    expect(argv[argv.length - 1]).not.toContain('Earlier work on this task');
+    expect(session().id).toBe(id);
+    expect(context()).toContain('Opened pull request 12.');
+  });
+
+  it('CLI changed: a new codex session primed from the context file, its id read from the JSON output', async () => {
+    await runAgent('claude', claudeOutput('ignored', 'Implemented the handler; tests pass.'));
+    const claudeSession = session().id;
+    const run = await runAgent('codex', codexOutput('0199a0b1-0000-7000-8000-000000000001', 'Reviewed and extended the tests.'));
+    expect(run.code).toBe(0);
+    const [argv] = run.argv;
+    expect(argv.slice(0, -1)).toEqual(['exec', '--json', '--sandbox', 'workspace-write', '--model', CONFIG.agents.rex.model]);
+    const prompt = argv[argv.length - 1];
+    expect(prompt.startsWith(SYSTEM_PROMPT)).toBe(true);
+    expect(prompt).toContain('Earlier work on this task');
+    expect(prompt).toContain('Implemented the handler; tests pass.');
+    expect(prompt).toContain(`round ${ROUND}, stage implementation`);
+    expect(session()).toEqual({ cli: 'codex', id: '0199a0b1-0000-7000-8000-000000000001', agent: 'rex' });
+    expect(claudeSession).not.toBe(session().id);
+    expect(run.stdout).toContain('moved from claude to codex');
+  });
+
+  it("failure: the CLI's exit code is the step's, and the session it started is kept for the retry", async () => {
+    const failed = await runAgent('codex', codexOutput('0199a0b1-0000-7000-8000-000000000002', 'Ran out of time.'), 3);
+    expect(failed.code).toBe(3);
+    expect(session()).toEqual({ cli: 'codex', id: '0199a0b1-0000-7000-8000-000000000002', agent: 'rex' });
+    expect(context()).toContain('exit 3');
+    const retried = await runAgent('codex', codexOutput('0199a0b1-0000-7000-8000-000000000002', 'Done.'));
+    expect(retried.code).toBe(0);
+    expect(retried.argv[0].slice(-3)).toEqual([
+      'resume',
+      '0199a0b1-0000-7000-8000-000000000002',
+      retried.argv[0][retried.argv[0].length - 1],
+    ]);
+    expect(retried.argv[0][retried.argv[0].length - 1]).not.toContain(SYSTEM_PROMPT);
+  });
+
+  it('a CLI missing from the image fails the step (exit 127) and leaves no session behind', async () => {
+    const env = templateEnvironment('codex');
+    writeFileSync(join(root, 'prompt.md'), SYSTEM_PROMPT);
+    const result = await runBash(
+      DIRECT_AGENT_SCRIPT,
+      {
+        ...env,
+        PATH: process.env.PATH ?? '',
+        HOME: join(root, 'home'),
+        TMPDIR: root,
+        [DirectAgentEnv.binary]: 'no-such-cli-binary',
+        [DirectAgentEnv.workspace]: join(root, 'workspace'),
+        [DirectAgentEnv.systemPromptFile]: join(root, 'prompt.md'),
+      },
+      RUN_TIMEOUT_MS,
+    );
+    expect(result.code).toBe(127);
+    expect(existsSync(join(stateFolder(), `rex${SESSION_FILE_SUFFIX}`))).toBe(false);
+  });
+});
+
+/** What each CLI prints (executors.ts names the source of each shape): its session id and its answer. */
+const SAMPLE_OUTPUTS: Readonly<Record<string, { readonly output: string; readonly id: string | undefined; readonly answer: string }>> = {
+  claude: {
+    output: claudeOutput('c0ffee00-0000-4000-8000-000000000001', 'claude answer'),
+    id: 'c0ffee00-0000-4000-8000-000000000001',
+    answer: 'claude answer',
+  },
+  codex: {
+    output: codexOutput('0199a0b1-0000-7000-8000-00000000000c', 'codex answer'),
+    id: '0199a0b1-0000-7000-8000-00000000000c',
+    answer: 'codex answer',
+  },
+  cursor: {
+    output: `${JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'cursor answer', session_id: 'chat-42', request_id: 'r' })}\n`,
+    id: 'chat-42',
+    answer: 'cursor answer',
+  },
+  opencode: {
+    output: [
+      { type: 'step_start', timestamp: 1, sessionID: 'ses_abc', part: { type: 'step-start' } },
+      { type: 'text', timestamp: 2, sessionID: 'ses_abc', part: { type: 'text', text: 'opencode answer' } },
+      { type: 'step_finish', timestamp: 3, sessionID: 'ses_abc', part: { type: 'step-finish' } },
+    ]
+      .map((event) => JSON.stringify(event))
+      .join('\n'),
+    id: 'ses_abc',
+    answer: 'opencode answer',
+  },
+  gemini: {
+    output: [
+      { type: 'init', timestamp: 't', session_id: 'gem-1', model: 'gemini-2.5-pro' },
+      { type: 'message', timestamp: 't', role: 'user', content: 'the prompt' },
+      { type: 'message', timestamp: 't', role: 'assistant', content: 'gemini answer', delta: true },
+      { type: 'result', timestamp: 't', status: 'success', stats: {} },
+    ]
+      .map((event) => JSON.stringify(event))
+      .join('\n'),
+    id: 'gem-1',
+    answer: 'gemini answer',
+  },
+};
+
+describe.each(Object.keys(SAMPLE_OUTPUTS))('executor %s', (cli) => {
+  it('spawns with its own arguments, records the session id it reports, and resumes that session', async () => {
+    const sample = SAMPLE_OUTPUTS[cli];
+    const env = templateEnvironment(cli);
+    const spawn: string[] = JSON.parse(env[DirectAgentEnv.spawnArgs]);
+    const resume: string[] = JSON.parse(env[DirectAgentEnv.resumeArgs]);
+    const first = await runAgent(cli, sample.output);
+    expect(first.code).toBe(0);
+    const fill = (args: readonly string[], argv: readonly string[], id: string) =>
+      args.map((arg, index) =>
+        arg === '@PROMPT@'
+          ? argv[index]
+          : arg === '@SESSION_ID@'
+            ? id
+            : arg === '@MODEL@'
+              ? CONFIG.agents.rex.model
+              : arg === '@SYSTEM_PROMPT@'
+                ? SYSTEM_PROMPT
+                : arg,
+      );
+    const chosen = spawn.includes('@SESSION_ID@') ? first.argv[0][spawn.indexOf('@SESSION_ID@')] : '';
+    expect(first.argv[0]).toEqual(fill(spawn, first.argv[0], chosen));
+    expect(session()).toEqual({ cli, id: sample.id, agent: 'rex' });
+    expect(context()).toContain(sample.answer);
+    const second = await runAgent(cli, sample.output);
+    expect(second.argv[0]).toEqual(fill(resume, second.argv[0], sample.id!));
+  });
+});
