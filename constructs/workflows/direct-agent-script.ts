@@ -44,6 +44,7 @@ export const CONTEXT_ANSWER_LINES = 60;
 
 const { prompt, sessionId, model, systemPrompt } = ArgumentPlaceholders;
 
+/** The bash of a direct agent step (see the top of this file); it reads only `DirectAgentEnv` and HOME. */
 export const DIRECT_AGENT_SCRIPT = String.raw`set -uo pipefail
 state="$WORKSPACE/$STATE_FOLDER"
 session_file="$state/$AGENT${SESSION_FILE_SUFFIX}"
