@@ -23,11 +23,20 @@ const ROUND = '2';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SYSTEM_PROMPT = 'You are Rex, a careful backend engineer.';
 
-/** A fake CLI: records `$@` (NUL-separated, one file per call), prints FAKE_OUTPUT's file, exits FAKE_EXIT. */
+/**
+ * A fake CLI: records `$@` (NUL-separated, one file per call), prints FAKE_OUTPUT's file with `@SESSION@`
+ * replaced by the id it was given (`--session-id` or `--resume`, as claude echoes it), exits FAKE_EXIT.
+ */
 const FAKE_CLI = `#!/usr/bin/env bash
 calls="$(find "$FAKE_ARGV_DIR" -type f | wc -l)"
 printf '%s\\0' "$@" >"$FAKE_ARGV_DIR/$calls"
-cat "$FAKE_OUTPUT"
+given=""
+previous=""
+for argument in "$@"; do
+  case "$previous" in --session-id | --resume) given="$argument" ;; esac
+  previous="$argument"
+done
+sed "s/@SESSION@/$given/g" "$FAKE_OUTPUT"
 exit "$FAKE_EXIT"
 `;
 
@@ -106,7 +115,7 @@ async function runAgent(cli: string, output: string, exit = 0): Promise<Run> {
 }
 
 const stateFolder = () => join(root, 'workspace', taskStateFolder(TASK_ID));
-const session = (): { cli: string; id: string; agent: string } =>
+const session = (): { cli: string; id: string; agent: string; confirmed: boolean } =>
   JSON.parse(readFileSync(join(stateFolder(), `rex${SESSION_FILE_SUFFIX}`), 'utf8'));
 const context = (): string => readFileSync(join(stateFolder(), CONTEXT_FILE), 'utf8');
 const valueAfter = (argv: readonly string[], flag: string): string => argv[argv.indexOf(flag) + 1];
@@ -124,7 +133,7 @@ const codexOutput = (thread: string, text: string) =>
 
 describe('the direct agent script', () => {
   it('first run: starts a claude session with an id chosen up front, the task prompt and the system prompt flag', async () => {
-    const run = await runAgent('claude', '');
+    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
     expect(run.code).toBe(0);
     expect(run.argv).toHaveLength(1);
     const [argv] = run.argv;
@@ -139,12 +148,12 @@ describe('the direct agent script', () => {
     expect(prompt).toContain(`Task ${TASK_ID} of the repository ${REPOSITORY.name}, round ${ROUND}, stage implementation.`);
     expect(prompt).toContain(`feature/task-${TASK_ID}-implementation`);
     expect(prompt).not.toContain(SYSTEM_PROMPT);
-    expect(session()).toEqual({ cli: 'claude', id, agent: 'rex' });
+    expect(session()).toEqual({ cli: 'claude', id, agent: 'rex', confirmed: true });
     expect(context()).toContain(`## Round ${ROUND}, stage implementation: rex with claude (session ${id}, exit 0)`);
   });
 
   it('retry: resumes the same claude session with the task prompt only, and records the answer', async () => {
-    await runAgent('claude', '');
+    await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
     const { id } = session();
     const run = await runAgent('claude', claudeOutput(id, 'Opened pull request 12.'));
     expect(run.code).toBe(0);
@@ -157,7 +166,7 @@ describe('the direct agent script', () => {
   });
 
   it('CLI changed: a new codex session primed from the context file, its id read from the JSON output', async () => {
-    await runAgent('claude', claudeOutput('ignored', 'Implemented the handler; tests pass.'));
+    await runAgent('claude', claudeOutput('@SESSION@', 'Implemented the handler; tests pass.'));
     const claudeSession = session().id;
     const run = await runAgent('codex', codexOutput('0199a0b1-0000-7000-8000-000000000001', 'Reviewed and extended the tests.'));
     expect(run.code).toBe(0);
@@ -168,7 +177,7 @@ describe('the direct agent script', () => {
     expect(prompt).toContain('Earlier work on this task');
     expect(prompt).toContain('Implemented the handler; tests pass.');
     expect(prompt).toContain(`round ${ROUND}, stage implementation`);
-    expect(session()).toEqual({ cli: 'codex', id: '0199a0b1-0000-7000-8000-000000000001', agent: 'rex' });
+    expect(session()).toEqual({ cli: 'codex', id: '0199a0b1-0000-7000-8000-000000000001', agent: 'rex', confirmed: true });
     expect(claudeSession).not.toBe(session().id);
     expect(run.stdout).toContain('moved from claude to codex');
   });
@@ -176,7 +185,7 @@ describe('the direct agent script', () => {
   it("failure: the CLI's exit code is the step's, and the session it started is kept for the retry", async () => {
     const failed = await runAgent('codex', codexOutput('0199a0b1-0000-7000-8000-000000000002', 'Ran out of time.'), 3);
     expect(failed.code).toBe(3);
-    expect(session()).toEqual({ cli: 'codex', id: '0199a0b1-0000-7000-8000-000000000002', agent: 'rex' });
+    expect(session()).toEqual({ cli: 'codex', id: '0199a0b1-0000-7000-8000-000000000002', agent: 'rex', confirmed: true });
     expect(context()).toContain('exit 3');
     const retried = await runAgent('codex', codexOutput('0199a0b1-0000-7000-8000-000000000002', 'Done.'));
     expect(retried.code).toBe(0);
@@ -186,6 +195,29 @@ describe('the direct agent script', () => {
       retried.argv[0][retried.argv[0].length - 1],
     ]);
     expect(retried.argv[0][retried.argv[0].length - 1]).not.toContain(SYSTEM_PROMPT);
+  });
+
+  it('a chosen id the CLI never reported (it crashed first) is not resumed: the retry starts a new session', async () => {
+    const crashed = await runAgent('claude', 'panic: no JSON\n', 1);
+    expect(crashed.code).toBe(1);
+    const first = valueAfter(crashed.argv[0], '--session-id');
+    expect(session()).toEqual({ cli: 'claude', id: first, agent: 'rex', confirmed: false });
+    const retried = await runAgent('claude', claudeOutput('@SESSION@', 'Done.'));
+    expect(retried.argv[0]).not.toContain('--resume');
+    expect(valueAfter(retried.argv[0], '--session-id')).toMatch(UUID);
+    expect(valueAfter(retried.argv[0], '--session-id')).not.toBe(first);
+    expect(retried.argv[0][retried.argv[0].length - 1]).toContain('Earlier work on this task');
+  });
+
+  it('a resume that fails without reporting its session (the CLI lost it) makes the next attempt start over', async () => {
+    await runAgent('codex', codexOutput('0199a0b1-0000-7000-8000-000000000003', 'First pass.'));
+    const lost = await runAgent('codex', 'error: thread not found\n', 1);
+    expect(lost.argv[0]).toContain('resume');
+    expect(session().confirmed).toBe(false);
+    const next = await runAgent('codex', codexOutput('0199a0b1-0000-7000-8000-000000000004', 'Second pass.'));
+    expect(next.argv[0]).not.toContain('resume');
+    expect(next.argv[0][next.argv[0].length - 1]).toContain('First pass.');
+    expect(session()).toEqual({ cli: 'codex', id: '0199a0b1-0000-7000-8000-000000000004', agent: 'rex', confirmed: true });
   });
 
   it('a CLI missing from the image fails the step (exit 127) and leaves no session behind', async () => {
@@ -273,7 +305,7 @@ describe.each(Object.keys(SAMPLE_OUTPUTS))('executor %s', (cli) => {
       );
     const chosen = spawn.includes('@SESSION_ID@') ? first.argv[0][spawn.indexOf('@SESSION_ID@')] : '';
     expect(first.argv[0]).toEqual(fill(spawn, first.argv[0], chosen));
-    expect(session()).toEqual({ cli, id: sample.id, agent: 'rex' });
+    expect(session()).toEqual({ cli, id: sample.id, agent: 'rex', confirmed: true });
     expect(context()).toContain(sample.answer);
     const second = await runAgent(cli, sample.output);
     expect(second.argv[0]).toEqual(fill(resume, second.argv[0], sample.id!));

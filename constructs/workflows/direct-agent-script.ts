@@ -53,8 +53,10 @@ output="$(mktemp)"
 mkdir -p "$state" "$HOME" "$WORKSPACE/$CHECKOUT" || exit 1
 cd "$WORKSPACE/$CHECKOUT" || exit 1
 
+# A session is confirmed once the CLI reported it: only a confirmed session is resumed.
 write_session() {
-  jq -n --arg cli "$CLI" --arg id "$1" --arg agent "$AGENT" '{cli: $cli, id: $id, agent: $agent}' >"$session_file.tmp" &&
+  jq -n --arg cli "$CLI" --arg id "$1" --arg agent "$AGENT" --argjson confirmed "$2" \
+    '{cli: $cli, id: $id, agent: $agent, confirmed: $confirmed}' >"$session_file.tmp" &&
     mv "$session_file.tmp" "$session_file"
 }
 
@@ -68,7 +70,7 @@ previous_cli=""
 previous_id=""
 if [ -s "$session_file" ]; then
   previous_cli="$(jq -r '.cli // ""' "$session_file" 2>/dev/null)" || previous_cli=""
-  previous_id="$(jq -r '.id // ""' "$session_file" 2>/dev/null)" || previous_id=""
+  previous_id="$(jq -r 'select(.confirmed == true) | .id // ""' "$session_file" 2>/dev/null)" || previous_id=""
 fi
 
 system_prompt="$(cat "$SYSTEM_PROMPT_FILE")" || exit 1
@@ -83,7 +85,7 @@ else
   arguments="$SPAWN_ARGS"
   if [ "$SESSION_ID_SOURCE" = chosen ]; then
     session_id="$(cat /proc/sys/kernel/random/uuid)" || exit 1
-    write_session "$session_id" || exit 1
+    write_session "$session_id" false || exit 1
   fi
   prompt="$task_prompt"
   if [ -s "$context_file" ]; then
@@ -109,11 +111,15 @@ code="${'$'}{PIPESTATUS[0]}"
 read_output() {
   jq -r "($1) // empty | strings" "$output" 2>/dev/null || jq -R -r "fromjson? | ($1) // empty | strings" "$output" 2>/dev/null
 }
-if [ -n "$SESSION_ID_FILTER" ]; then
-  reported="$(read_output "$SESSION_ID_FILTER" | head -n 1)"
-  if [ -n "$reported" ]; then session_id="$reported"; fi
+reported=""
+if [ -n "$SESSION_ID_FILTER" ]; then reported="$(read_output "$SESSION_ID_FILTER" | head -n 1)"; fi
+if [ -n "$reported" ]; then
+  session_id="$reported"
+  write_session "$session_id" true || echo "direct-agent: could not record the session of $AGENT" >&2
+elif [ "$mode" = resume ] && [ "$code" != 0 ]; then
+  # A failed resume that reports no session (the CLI lost it): the next attempt starts over from the context file.
+  write_session "$session_id" false || echo "direct-agent: could not record the session of $AGENT" >&2
 fi
-if [ -n "$session_id" ]; then write_session "$session_id" || echo "direct-agent: could not record the session of $AGENT" >&2; fi
 
 answer="$(read_output "$RESULT_FILTER" | tail -n ${CONTEXT_ANSWER_LINES})"
 {
