@@ -2,7 +2,10 @@
  * Direct execution: the config refuses what it cannot run (one line at the path to change), and a play whose
  * agents run direct has an Argo step per agent stage instead of a CodeRun.
  */
+import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
+import { StageMachine } from '../constructs/model/stage-machine';
+import { PlayWorkflowTemplate } from '../constructs/workflows/play-workflow-template';
 import { DEFAULT_DIRECT_RESOURCES } from '../constructs/model/direct-execution';
 import { EXECUTOR_TABLE, EXECUTORS } from '../constructs/model/executors';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
@@ -143,5 +146,34 @@ describe('a platform in direct mode', () => {
     expect(names).not.toContain('run-testing-agent');
     expect(names).toContain('run-implementation-agent');
     expect(names).toContain('cancel-coderuns');
+  });
+});
+
+describe('the play construct in direct mode', () => {
+  const base = resolveConfig({ env: {} });
+  const build = (agents: typeof base.agents, repository = base.repositories[0]) =>
+    new PlayWorkflowTemplate(Testing.chart(), 'play', {
+      repository,
+      stages: StageMachine.fromConfig(base),
+      agents,
+      clis: base.clis,
+      serviceAccountName: 'agent-play',
+      helperImage: base.images.kubectl,
+      execution: 'direct',
+    });
+
+  it('refuses an agent whose CLI direct execution cannot run, naming the agent and the fix', () => {
+    expect(() => build({ ...base.agents, rex: { ...base.agents.rex, cli: 'factory' } })).toThrow(
+      `agent "rex" runs direct, but CLI "factory" (executor factory) cannot run direct: ${FACTORY_REFUSAL}; set agents.rex.execution: coderun`,
+    );
+  });
+
+  it("runs the repository's own CLI binding of an agent (agentClis), with that CLI's API key", () => {
+    const play = build(base.agents, { ...base.repositories[0], agentClis: { rex: 'gemini' } });
+    const step: any = play.template('run-implementation-agent');
+    expect(step.script.image).toBe(base.clis.gemini.image);
+    const env = Object.fromEntries(step.script.env.map((variable: any) => [variable.name, variable]));
+    expect(env.CLI.value).toBe('gemini');
+    expect(env.GEMINI_API_KEY.valueFrom.secretKeyRef).toEqual({ name: 'gemini-api-key', key: 'api-key' });
   });
 });
