@@ -62,6 +62,7 @@ export {
   AGENT_USER_ID,
   DIRECT_GITHUB_APP_PATH,
   DIRECT_PROMPT_PATH,
+  DIRECT_TMP_SIZE,
   DIRECT_WORKSPACE_PATH,
   directAgentTemplates,
   directAttemptTemplateName,

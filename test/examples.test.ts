@@ -143,6 +143,8 @@ describe('direct-execution: every agent stage runs its CLI in an Argo step', () 
       expect(mounts['github-app'].readOnly).toBe(true);
       expect(mounts['agent-prompt'].readOnly).toBe(true);
       expect(mounts.workspace.mountPath).toBe(step.script.workingDir);
+      expect(mounts['agent-tmp'].mountPath).toBe('/tmp');
+      expect(volumes['agent-tmp'].emptyDir.sizeLimit).toBe('4Gi');
       const env = Object.fromEntries(step.script.env.map((variable: any) => [variable.name, variable]));
       const keyVariable = agent === 'cleo' ? 'CODEX_API_KEY' : 'ANTHROPIC_API_KEY';
       expect(env[keyVariable].valueFrom.secretKeyRef).toEqual({ name: `${agent === 'cleo' ? 'codex' : 'claude'}-api-key`, key: 'api-key' });

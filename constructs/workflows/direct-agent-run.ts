@@ -19,7 +19,7 @@ import { githubAppSecretName, systemPromptKey, workspaceOfAgent } from '../model
 import { PlayParameters } from '../model/play-contract';
 import type { EnvVar, PodSecurityContext, SecurityContext, Template, Volume, VolumeMount } from './argo-types';
 import { DIRECT_AGENT_SCRIPT, DirectAgentEnv } from './direct-agent-script';
-import { EXECUTOR_POD_SPEC_PATCH, HARDENED_CONTAINER, SCRATCH_MOUNT } from './hardened-script';
+import { EXECUTOR_POD_SPEC_PATCH, HARDENED_CONTAINER } from './hardened-script';
 import { boundedRetry, IMAGE_PULL_ALLOWANCE_SECONDS } from './retry-policy';
 
 /** Where a direct agent's pod mounts its workspace claim. */
@@ -28,6 +28,11 @@ export const DIRECT_WORKSPACE_PATH = '/workspace';
 export const DIRECT_PROMPT_PATH = '/etc/agent-play/prompt';
 /** Where the GitHub App Secret's keys are mounted read-only, one file per key. */
 export const DIRECT_GITHUB_APP_PATH = '/var/run/secrets/agent-play/github-app';
+/**
+ * The agent's writable /tmp. Larger than the helpers' scratch volume: builds and test runs the agent starts
+ * write there, and a pod past its emptyDir's sizeLimit is evicted.
+ */
+export const DIRECT_TMP_SIZE = '4Gi';
 /** The name of the system prompt file under `DIRECT_PROMPT_PATH`. */
 const PROMPT_FILE = 'system-prompt.md';
 
@@ -121,12 +126,13 @@ function directVolumes(props: DirectAgentRunProps): { volumes: Volume[]; mounts:
         configMap: { name: props.agentsConfigMap, items: [{ key: systemPromptKey(props.agent.githubApp), path: PROMPT_FILE }] },
       },
       { name: 'github-app', secret: { secretName: githubAppSecretName(props.agent.githubApp), defaultMode: 0o440 } },
+      { name: 'agent-tmp', emptyDir: { sizeLimit: DIRECT_TMP_SIZE } },
     ],
     mounts: [
       { name: 'workspace', mountPath: DIRECT_WORKSPACE_PATH },
       { name: 'agent-prompt', mountPath: DIRECT_PROMPT_PATH, readOnly: true },
       { name: 'github-app', mountPath: DIRECT_GITHUB_APP_PATH, readOnly: true },
-      SCRATCH_MOUNT,
+      { name: 'agent-tmp', mountPath: '/tmp' },
     ],
   };
 }
@@ -157,7 +163,7 @@ export function directAttemptTemplateName(run: string): string {
  * 2. `{name}-agent` (script): the CLI's image runs the direct script (direct-agent-script.ts) with the
  *    workspace, the system prompt from the agents ConfigMap, the GitHub App Secret (read-only files) and the
  *    CLI's API key Secret; hardened (restricted Pod Security, read-only root with HOME on the workspace and a
- *    scratch /tmp); `activeDeadlineSeconds` is the stage timeout plus the pull allowance, and a failed
+ *    `DIRECT_TMP_SIZE` /tmp); `activeDeadlineSeconds` is the stage timeout plus the pull allowance, and a failed
  *    attempt (non-zero exit) is retried with `boundedRetry`: every retry resumes the same CLI session.
  *
  * @throws when direct execution refuses the agent's CLI (executors.ts), naming the agent and the fix
