@@ -66,8 +66,10 @@ export {
   DIRECT_WORKSPACE_PATH,
   directAgentTemplates,
   directAttemptTemplateName,
+  GITHUB_API_URL,
+  GITHUB_SERVER_URL,
 } from './workflows/direct-agent-run';
-export { DIRECT_AGENT_SCRIPT, DirectAgentEnv } from './workflows/direct-agent-script';
+export { DIRECT_AGENT_SCRIPT, DirectAgentEnv, GITHUB_TOKEN_PROGRAM, GitPrograms } from './workflows/direct-agent-script';
 export { CodeRunCrd } from './crds/coderun-crd';
 export { WorkspacePvc } from './storage/workspace-pvc';
 export { AgentsConfigMap, DEFAULT_AGENTS_CONFIGMAP } from './config/agents-config-map';

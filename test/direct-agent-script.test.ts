@@ -1,21 +1,32 @@
+import { execFileSync } from 'node:child_process';
+import { createVerify } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { DEFAULT_DIRECT_RESOURCES, taskStateFolder } from '../constructs/model/direct-execution';
 import { directAgentTemplates } from '../constructs/workflows/direct-agent-run';
-import { CONTEXT_FILE, DIRECT_AGENT_SCRIPT, DirectAgentEnv, SESSION_FILE_SUFFIX } from '../constructs/workflows/direct-agent-script';
+import {
+  CONTEXT_FILE,
+  DIRECT_AGENT_SCRIPT,
+  DirectAgentEnv,
+  GitPrograms,
+  SESSION_FILE_SUFFIX,
+} from '../constructs/workflows/direct-agent-script';
 import { runBash } from './support/run-bash';
 
 /**
- * The direct agent script runs for real (bash and jq) with the environment its synthesized template gives
- * it, against a fake CLI on PATH: the fake records its argument vector and prints the JSON the real CLI
- * prints (executors.ts), then exits with the code the test asks for. Every assertion is on what the fake
- * received and on the session and context files the script leaves on the workspace.
+ * The direct agent script runs for real (bash, jq, git and openssl) with the environment its synthesized
+ * template gives it, against a fake CLI on PATH: the fake records its argument vector, its folder, branch and
+ * GH_TOKEN, and prints the JSON the real CLI prints (executors.ts), then exits with the code the test asks
+ * for. GitHub is a local bare repository (GIT_SERVER) and a fake curl that answers the installation token
+ * request and records it. Every assertion is on what the fakes received and on the files and checkout the
+ * script leaves on the workspace.
  */
 
-const RUN_TIMEOUT_MS = 10_000;
+/** Longer than any run takes, git and openssl included, on a loaded machine: a hung script is stopped. */
+const RUN_TIMEOUT_MS = 30_000;
 const CONFIG = resolveConfig({ env: {} });
 const REPOSITORY = CONFIG.repositories[0];
 const TASK_ID = '7';
@@ -28,8 +39,9 @@ const SYSTEM_PROMPT = 'You are Rex, a careful backend engineer.';
  * replaced by the id it was given (`--session-id` or `--resume`, as claude echoes it), exits FAKE_EXIT.
  */
 const FAKE_CLI = `#!/usr/bin/env bash
-calls="$(find "$FAKE_ARGV_DIR" -type f | wc -l)"
-printf '%s\\0' "$@" >"$FAKE_ARGV_DIR/$calls"
+calls="$(find "$FAKE_ARGV_DIR" -name '*.argv' | wc -l)"
+printf '%s\\0' "$@" >"$FAKE_ARGV_DIR/$calls.argv"
+printf '%s\\t%s\\t%s' "$PWD" "$(git rev-parse --abbrev-ref HEAD)" "$GH_TOKEN" >"$FAKE_ARGV_DIR/$calls.env"
 given=""
 previous=""
 for argument in "$@"; do
@@ -40,9 +52,59 @@ sed "s/@SESSION@/$given/g" "$FAKE_OUTPUT"
 exit "$FAKE_EXIT"
 `;
 
+/** A fake curl: records its arguments (NUL-separated) and answers GitHub's token endpoint. */
+const FAKE_CURL = `#!/usr/bin/env bash
+printf '%s\\0' "$@" >"$FAKE_CURL_LOG"
+printf '%s\\n' '{"token":"ghs_test-token","expires_at":"2030-01-01T00:00:00Z"}'
+`;
+
+const APP_ID = '12345';
+const INSTALLATION_ID = '67890';
+let keys: string;
+beforeAll(() => {
+  keys = mkdtempSync(join(tmpdir(), 'direct-agent-keys-'));
+  execFileSync('openssl', ['genrsa', '-out', join(keys, 'private-key'), '2048'], { stdio: 'ignore' });
+  execFileSync('openssl', ['rsa', '-in', join(keys, 'private-key'), '-pubout', '-out', join(keys, 'public-key')], { stdio: 'ignore' });
+});
+afterAll(() => rmSync(keys, { recursive: true, force: true }));
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd,
+    env: {
+      PATH: process.env.PATH,
+      HOME: root,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+    encoding: 'utf8',
+  }).trim();
+const serverRepository = () => join(root, 'server', `${REPOSITORY.name}.git`);
+
+/** The "GitHub" of a test: a bare repository with one commit on the base branch, and the App's credentials. */
+function setUpGithub(): void {
+  mkdirSync(serverRepository(), { recursive: true });
+  git(serverRepository(), 'init', '--quiet', '--bare', '-b', REPOSITORY.branch);
+  const seed = join(root, 'seed');
+  git(root, 'clone', '--quiet', serverRepository(), seed);
+  writeFileSync(join(seed, 'README.md'), 'hello\n');
+  git(seed, 'checkout', '--quiet', '-b', REPOSITORY.branch);
+  git(seed, 'add', 'README.md');
+  git(seed, 'commit', '--quiet', '-m', 'first');
+  git(seed, 'push', '--quiet', 'origin', REPOSITORY.branch);
+  const credentials = join(root, 'github-app');
+  mkdirSync(credentials);
+  writeFileSync(join(credentials, 'app-id'), APP_ID);
+  writeFileSync(join(credentials, 'installation-id'), INSTALLATION_ID);
+  writeFileSync(join(credentials, 'private-key'), readFileSync(join(keys, 'private-key')));
+}
+
 let root: string;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'direct-agent-'));
+  setUpGithub();
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -78,16 +140,36 @@ function templateEnvironment(cli: string): Record<string, string> {
 interface Run {
   readonly code: number | null;
   readonly argv: string[][];
+  /** Per call of the CLI: its folder, the branch checked out there, its GH_TOKEN. */
+  readonly where: { folder: string; branch: string; token: string }[];
   readonly stdout: string;
+}
+
+/** The environment a run gets: the template's, with the test's workspace, GitHub and fakes. */
+function scriptEnvironment(cli: string, bin: string): Record<string, string> {
+  return {
+    ...templateEnvironment(cli),
+    PATH: `${bin}:${process.env.PATH}`,
+    HOME: join(root, 'workspace', '.agent-play', 'home', 'rex'),
+    TMPDIR: root,
+    [DirectAgentEnv.workspace]: join(root, 'workspace'),
+    [DirectAgentEnv.systemPromptFile]: join(root, 'prompt.md'),
+    [DirectAgentEnv.githubAppCredentials]: join(root, 'github-app'),
+    [DirectAgentEnv.gitServer]: `file://${join(root, 'server')}`,
+    [DirectAgentEnv.githubApi]: 'https://api.github.test',
+    FAKE_CURL_LOG: join(root, 'curl.log'),
+  };
 }
 
 /** Runs the script as the template does, with `cli`'s fake printing `output` and exiting with `exit`. */
 async function runAgent(cli: string, output: string, exit = 0): Promise<Run> {
   const bin = join(root, 'bin');
   mkdirSync(bin, { recursive: true });
-  const env = templateEnvironment(cli);
+  const env = scriptEnvironment(cli, bin);
   writeFileSync(join(bin, env[DirectAgentEnv.binary]), FAKE_CLI);
   chmodSync(join(bin, env[DirectAgentEnv.binary]), 0o755);
+  writeFileSync(join(bin, 'curl'), FAKE_CURL);
+  chmodSync(join(bin, 'curl'), 0o755);
   writeFileSync(join(root, 'prompt.md'), SYSTEM_PROMPT);
   writeFileSync(join(root, 'output'), output);
   const argvDir = join(root, `argv-${cli}`);
@@ -97,21 +179,21 @@ async function runAgent(cli: string, output: string, exit = 0): Promise<Run> {
     DIRECT_AGENT_SCRIPT,
     {
       ...env,
-      PATH: `${bin}:${process.env.PATH}`,
-      HOME: join(root, 'workspace', '.agent-play', 'home', 'rex'),
-      TMPDIR: root,
-      [DirectAgentEnv.workspace]: join(root, 'workspace'),
-      [DirectAgentEnv.systemPromptFile]: join(root, 'prompt.md'),
       FAKE_ARGV_DIR: argvDir,
       FAKE_OUTPUT: join(root, 'output'),
       FAKE_EXIT: String(exit),
     },
     RUN_TIMEOUT_MS,
   );
-  const argv = readdirSync(argvDir)
-    .sort()
-    .map((call) => readFileSync(join(argvDir, call), 'utf8').split('\0').slice(0, -1));
-  return { code: result.code, argv, stdout: result.stdout + result.stderr };
+  const calls = readdirSync(argvDir)
+    .filter((file) => file.endsWith('.argv'))
+    .sort();
+  const argv = calls.map((call) => readFileSync(join(argvDir, call), 'utf8').split('\0').slice(0, -1));
+  const where = calls.map((call) => {
+    const [folder, branch, token] = readFileSync(join(argvDir, call.replace(/\.argv$/, '.env')), 'utf8').split('\t');
+    return { folder, branch, token };
+  });
+  return { code: result.code, argv, where, stdout: result.stdout + result.stderr };
 }
 
 const stateFolder = () => join(root, 'workspace', taskStateFolder(TASK_ID));
@@ -197,6 +279,68 @@ describe('the direct agent script', () => {
     expect(retried.argv[0][retried.argv[0].length - 1]).not.toContain(SYSTEM_PROMPT);
   });
 
+  it('checks out the task branch from the base branch in the repository checkout, with git and gh as the GitHub App', async () => {
+    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    expect(run.code).toBe(0);
+    const checkout = join(root, 'workspace', REPOSITORY.workingDirectory ?? REPOSITORY.service);
+    expect(run.where[0]).toEqual({ folder: checkout, branch: `feature/task-${TASK_ID}-implementation`, token: 'ghs_test-token' });
+    expect(readFileSync(join(checkout, 'README.md'), 'utf8')).toBe('hello\n');
+    const home = join(root, 'workspace', '.agent-play', 'home', 'rex');
+    expect(git(checkout, 'config', '--file', join(home, '.gitconfig'), 'user.name')).toBe(`${CONFIG.agents.rex.githubApp}[bot]`);
+    expect(git(checkout, 'config', '--file', join(home, '.gitconfig'), 'credential.helper')).toBe(join(home, GitPrograms.credentialHelper));
+    // git asks the credential helper, which mints a token through the same program.
+    const filled = execFileSync('git', ['credential', 'fill'], {
+      cwd: checkout,
+      input: 'protocol=https\nhost=github.com\n\n',
+      env: { ...scriptEnvironment('claude', join(root, 'bin')), GIT_TERMINAL_PROMPT: '0' },
+      encoding: 'utf8',
+    });
+    expect(filled).toContain('username=x-access-token\npassword=ghs_test-token');
+  });
+
+  it("asks GitHub for an installation token with a JWT signed by the App's key", async () => {
+    await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    const args = readFileSync(join(root, 'curl.log'), 'utf8').split('\0');
+    expect(args).toContain(`https://api.github.test/app/installations/${INSTALLATION_ID}/access_tokens`);
+    expect(args[args.indexOf('-X') + 1]).toBe('POST');
+    const bearer = args.find((arg) => arg.startsWith('Authorization: Bearer '))!.slice('Authorization: Bearer '.length);
+    const [header, payload, signature] = bearer.split('.');
+    const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    expect(decode(header)).toEqual({ alg: 'RS256', typ: 'JWT' });
+    const claims = decode(payload);
+    expect(claims.iss).toBe(APP_ID);
+    expect(claims.exp - claims.iat).toBe(600);
+    expect(Math.abs(claims.iat + 60 - Date.now() / 1000)).toBeLessThan(30);
+    const verify = createVerify('RSA-SHA256').update(`${header}.${payload}`);
+    expect(verify.verify(readFileSync(join(keys, 'public-key')), Buffer.from(signature, 'base64url'))).toBe(true);
+  });
+
+  it('an isolated workspace checks out the task branch another agent pushed, and keeps its own later work', async () => {
+    const other = join(root, 'other');
+    git(root, 'clone', '--quiet', serverRepository(), other);
+    git(other, 'checkout', '--quiet', '-b', `feature/task-${TASK_ID}-implementation`);
+    writeFileSync(join(other, 'feature.txt'), 'pushed\n');
+    git(other, 'add', 'feature.txt');
+    git(other, 'commit', '--quiet', '-m', 'feature');
+    git(other, 'push', '--quiet', 'origin', `feature/task-${TASK_ID}-implementation`);
+    await runAgent('codex', codexOutput('0199a0b1-0000-7000-8000-000000000005', 'Reviewed.'));
+    const checkout = join(root, 'workspace', REPOSITORY.workingDirectory ?? REPOSITORY.service);
+    expect(readFileSync(join(checkout, 'feature.txt'), 'utf8')).toBe('pushed\n');
+    writeFileSync(join(checkout, 'local.txt'), 'not pushed yet\n');
+    const again = await runAgent('codex', codexOutput('0199a0b1-0000-7000-8000-000000000005', 'Again.'));
+    expect(again.code).toBe(0);
+    expect(again.where[0].branch).toBe(`feature/task-${TASK_ID}-implementation`);
+    expect(readFileSync(join(checkout, 'local.txt'), 'utf8')).toBe('not pushed yet\n');
+  });
+
+  it('no installation token: the step fails before the CLI runs', async () => {
+    rmSync(join(root, 'github-app', 'private-key'));
+    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    expect(run.code).not.toBe(0);
+    expect(run.argv).toEqual([]);
+    expect(run.stdout).toContain('no installation token for');
+  });
+
   it('a chosen id the CLI never reported (it crashed first) is not resumed: the retry starts a new session', async () => {
     const crashed = await runAgent('claude', 'panic: no JSON\n', 1);
     expect(crashed.code).toBe(1);
@@ -221,19 +365,14 @@ describe('the direct agent script', () => {
   });
 
   it('a CLI missing from the image fails the step (exit 127) and leaves no session behind', async () => {
-    const env = templateEnvironment('codex');
+    const bin = join(root, 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'curl'), FAKE_CURL);
+    chmodSync(join(bin, 'curl'), 0o755);
     writeFileSync(join(root, 'prompt.md'), SYSTEM_PROMPT);
     const result = await runBash(
       DIRECT_AGENT_SCRIPT,
-      {
-        ...env,
-        PATH: process.env.PATH ?? '',
-        HOME: join(root, 'home'),
-        TMPDIR: root,
-        [DirectAgentEnv.binary]: 'no-such-cli-binary',
-        [DirectAgentEnv.workspace]: join(root, 'workspace'),
-        [DirectAgentEnv.systemPromptFile]: join(root, 'prompt.md'),
-      },
+      { ...scriptEnvironment('codex', bin), [DirectAgentEnv.binary]: 'no-such-cli-binary' },
       RUN_TIMEOUT_MS,
     );
     expect(result.code).toBe(127);

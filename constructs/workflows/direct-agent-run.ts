@@ -33,6 +33,10 @@ export const DIRECT_GITHUB_APP_PATH = '/var/run/secrets/agent-play/github-app';
  * write there, and a pod past its emptyDir's sizeLimit is evicted.
  */
 export const DIRECT_TMP_SIZE = '4Gi';
+/** GitHub's REST API, where the App's installation tokens come from. */
+export const GITHUB_API_URL = 'https://api.github.com';
+/** GitHub's git server: the checkout clones `{server}/{owner}/{name}.git`. */
+export const GITHUB_SERVER_URL = 'https://github.com';
 /** The name of the system prompt file under `DIRECT_PROMPT_PATH`. */
 const PROMPT_FILE = 'system-prompt.md';
 
@@ -108,6 +112,9 @@ function directEnvironment(props: DirectAgentRunProps, invocation: DirectInvocat
     { name: E.checkout, value: props.repository.workingDirectory ?? props.repository.service },
     { name: E.stateFolder, value: taskStateFolder(workflowParameter(PlayParameters.taskId)) },
     { name: E.githubAppCredentials, value: DIRECT_GITHUB_APP_PATH },
+    { name: E.githubApp, value: props.agent.githubApp },
+    { name: E.githubApi, value: GITHUB_API_URL },
+    { name: E.gitServer, value: GITHUB_SERVER_URL },
     {
       name: apiKeyVariableOf(invocation, props.cli.provider),
       valueFrom: { secretKeyRef: { name: cliApiKeySecretName(props.cliName), key: API_KEY_SECRET_KEY } },

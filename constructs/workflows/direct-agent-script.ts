@@ -6,7 +6,7 @@
  *
  * Every value reaches the script as environment (never pasted into its text); the executor's argument
  * vectors are JSON arrays whose placeholder arguments (executors.ts `ArgumentPlaceholders`) are replaced
- * whole, so no value can add an argument. The image needs bash and jq.
+ * whole, so no value can add an argument. The image needs bash, jq, git, curl and openssl.
  */
 import { ArgumentPlaceholders } from '../model/executors';
 
@@ -33,6 +33,9 @@ export const DirectAgentEnv = {
   checkout: 'CHECKOUT',
   stateFolder: 'STATE_FOLDER',
   githubAppCredentials: 'GITHUB_APP_CREDENTIALS',
+  githubApp: 'GITHUB_APP',
+  githubApi: 'GITHUB_API',
+  gitServer: 'GIT_SERVER',
 } as const;
 
 /** The file, in the task's state folder, that holds an agent's session: `{"cli", "id", "agent"}`. */
@@ -44,6 +47,37 @@ export const CONTEXT_ANSWER_LINES = 60;
 
 const { prompt, sessionId, model, systemPrompt } = ArgumentPlaceholders;
 
+/**
+ * A program that prints an installation token of the agent's GitHub App: a JWT signed with the App's private
+ * key (RS256; `iat` a minute back for clock drift, `exp` under GitHub's ten-minute cap, `iss` the App id),
+ * exchanged at `POST /app/installations/{installation-id}/access_tokens` (docs.github.com, "Generating a JSON
+ * Web Token (JWT) for a GitHub App" and "Generating an installation access token for a GitHub App"). Git
+ * calls it through a credential helper on every fetch and push, so a run longer than a token's hour keeps
+ * working. Needs openssl, curl and jq.
+ */
+export const GITHUB_TOKEN_PROGRAM = String.raw`#!/usr/bin/env bash
+set -euo pipefail
+b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
+now="$(date +%s)"
+header="$(printf '%s' '{"alg":"RS256","typ":"JWT"}' | b64url)"
+payload="$(jq -jcn --argjson iat "$((now - 60))" --argjson exp "$((now + 540))" --arg iss "$(cat "$GITHUB_APP_CREDENTIALS/app-id")" \
+  '{iat: $iat, exp: $exp, iss: $iss}' | b64url)"
+signature="$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$GITHUB_APP_CREDENTIALS/private-key" -binary | b64url)"
+curl -fsS -X POST -H "Authorization: Bearer $header.$payload.$signature" -H 'Accept: application/vnd.github+json' \
+  "$GITHUB_API/app/installations/$(cat "$GITHUB_APP_CREDENTIALS/installation-id")/access_tokens" | jq -er .token
+`;
+
+/** The git credential helper: answers `get` with the App's installation token. */
+const GIT_CREDENTIAL_HELPER = String.raw`#!/usr/bin/env bash
+[ "$#" -gt 0 ] && [ "$1" = get ] || exit 0
+printf 'username=x-access-token
+password=%s
+' "$("$(dirname "$0")/github-token")"
+`;
+
+/** The file names of the two programs in the agent's home. */
+export const GitPrograms = { token: 'github-token', credentialHelper: 'git-credential-agent-play' } as const;
+
 /** The bash of a direct agent step (see the top of this file); it reads only `DirectAgentEnv` and HOME. */
 export const DIRECT_AGENT_SCRIPT = String.raw`set -uo pipefail
 state="$WORKSPACE/$STATE_FOLDER"
@@ -52,6 +86,32 @@ context_file="$state/${CONTEXT_FILE}"
 output="$(mktemp)"
 mkdir -p "$state" "$HOME" "$WORKSPACE/$CHECKOUT" || exit 1
 cd "$WORKSPACE/$CHECKOUT" || exit 1
+task_branch="feature/task-$TASK_ID-implementation"
+
+# Git as the agent's GitHub App: a fresh installation token for every fetch and push, and for gh (GH_TOKEN).
+cat >"$HOME/${GitPrograms.token}" <<'GITHUB_TOKEN_PROGRAM'
+${GITHUB_TOKEN_PROGRAM}GITHUB_TOKEN_PROGRAM
+cat >"$HOME/${GitPrograms.credentialHelper}" <<'GIT_CREDENTIAL_HELPER'
+${GIT_CREDENTIAL_HELPER}GIT_CREDENTIAL_HELPER
+chmod 0700 "$HOME/${GitPrograms.token}" "$HOME/${GitPrograms.credentialHelper}" || exit 1
+git config --global credential.helper "$HOME/${GitPrograms.credentialHelper}" &&
+  git config --global user.name "$GITHUB_APP[bot]" &&
+  git config --global user.email "$GITHUB_APP[bot]@users.noreply.github.com" || exit 1
+GH_TOKEN="$("$HOME/${GitPrograms.token}")" || { echo "direct-agent: no installation token for $GITHUB_APP" >&2; exit 1; }
+export GH_TOKEN
+
+# The checkout on the task branch: the local branch (earlier work of this workspace), else the pushed one,
+# else a new branch from the base branch.
+if [ ! -d .git ]; then git clone --quiet "$GIT_SERVER/$REPOSITORY.git" . || exit 1; fi
+git fetch --quiet origin || exit 1
+if git rev-parse --verify --quiet "refs/heads/$task_branch" >/dev/null; then
+  git checkout --quiet "$task_branch" || exit 1
+  git merge --ff-only --quiet "origin/$task_branch" 2>/dev/null || true
+elif git rev-parse --verify --quiet "refs/remotes/origin/$task_branch" >/dev/null; then
+  git checkout --quiet -b "$task_branch" --track "origin/$task_branch" || exit 1
+else
+  git checkout --quiet -b "$task_branch" "origin/$BASE_BRANCH" || exit 1
+fi
 
 # A session is confirmed once the CLI reported it: only a confirmed session is resumed.
 write_session() {
@@ -62,8 +122,8 @@ write_session() {
 
 task_prompt="$(printf '%s\n' \
   "Task $TASK_ID of the repository $REPOSITORY, round $ROUND, stage $STAGE." \
-  "Work on the branch feature/task-$TASK_ID-implementation; pull requests merge into $BASE_BRANCH." \
-  "The repository checkout is the current folder. GitHub App credentials are files in $GITHUB_APP_CREDENTIALS." \
+  "Work on the branch $task_branch (checked out); pull requests merge into $BASE_BRANCH." \
+  "The repository checkout is the current folder; git and gh (GH_TOKEN) act as the GitHub App $GITHUB_APP." \
   "Play: $WORKFLOW_NAME.")"
 
 previous_cli=""
