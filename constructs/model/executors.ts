@@ -137,8 +137,9 @@ const CURSOR: Executor = {
   name: 'cursor',
   direct: {
     binary: 'cursor-agent',
-    spawn: ['-p', '--output-format', 'json', '--force', '--model', model, prompt],
-    resume: ['-p', '--output-format', 'json', '--force', '--model', model, '--resume', sessionId, prompt],
+    // --trust: print mode stops at the workspace trust prompt of a folder it has not seen (a new pod's home).
+    spawn: ['-p', '--output-format', 'json', '--trust', '--force', '--model', model, prompt],
+    resume: ['-p', '--output-format', 'json', '--trust', '--force', '--model', model, '--resume', sessionId, prompt],
     sessionId: 'output',
     sessionIdFilter: '.session_id',
     resultFilter: '.result',
@@ -147,7 +148,8 @@ const CURSOR: Executor = {
   },
   sources: [
     'https://cursor.com/docs/cli/reference/output-format (--print with --output-format json: one object with session_id and result)',
-    'https://cursor.com/docs/cli/reference/parameters (--resume [chatId], --model, --force, CURSOR_API_KEY)',
+    'https://cursor.com/docs/cli/reference/parameters (--resume [chatId], --model, --force, --trust, CURSOR_API_KEY)',
+    'github/spec-kit pull request 2631 (headless cursor-agent needs -p --trust --force)',
   ],
 };
 
