@@ -60,6 +60,7 @@ export { ProjectWorkflowTemplate } from './workflows/project-workflow-template';
 export { codeRunManifest } from './workflows/coderun-manifest';
 export {
   AGENT_USER_ID,
+  checkDirectPlayProps,
   DIRECT_GITHUB_APP_PATH,
   DIRECT_PROMPT_PATH,
   DIRECT_TMP_SIZE,

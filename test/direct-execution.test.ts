@@ -109,6 +109,12 @@ describe('a platform in direct mode', () => {
     expect(validateManifestTexts(synthesizePlatform(DIRECT), 'direct').findings).toEqual([]);
   });
 
+  it('needs only Kubernetes and Argo (Workflows, Events) APIs: nothing of the CodeRun controller', () => {
+    const groups = new Set(OBJECTS.map((object) => (object.apiVersion.includes('/') ? object.apiVersion.split('/')[0] : 'core')));
+    expect([...groups].sort()).toEqual(['argoproj.io', 'core', 'rbac.authorization.k8s.io']);
+    expect(JSON.stringify(OBJECTS.filter((object) => object.kind !== 'Role'))).not.toContain('agents.platform/v1');
+  });
+
   it('creates no CodeRun: no CRD, no CodeRun template, no resource step, and an exit handler with nothing to cancel', () => {
     expect(OBJECTS.some((object) => object.kind === 'CustomResourceDefinition')).toBe(false);
     expect(OBJECTS.some((object) => object.metadata.labels?.['workflow-type'] === 'coderun')).toBe(false);
@@ -175,5 +181,34 @@ describe('the play construct in direct mode', () => {
     const env = Object.fromEntries(step.script.env.map((variable: any) => [variable.name, variable]));
     expect(env.CLI.value).toBe('gemini');
     expect(env.GEMINI_API_KEY.valueFrom.secretKeyRef).toEqual({ name: 'gemini-api-key', key: 'api-key' });
+  });
+});
+
+describe('the play construct checks its direct-execution props', () => {
+  const base = resolveConfig({ env: {} });
+  const build = (extra: object) => () =>
+    new PlayWorkflowTemplate(Testing.chart(), 'play', {
+      repository: base.repositories[0],
+      stages: StageMachine.fromConfig(base),
+      agents: base.agents,
+      clis: base.clis,
+      serviceAccountName: 'agent-play',
+      helperImage: base.images.kubectl,
+      ...extra,
+    });
+
+  it.each([
+    [{ execution: 'sometimes' }, 'PlayWorkflowTemplate play-play-test: execution "sometimes": is not valid: Invalid option'],
+    [
+      { directResources: { requests: { cpu: 'lots', memory: '1Gi' }, limits: { cpu: '2', memory: '4Gi' } } },
+      'directResources: is not valid at requests.cpu: expected CPU such as 500m or 2',
+    ],
+    [
+      { directResources: { requests: { cpu: '3', memory: '1Gi' }, limits: { cpu: '2', memory: '4Gi' } } },
+      'directResources: the CPU request 3 is above the limit 2',
+    ],
+    [{ agentsConfigMap: 'Agents_Map' }, 'agentsConfigMap "Agents_Map": is not a ConfigMap name'],
+  ])('%j is refused in one line', (extra, message) => {
+    expect(build(extra)).toThrow(message);
   });
 });

@@ -10,9 +10,15 @@ import {
   API_KEY_SECRET_KEY,
   cliApiKeySecretName,
   directRefusal,
+  ExecutionSchema,
+  ResourcesSchema,
+  resourcesProblem,
   type AgentResources,
+  type ExecutionMode,
   taskStateFolder,
 } from '../model/direct-execution';
+import { isDnsSubdomain } from '../model/naming';
+import { checkProp, schemaProblem } from '../model/prop-checks';
 import { apiKeyVariableOf, EXECUTOR_TABLE, executorOfCli, type DirectInvocation } from '../model/executors';
 import { CodeRunLabels, PlayLabels } from '../model/labels';
 import { githubAppSecretName, systemPromptKey, workspaceOfAgent } from '../model/naming';
@@ -73,6 +79,37 @@ export interface DirectAgentRunProps {
   readonly resources: AgentResources;
   /** The agents ConfigMap that holds the system prompts (`AgentsConfigMap`). */
   readonly agentsConfigMap: string;
+}
+
+/** The direct-execution props of a play (`PlayWorkflowTemplateProps`), as its constructor checks them. */
+export interface DirectPlayProps {
+  /** The play's execution mode. @default coderun */
+  readonly execution?: ExecutionMode;
+  /** Direct agents' default resources. @default DEFAULT_DIRECT_RESOURCES */
+  readonly directResources?: AgentResources;
+  /** The agents ConfigMap's name. @default controller-agents */
+  readonly agentsConfigMap?: string;
+}
+
+/**
+ * Checks a play's direct-execution props: the mode is one of `EXECUTION_MODES`, the resources are Kubernetes
+ * quantities with each request at most its limit, the ConfigMap name is a legal name.
+ *
+ * @throws naming the owner, the prop and what to change
+ */
+export function checkDirectPlayProps(owner: string, props: DirectPlayProps): void {
+  if (props.execution !== undefined) checkProp(owner, 'execution', props.execution, schemaProblem(ExecutionSchema, props.execution));
+  if (props.directResources !== undefined) {
+    checkProp(owner, 'directResources', undefined, schemaProblem(ResourcesSchema, props.directResources));
+    checkProp(owner, 'directResources', undefined, resourcesProblem(ResourcesSchema.parse(props.directResources)));
+  }
+  if (props.agentsConfigMap !== undefined)
+    checkProp(
+      owner,
+      'agentsConfigMap',
+      props.agentsConfigMap,
+      isDnsSubdomain(props.agentsConfigMap) ? undefined : 'is not a ConfigMap name: use lower-case letters, digits, "-" and "."',
+    );
 }
 
 /** The invocation of the agent's CLI. @throws when direct execution refuses the CLI, naming the agent and the fix */

@@ -57,7 +57,7 @@ import { argoCliImage } from '../model/argo-images';
 import { workflowLifetime } from './workflow-lifetime';
 import { DEFAULT_AGENTS_CONFIGMAP } from '../config/agents-config-map';
 import { DEFAULT_DIRECT_RESOURCES, executionOf, resourcesOf, type AgentResources, type ExecutionMode } from '../model/direct-execution';
-import { directAgentTemplates } from './direct-agent-run';
+import { checkDirectPlayProps, directAgentTemplates } from './direct-agent-run';
 import { WorkflowTemplate } from './workflow-template';
 
 /** What `new PlayWorkflowTemplate(scope, id, props)` takes. */
@@ -214,6 +214,7 @@ function checkPlayProps(props: PlayWorkflowTemplateProps) {
     checkProp(owner, 'parameters', name, schemaProblem(ParameterNameSchema, name));
     checkProp(owner, `parameters.${name}`, value, schemaProblem(ParameterValueSchema, value));
   }
+  checkDirectPlayProps(owner, props);
   return {
     serviceAccountName: serviceAccountNameOf(owner, 'serviceAccountName', props.serviceAccountName),
     deadlineSeconds: durationProp(owner, 'deadline', props.deadline, DEFAULT_PLAY_DEADLINE),
