@@ -118,7 +118,7 @@ const CODEX: Executor = {
   name: 'codex',
   direct: {
     binary: 'codex',
-    // exec's options go before the `resume` subcommand, where the parent command parses them.
+    // exec's options go before `resume`: --sandbox is not a global option of exec (codex-rs/exec/src/cli.rs).
     spawn: ['exec', '--json', '--sandbox', 'workspace-write', '--model', model, prompt],
     resume: ['exec', '--json', '--sandbox', 'workspace-write', '--model', model, 'resume', sessionId, prompt],
     sessionId: 'output',
@@ -130,6 +130,7 @@ const CODEX: Executor = {
   sources: [
     'https://developers.openai.com/codex/noninteractive (codex exec, --sandbox workspace-write, codex exec resume <SESSION_ID>, CODEX_API_KEY)',
     'openai/codex pull request 4525 (codex exec --json: thread.started with thread_id, item.completed agent_message)',
+    'openai/codex codex-rs/exec/src/cli.rs (codex exec [OPTIONS] <COMMAND>: --sandbox parses before resume, --json and --model are global; resume <SESSION_ID> [PROMPT])',
   ],
 };
 
@@ -174,7 +175,7 @@ const OPENCODE: Executor = {
   },
   sources: [
     'https://opencode.ai/docs/cli (opencode run, --session/-s, --model provider/model, --format json)',
-    'sst/opencode packages/opencode/src/cli/cmd/run.ts (--format json: one event per line with sessionID; text events carry part.text)',
+    'anomalyco/opencode packages/opencode/src/cli/cmd/run.ts (--session, --model provider/model, --format json: every event line carries sessionID, text events part.text; an error exits 1)',
   ],
 };
 
