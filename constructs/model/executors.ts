@@ -194,6 +194,7 @@ const GEMINI: Executor = {
   sources: [
     'https://geminicli.com/docs/cli/headless (-p, --output-format stream-json: an init event with the session id, message events; exit codes)',
     'https://geminicli.com/docs/cli/session-management (--resume <session UUID>)',
+    'google-gemini/gemini-cli packages/cli/src/config/config.ts (--model, -p/--prompt, --approval-mode default|auto_edit|yolo; yargs strict: an unknown flag exits 1)',
   ],
 };
 
