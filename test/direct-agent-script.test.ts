@@ -80,6 +80,7 @@ const git = (cwd: string, ...args: string[]) =>
       GIT_COMMITTER_EMAIL: 't@t',
     },
     encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
   }).trim();
 const serverRepository = () => join(root, 'server', `${REPOSITORY.name}.git`);
 
