@@ -9,6 +9,7 @@ import { DEFAULT_DIRECT_RESOURCES, taskStateFolder } from '../constructs/model/d
 import { directAgentTemplates } from '../constructs/workflows/direct-agent-run';
 import {
   CONTEXT_FILE,
+  CONTEXT_PROMPT_BYTES,
   DIRECT_AGENT_SCRIPT,
   DirectAgentEnv,
   GitPrograms,
@@ -363,6 +364,18 @@ describe('the direct agent script', () => {
     expect(next.argv[0]).not.toContain('resume');
     expect(next.argv[0][next.argv[0].length - 1]).toContain('First pass.');
     expect(session()).toEqual({ cli: 'codex', id: '0199a0b1-0000-7000-8000-000000000004', agent: 'rex', confirmed: true });
+  });
+
+  it('a new session carries only the end of a long context file, so its prompt stays one legal argument', async () => {
+    mkdirSync(stateFolder(), { recursive: true });
+    const early = 'round 1: the earliest note\n';
+    writeFileSync(join(stateFolder(), CONTEXT_FILE), `${early}${`${'x'.repeat(99)}\n`.repeat(2000)}round 9: the latest note\n`);
+    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Done.'));
+    expect(run.code).toBe(0);
+    const prompt = run.argv[0][run.argv[0].length - 1];
+    expect(prompt).toContain('round 9: the latest note');
+    expect(prompt).not.toContain(early.trim());
+    expect(Buffer.byteLength(prompt)).toBeLessThan(CONTEXT_PROMPT_BYTES + 2048);
   });
 
   it('a CLI missing from the image fails the step (exit 127) and leaves no session behind', async () => {

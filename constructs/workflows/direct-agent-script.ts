@@ -44,6 +44,12 @@ export const SESSION_FILE_SUFFIX = '.session.json';
 export const CONTEXT_FILE = 'context.md';
 /** How many lines of an agent's answer the context file keeps per run. */
 export const CONTEXT_ANSWER_LINES = 60;
+/**
+ * How much of the context file (its end) a new session's first prompt carries. The prompt is one argument,
+ * and Linux refuses an argument over 128 KiB (MAX_ARG_STRLEN) with E2BIG, which would fail every attempt;
+ * the agent can read the whole file on the workspace.
+ */
+export const CONTEXT_PROMPT_BYTES = 48 * 1024;
 
 const { prompt, sessionId, model, systemPrompt } = ArgumentPlaceholders;
 
@@ -149,7 +155,8 @@ else
   fi
   prompt="$task_prompt"
   if [ -s "$context_file" ]; then
-    prompt="$(printf '%s\n\n%s\n\n%s' "Earlier work on this task (the context file $STATE_FOLDER/${CONTEXT_FILE}):" "$(cat "$context_file")" "$prompt")"
+    prompt="$(printf '%s\n\n%s\n\n%s' "Earlier work on this task (the end of the context file $WORKSPACE/$STATE_FOLDER/${CONTEXT_FILE}):" \
+      "$(tail -c ${CONTEXT_PROMPT_BYTES} "$context_file")" "$prompt")"
   fi
   if [ "$SYSTEM_PROMPT_FLAG" != true ]; then
     prompt="$(printf '%s\n\n%s' "$system_prompt" "$prompt")"
@@ -164,7 +171,7 @@ mapfile -d '' -t argv < <(jq -j --arg prompt "$prompt" --arg session "$session_i
     elif . == "${systemPrompt}" then $system else . end) + "\u0000"' <<<"$arguments")
 echo "direct-agent: $mode session $session_id of $AGENT with $CLI ($CLI_BINARY)"
 
-"$CLI_BINARY" "${'$'}{argv[@]}" | tee "$output"
+"$CLI_BINARY" "${'$'}{argv[@]}" </dev/null | tee "$output"
 code="${'$'}{PIPESTATUS[0]}"
 
 # The output is one JSON document or JSON lines, maybe among plain lines: read it whole, else line by line.
