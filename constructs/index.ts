@@ -136,6 +136,7 @@ export {
   directRefusal,
   EXECUTION_MODES,
   GITHUB_APP_SECRET_KEYS,
+  MAX_DIRECT_SYSTEM_PROMPT_BYTES,
   taskStateFolder,
 } from './model/direct-execution';
 

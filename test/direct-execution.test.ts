@@ -6,7 +6,7 @@ import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { PlayWorkflowTemplate } from '../constructs/workflows/play-workflow-template';
-import { DEFAULT_DIRECT_RESOURCES } from '../constructs/model/direct-execution';
+import { DEFAULT_DIRECT_RESOURCES, MAX_DIRECT_SYSTEM_PROMPT_BYTES } from '../constructs/model/direct-execution';
 import { EXECUTOR_TABLE, EXECUTORS } from '../constructs/model/executors';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
 import { synthesizePlatform } from '../src/synth/synthesize';
@@ -72,6 +72,14 @@ describe('direct execution config', () => {
       env: {},
     });
     expect(config.clis['claude-next'].executor).toBe('claude');
+  });
+
+  it('refuses a direct agent whose system prompt could not be passed as one argument', () => {
+    const systemPrompt = 'x'.repeat(MAX_DIRECT_SYSTEM_PROMPT_BYTES + 1);
+    expect(problemsOf({ execution: 'direct', agents: { rex: { systemPrompt } } })).toEqual([
+      `agents.rex.systemPrompt: is ${MAX_DIRECT_SYSTEM_PROMPT_BYTES + 1} bytes; a direct agent's CLI gets it as one argument, at most ${MAX_DIRECT_SYSTEM_PROMPT_BYTES} bytes: shorten it, or set agents.rex.execution: coderun`,
+    ]);
+    expect(resolveConfig({ file: { agents: { rex: { systemPrompt } } }, env: {} }).agents.rex.systemPrompt).toBe(systemPrompt);
   });
 
   it.each([

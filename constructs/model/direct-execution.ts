@@ -111,6 +111,13 @@ export function directRefusal(cliName: string, cli: { readonly executor?: Execut
   return entry.refusal === undefined ? undefined : `CLI "${cliName}" (executor ${executor}) cannot run direct: ${entry.refusal}`;
 }
 
+/**
+ * The largest system prompt of a direct agent, in bytes (UTF-8). The CLI gets it as one argument (claude's
+ * `--append-system-prompt`) or at the head of its first prompt, beside at most 48 KiB of context; Linux
+ * refuses a single argument over 128 KiB (MAX_ARG_STRLEN), which would fail every attempt.
+ */
+export const MAX_DIRECT_SYSTEM_PROMPT_BYTES = 64 * 1024;
+
 /** The folder, relative to the workspace root, where a task's sessions and its context file live. */
 export function taskStateFolder(taskId: string): string {
   return `.agent-play/sessions/task-${taskId}`;
@@ -142,7 +149,15 @@ export interface DirectConfigView {
   readonly execution: ExecutionMode;
   readonly direct: { readonly resources: AgentResources };
   readonly agents: Readonly<
-    Record<string, { readonly cli: string; readonly execution?: ExecutionMode; readonly resources?: AgentResourcesOverride }>
+    Record<
+      string,
+      {
+        readonly cli: string;
+        readonly systemPrompt: string;
+        readonly execution?: ExecutionMode;
+        readonly resources?: AgentResourcesOverride;
+      }
+    >
   >;
   readonly clis: Readonly<Record<string, { readonly executor?: ExecutorName }>>;
   readonly repositories: readonly { readonly agentClis: Readonly<Record<string, string>> }[];
@@ -168,6 +183,12 @@ export function directExecutionProblems(config: DirectConfigView): Problem[] {
           message: `runs direct, but ${refusal}; set agents.${name}.execution: coderun`,
         });
     }
+    const promptBytes = new TextEncoder().encode(agent.systemPrompt).length;
+    if (promptBytes > MAX_DIRECT_SYSTEM_PROMPT_BYTES)
+      problems.push({
+        path: ['agents', name, 'systemPrompt'],
+        message: `is ${promptBytes} bytes; a direct agent's CLI gets it as one argument, at most ${MAX_DIRECT_SYSTEM_PROMPT_BYTES} bytes: shorten it, or set agents.${name}.execution: coderun`,
+      });
     if (agent.resources !== undefined) {
       const problem = resourcesProblem(resourcesOf(config.direct.resources, agent.resources));
       if (problem !== undefined) problems.push({ path: ['agents', name, 'resources'], message: problem });
