@@ -22,6 +22,9 @@ export type * from './workflows/play-workflow-template';
 export type * from './workflows/coderun-workflow-template';
 export type * from './workflows/project-workflow-template';
 export type * from './workflows/coderun-manifest';
+export type * from './workflows/direct-agent-run';
+export type * from './model/executors';
+export type * from './model/direct-execution';
 export type * from './crds/coderun-crd';
 export type * from './storage/workspace-pvc';
 export type * from './config/agents-config-map';
@@ -55,9 +58,22 @@ export { PlayWorkflowTemplate } from './workflows/play-workflow-template';
 export { CodeRunParameters, CodeRunWorkflowTemplate } from './workflows/coderun-workflow-template';
 export { ProjectWorkflowTemplate } from './workflows/project-workflow-template';
 export { codeRunManifest } from './workflows/coderun-manifest';
+export {
+  AGENT_USER_ID,
+  checkDirectPlayProps,
+  DIRECT_GITHUB_APP_PATH,
+  DIRECT_PROMPT_PATH,
+  DIRECT_TMP_SIZE,
+  DIRECT_WORKSPACE_PATH,
+  directAgentTemplates,
+  directAttemptTemplateName,
+  GITHUB_API_URL,
+  GITHUB_SERVER_URL,
+} from './workflows/direct-agent-run';
+export { DIRECT_AGENT_SCRIPT, DirectAgentEnv, GITHUB_TOKEN_PROGRAM, GitPrograms } from './workflows/direct-agent-script';
 export { CodeRunCrd } from './crds/coderun-crd';
 export { WorkspacePvc } from './storage/workspace-pvc';
-export { AgentsConfigMap } from './config/agents-config-map';
+export { AgentsConfigMap, DEFAULT_AGENTS_CONFIGMAP } from './config/agents-config-map';
 export { PlayRbac } from './rbac/play-rbac';
 export { ScopedServiceAccount } from './rbac/scoped-service-account';
 export { EventBus } from './events/event-bus';
@@ -108,6 +124,21 @@ export {
 } from './model/play-contract';
 export { MAX_DAG_TASKS, ProjectError } from './model/project';
 export { TASK_BRANCH_PATTERN, TASK_LABEL_PATTERN } from './model/task-id-template';
+
+// Direct execution: the executor table, and what a direct agent reads
+export { ArgumentPlaceholders, EXECUTOR_TABLE, EXECUTORS, executorOfCli } from './model/executors';
+export {
+  API_KEY_SECRET_KEY,
+  agentHomeFolder,
+  cliApiKeySecretName,
+  DEFAULT_DIRECT_RESOURCES,
+  DEFAULT_EXECUTION,
+  directRefusal,
+  EXECUTION_MODES,
+  GITHUB_APP_SECRET_KEYS,
+  MAX_DIRECT_SYSTEM_PROMPT_BYTES,
+  taskStateFolder,
+} from './model/direct-execution';
 
 // The CodeRun custom resource
 export {

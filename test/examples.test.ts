@@ -114,3 +114,67 @@ describe('what each example shows', () => {
     expect(cliOfRex('payments-web')).toBe('codex');
   });
 });
+
+describe('direct-execution: every agent stage runs its CLI in an Argo step', () => {
+  const agentStages = { implementation: 'rex', 'code-quality': 'cleo', testing: 'tess' } as const;
+  const images = { rex: 'ghcr.io/5dlabs/claude:v1.4.2', cleo: 'ghcr.io/5dlabs/codex:v1.4.2', tess: 'ghcr.io/5dlabs/claude:v1.4.2' };
+  const apps = { rex: '5DLabs-Rex', cleo: '5DLabs-Cleo', tess: '5DLabs-Tess' };
+
+  it.each(Object.entries(agentStages))(
+    '%s: a script step in the CLI image with prompt, workspace, Secrets, resources, deadline, retry and restricted security',
+    async (stage, agent) => {
+      const { objects } = await synthExample('direct-execution.ts');
+      const play = plays(objects)[0];
+      const byName = (name: string) => play.spec.templates.find((entry: any) => entry.name === name);
+      const task = dagOf(play).find((entry: any) => entry.name === stageTaskName(stage));
+      const run = byName(task.template);
+      expect(run.steps.flat().map((step: any) => step.template)).toEqual([`${task.template}-agent`]);
+      expect(run.synchronization.mutexes[0].name).toBe(agent === 'rex' ? 'workspace-shop-api' : `workspace-shop-api-${agent}`);
+      const step = byName(`${task.template}-agent`);
+      expect(step.script.image).toBe(images[agent]);
+      const volumes = Object.fromEntries(step.volumes.map((volume: any) => [volume.name, volume]));
+      expect(volumes.workspace.persistentVolumeClaim.claimName).toBe(run.synchronization.mutexes[0].name);
+      expect(volumes['agent-prompt'].configMap).toEqual({
+        name: 'controller-agents',
+        items: [{ key: `${apps[agent]}_system-prompt.md`, path: 'system-prompt.md' }],
+      });
+      expect(volumes['github-app'].secret.secretName).toBe(`github-app-${apps[agent].toLowerCase()}`);
+      const mounts = Object.fromEntries(step.script.volumeMounts.map((mount: any) => [mount.name, mount]));
+      expect(mounts['github-app'].readOnly).toBe(true);
+      expect(mounts['agent-prompt'].readOnly).toBe(true);
+      expect(mounts.workspace.mountPath).toBe(step.script.workingDir);
+      expect(mounts['agent-tmp'].mountPath).toBe('/tmp');
+      expect(volumes['agent-tmp'].emptyDir.sizeLimit).toBe('4Gi');
+      const env = Object.fromEntries(step.script.env.map((variable: any) => [variable.name, variable]));
+      const keyVariable = agent === 'cleo' ? 'CODEX_API_KEY' : 'ANTHROPIC_API_KEY';
+      expect(env[keyVariable].valueFrom.secretKeyRef).toEqual({ name: `${agent === 'cleo' ? 'codex' : 'claude'}-api-key`, key: 'api-key' });
+      expect(env.ROUND.value).toBe('{{workflow.parameters.round}}');
+      expect(step.metadata.labels.round).toBe('{{workflow.parameters.round}}');
+      expect(step.script.source).not.toContain('{{');
+      expect(step.script.resources).toEqual({
+        requests: { cpu: '1', memory: '2Gi' },
+        limits: { cpu: '4', memory: agent === 'rex' ? '16Gi' : '8Gi' },
+      });
+      expect(step.activeDeadlineSeconds).toBe(4 * 3600 + 300);
+      expect(Number(step.retryStrategy.limit)).toBe(1);
+      expect(Number.parseInt(step.retryStrategy.backoff.maxDuration, 10)).toBeGreaterThanOrEqual(2 * step.activeDeadlineSeconds);
+      expect(step.script.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+      });
+      expect(step.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+      expect(step.podSpecPatch).toContain('"name":"wait"');
+    },
+  );
+
+  it('creates no CodeRun for direct agents, and needs no CodeRun CRD', async () => {
+    const { objects } = await synthExample('direct-execution.ts');
+    expect(objects.some((object) => object.kind === 'CustomResourceDefinition')).toBe(false);
+    for (const play of plays(objects)) {
+      expect(play.spec.templates.some((entry: any) => entry.resource?.manifest?.includes('CodeRun'))).toBe(false);
+      expect(play.spec.templates.some((entry: any) => entry.name === 'cancel-coderuns')).toBe(false);
+    }
+  });
+});

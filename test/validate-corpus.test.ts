@@ -164,6 +164,7 @@ const ADVISORY_RULES: Readonly<Record<string, string>> = {
   'pvc-prune-protection': 'upstream examples are not deployed with ArgoCD',
   'sensor-trigger-at-least-once': 'examples show retryStrategy alone, which Argo Events ignores without atLeastOnce',
   'events-pod-security': 'no example sets a restricted security context on its Sensor or EventSource pods',
+  'claim-pod-deadline': 'the volume examples are short demo pods on a claim, with no deadline of their own',
 };
 
 /** The schemas each pass runs with: what a user gets with no option, and the upstream files themselves. */
@@ -213,6 +214,7 @@ describeWithUpstream('the upstream example corpus through the whole engine', () 
     it('warns where the advisory rules should: unanchored GitHub filters, a claim ArgoCD could prune', () => {
       expect([...(advisories.get('sensor-data-filter-regex') ?? [])]).toContain('examples-events/sensors/github.yaml');
       expect([...(advisories.get('pvc-prune-protection') ?? [])]).toEqual(['examples-workflows/testvolume.yaml']);
+      expect([...(advisories.get('claim-pod-deadline') ?? [])]).toContain('examples-workflows/volumes-existing.yaml');
     });
 
     it('warns where Argo Events examples take the runtime risks: retries that never run, pods a restricted namespace refuses', () => {

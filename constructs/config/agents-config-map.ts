@@ -6,6 +6,9 @@ import { COMMON_LABELS } from '../model/labels';
 import { isDnsSubdomain, systemPromptKey } from '../model/naming';
 import { checkProp, schemaProblem } from '../model/prop-checks';
 
+/** The name of the agents ConfigMap unless its props say otherwise: the name the CodeRun controller mounts. */
+export const DEFAULT_AGENTS_CONFIGMAP = 'controller-agents';
+
 /** What `new AgentsConfigMap(scope, id, props)` takes. */
 export interface AgentsConfigMapProps {
   /** The agent registry; every agent's CLI must be in `clis`. */
@@ -41,7 +44,7 @@ export class AgentsConfigMap extends kplus.ConfigMap {
    * that is not pinned), or an agent's CLI is not in the registry, naming the entry and what to change
    */
   public constructor(scope: Construct, id: string, props: AgentsConfigMapProps) {
-    const name = props.name ?? 'controller-agents';
+    const name = props.name ?? DEFAULT_AGENTS_CONFIGMAP;
     const owner = `AgentsConfigMap ${name}`;
     checkProp(
       owner,

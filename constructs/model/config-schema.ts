@@ -16,6 +16,8 @@ import { BUILT_IN_PARAMETERS, CONDITION_PARAMETERS } from './play-contract';
 import { stageProblems } from './stage-rules';
 import { argoCliImage } from './argo-images';
 import { pinnedImageProblem } from './image-reference';
+import { AgentResourcesSchema, DEFAULT_EXECUTION, DirectSchema, directExecutionProblems, ExecutionSchema } from './direct-execution';
+import { EXECUTORS } from './executors';
 
 const KEY = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const keyMessage = 'expected lower-case letters, digits and "-", starting with a letter';
@@ -78,6 +80,8 @@ export const CliSchema = z.strictObject({
   image: PinnedImageSchema,
   /** The model provider whose API key the CLI needs. */
   provider: plainText.optional(),
+  /** The executor that runs this CLI in direct execution (executors.ts). @default the key, when it is an executor */
+  executor: z.enum(EXECUTORS).optional(),
   /** Free-form settings passed to the CLI as `cliConfig.settings` (no `{{`: they reach the templates). */
   settings: z
     .record(z.string(), z.unknown())
@@ -104,6 +108,10 @@ export const AgentSchema = z.strictObject({
   reasoningEffort: z.enum(['low', 'medium', 'high']).optional(),
   description: plainText.optional(),
   systemPrompt: z.string().min(1),
+  /** How this agent's stages run. @default the platform's `execution` */
+  execution: ExecutionSchema.optional(),
+  /** Direct execution only: this agent's container resources, over the platform's `direct.resources`. @default - the platform's */
+  resources: AgentResourcesSchema.optional(),
 });
 
 /** A repository the platform runs plays for (`repositories[]`): `{ name, service }` is a whole one. */
@@ -368,6 +376,10 @@ export const PlatformConfigSchema = z
     play: PlaySchema.prefault({}),
     images: ImagesSchema.prefault({}),
     events: EventsSchema.prefault({}),
+    /** How agent stages run: `coderun` (a CodeRun for the controller) or `direct` (the CLI in the play's own step). */
+    execution: ExecutionSchema.default(DEFAULT_EXECUTION),
+    /** Direct execution: the default resources of every direct agent. */
+    direct: DirectSchema.prefault({}),
     /** Projects to run as project WorkflowTemplates. @default none */
     projects: z.array(ProjectSchema).default([]),
   })
@@ -443,6 +455,7 @@ function referenceProblems(config: PlatformConfig): Problem[] {
   problems.push(...projectProblems(config, parameters));
   problems.push(...nameCollisionProblems(config));
   problems.push(...agentsConfigMapProblems(config));
+  problems.push(...directExecutionProblems(config));
   const busNamespace = config.events.eventBus.namespace;
   if (busNamespace !== undefined && busNamespace !== config.namespace) {
     problems.push({

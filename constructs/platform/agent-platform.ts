@@ -2,6 +2,7 @@ import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { AgentsConfigMap } from '../config/agents-config-map';
 import { CodeRunCrd } from '../crds/coderun-crd';
+import { executionOf } from '../model/direct-execution';
 import type { PlatformConfig, PlatformConfigInput } from '../model/config-schema';
 import { PlayParameters } from '../model/play-contract';
 import { resolveConfig } from '../model/resolve-config';
@@ -81,7 +82,9 @@ export class AgentPlatform extends Construct {
     this.stages = StageMachine.fromConfig(props.stages ? { ...config, stages: props.stages.stages } : config);
     const chart = (name: string, namespaced = true): Chart => new Chart(this, name, namespaced ? { namespace: config.namespace } : {});
 
-    new CodeRunCrd(chart(PlatformCharts.crds, false), 'CodeRun');
+    // A platform whose agents all run direct needs no CodeRun controller: no CRD, no CodeRun template.
+    const codeRuns = Object.values(config.agents).some((agent) => executionOf(agent, config.execution) === 'coderun');
+    if (codeRuns) new CodeRunCrd(chart(PlatformCharts.crds, false), 'CodeRun');
     this.rbac = new PlayRbac(chart(PlatformCharts.rbac), 'Play', {
       serviceAccountName: config.play.serviceAccount,
       repositories: config.repositories.map((repository) => repository.name),
@@ -90,14 +93,15 @@ export class AgentPlatform extends Construct {
     this.addWorkspaces(chart(PlatformCharts.workspaces));
 
     const firstAgent = config.agents[this.stages.agentStages[0].agents[0]];
-    new CodeRunWorkflowTemplate(chart(PlatformCharts.coderun), 'CodeRun', {
-      defaultAgent: firstAgent,
-      defaultRepository: config.repositories[0],
-      cliNames: Object.keys(config.clis),
-      githubApps: Object.values(config.agents).map((agent) => agent.githubApp),
-      serviceAccountName: this.rbac.serviceAccountName,
-      helperImage: config.images.kubectl,
-    });
+    if (codeRuns)
+      new CodeRunWorkflowTemplate(chart(PlatformCharts.coderun), 'CodeRun', {
+        defaultAgent: firstAgent,
+        defaultRepository: config.repositories[0],
+        cliNames: Object.keys(config.clis),
+        githubApps: Object.values(config.agents).map((agent) => agent.githubApp),
+        serviceAccountName: this.rbac.serviceAccountName,
+        helperImage: config.images.kubectl,
+      });
 
     const plays = chart(PlatformCharts.plays);
     const byRepository = new Map<string, PlayWorkflowTemplate>();
@@ -116,6 +120,8 @@ export class AgentPlatform extends Construct {
           keepSucceeded: config.play.keepSucceeded,
           keepFailed: config.play.keepFailed,
           parameters: config.play.parameters,
+          execution: config.execution,
+          directResources: config.direct.resources,
         }),
       );
     }

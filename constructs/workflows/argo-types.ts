@@ -91,12 +91,16 @@ export interface ResourceRequirements {
 export interface VolumeMount {
   readonly name: string;
   readonly mountPath: string;
+  readonly readOnly?: boolean;
 }
 
 /** A volume of the Workflow pods. */
 export interface Volume {
   readonly name: string;
   readonly emptyDir?: { readonly medium?: string; readonly sizeLimit?: string };
+  readonly persistentVolumeClaim?: { readonly claimName: string; readonly readOnly?: boolean };
+  readonly configMap?: { readonly name: string; readonly items?: readonly { readonly key: string; readonly path: string }[] };
+  readonly secret?: { readonly secretName: string; readonly defaultMode?: number };
 }
 
 /** The `script` of a template: an image and the source it runs. */
@@ -104,6 +108,8 @@ export interface ScriptTemplate {
   readonly image: string;
   readonly command: readonly string[];
   readonly source: string;
+  /** The folder the script starts in. @default - the image's */
+  readonly workingDir?: string;
   readonly env?: readonly EnvVar[];
   readonly securityContext?: SecurityContext;
   readonly resources?: ResourceRequirements;
@@ -173,6 +179,8 @@ export interface Template {
   /** Only on leaf templates (Argo rejects it on dag and steps). */
   readonly activeDeadlineSeconds?: number;
   readonly volumes?: readonly Volume[];
+  /** The pod's security context, over the workflow's. Only on leaf templates that run a pod. */
+  readonly securityContext?: PodSecurityContext;
   /** A strategic merge patch (JSON or YAML text) applied to the pod spec after the controller builds it. */
   readonly podSpecPatch?: string;
   /** Argo's mutexes and semaphores: the template runs only while it holds them. */

@@ -45,7 +45,7 @@ import {
   type ProgressStatus,
 } from '../model/play-contract';
 import type { AgentStage, Stage, StageMachine } from '../model/stage-machine';
-import type { DagTask, EnvVar, Template } from './argo-types';
+import type { DagTask, EnvVar, Template, WorkflowStep } from './argo-types';
 import { cancelCodeRunsTemplate, CANCEL_SELECTOR_INPUT } from './cancel-coderuns';
 import { ArgoValue, codeRunTemplates, PLAY_RUN_CODERUNS } from './coderun-manifest';
 import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from './hardened-script';
@@ -55,6 +55,9 @@ import { CHECK_RELEASE_SCRIPT, RELEASED_FILE } from './release-scripts';
 import { argoResumeTemplate } from './argo-resume';
 import { argoCliImage } from '../model/argo-images';
 import { workflowLifetime } from './workflow-lifetime';
+import { DEFAULT_AGENTS_CONFIGMAP } from '../config/agents-config-map';
+import { DEFAULT_DIRECT_RESOURCES, executionOf, resourcesOf, type AgentResources, type ExecutionMode } from '../model/direct-execution';
+import { checkDirectPlayProps, directAgentTemplates } from './direct-agent-run';
 import { WorkflowTemplate } from './workflow-template';
 
 /** What `new PlayWorkflowTemplate(scope, id, props)` takes. */
@@ -87,6 +90,15 @@ export interface PlayWorkflowTemplateProps {
    * exists. @default - none
    */
   readonly parameters?: Readonly<Record<string, string>>;
+  /**
+   * How agent stages run: `coderun` creates a CodeRun per attempt for the CodeRun controller; `direct` runs the
+   * agent's CLI in a step of the play (`directAgentTemplates`). An agent's own `execution` wins. @default coderun
+   */
+  readonly execution?: ExecutionMode;
+  /** Direct agents' container resources unless an agent sets its own. @default DEFAULT_DIRECT_RESOURCES */
+  readonly directResources?: AgentResources;
+  /** The agents ConfigMap direct agents mount their system prompt from. @default controller-agents */
+  readonly agentsConfigMap?: string;
   /** `metadata.name`. @default `play-{service}` */
   readonly name?: string;
   /** `metadata.namespace`. @default - the chart's namespace */
@@ -175,8 +187,9 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
         for (const template of agentRun(stage, agent, props)) this.addTemplate(template);
       }
     }
-    this.addTemplate(exitHandler());
-    this.addTemplate(cancelCodeRunsTemplate(PlayTemplates.cancelCodeRuns, props.helperImage));
+    const codeRuns = createsCodeRuns(props);
+    this.addTemplate(exitHandler(codeRuns));
+    if (codeRuns) this.addTemplate(cancelCodeRunsTemplate(PlayTemplates.cancelCodeRuns, props.helperImage));
     this.addTemplate(
       hardenedScript({
         name: PlayTemplates.recordExit,
@@ -201,6 +214,7 @@ function checkPlayProps(props: PlayWorkflowTemplateProps) {
     checkProp(owner, 'parameters', name, schemaProblem(ParameterNameSchema, name));
     checkProp(owner, `parameters.${name}`, value, schemaProblem(ParameterValueSchema, value));
   }
+  checkDirectPlayProps(owner, props);
   return {
     serviceAccountName: serviceAccountNameOf(owner, 'serviceAccountName', props.serviceAccountName),
     deadlineSeconds: durationProp(owner, 'deadline', props.deadline, DEFAULT_PLAY_DEADLINE),
@@ -351,27 +365,36 @@ function enterStageSteps(): Template {
 /** The label patch's deadline: one kubectl call after a possibly slow pull of the executor image. */
 const SET_LABELS_SECONDS = 360;
 
+/** Whether any agent of the play runs on the CodeRun path (a play of direct agents only creates none). */
+function createsCodeRuns(props: PlayWorkflowTemplateProps): boolean {
+  return props.stages.agentStages.some((stage) =>
+    stage.agents.some((name) => executionOf(props.agents[name], props.execution) === 'coderun'),
+  );
+}
+
 /**
  * The exit handler: record how the play ended, then, unless it succeeded, cancel its CodeRuns that may still
  * be working (a stopped, failed or timed-out play leaves no agent behind). Argo runs the exit handler on
  * stop and on failure, not on terminate (argo-workflows `pkg/apis/workflow/v1alpha1/workflow_types.go`,
- * `ShutdownStrategy.ShouldExecute`).
+ * `ShutdownStrategy.ShouldExecute`). A play whose agents all run direct has no CodeRun to cancel: its agent
+ * pods end with the play.
  */
-function exitHandler(): Template {
+function exitHandler(codeRuns: boolean): Template {
   return {
     name: PlayTemplates.exit,
-    steps: [
-      [{ name: 'record', template: PlayTemplates.recordExit }],
-      [
-        {
-          name: 'cancel-coderuns',
-          template: PlayTemplates.cancelCodeRuns,
-          when: `'${WorkflowVariables.status}' != Succeeded`,
-          arguments: { parameters: [{ name: CANCEL_SELECTOR_INPUT, value: PLAY_RUN_CODERUNS }] },
-        },
-      ],
-    ],
+    steps: [[{ name: 'record', template: PlayTemplates.recordExit }], ...(codeRuns ? [cancelStep()] : [])],
   };
+}
+
+function cancelStep(): WorkflowStep[] {
+  return [
+    {
+      name: 'cancel-coderuns',
+      template: PlayTemplates.cancelCodeRuns,
+      when: `'${WorkflowVariables.status}' != Succeeded`,
+      arguments: { parameters: [{ name: CANCEL_SELECTOR_INPUT, value: PLAY_RUN_CODERUNS }] },
+    },
+  ];
 }
 
 /** Patches the play's own labels the way Argo supports it: a resource patch with the merge strategy. */
@@ -473,6 +496,20 @@ function agentRun(stage: AgentStage, parallelAgent: string | undefined, props: P
   const cliName = cliOf(agentName, props);
   const cli = props.clis[cliName];
   const repository = props.repository;
+  if (executionOf(agent, props.execution) === 'direct')
+    return directAgentTemplates({
+      name: agentRunTemplateName(stage.name, parallelAgent),
+      stage: stage.name,
+      agentName,
+      agent,
+      cliName,
+      cli,
+      repository,
+      timeoutSeconds: durationSeconds(stage.timeout),
+      retries: stage.retries,
+      resources: resourcesOf(props.directResources ?? DEFAULT_DIRECT_RESOURCES, agent.resources),
+      agentsConfigMap: props.agentsConfigMap ?? DEFAULT_AGENTS_CONFIGMAP,
+    });
   const settings = { ...cli.settings, ...(agent.reasoningEffort ? { reasoningEffort: agent.reasoningEffort } : {}) };
   return codeRunTemplates({
     name: agentRunTemplateName(stage.name, parallelAgent),

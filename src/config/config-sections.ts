@@ -18,6 +18,10 @@ export const CONFIG_SECTIONS: Readonly<Record<keyof PlatformConfig, string>> = {
   images: 'The helper images: kubectl (bash, kubectl, jq) for progress and releases, argo for resumes.',
   events:
     'The GitHub side: the resume strategy (label-selector or workflow-name), the EventBus, the EventSource webhook and its secret, trigger retries, the service accounts.',
+  execution:
+    'How agent stages run: coderun (each stage creates a CodeRun for the CodeRun controller) or direct (each stage runs the agent CLI itself in an Argo step: only Argo Workflows and Argo Events needed). An agent may override it (agents: { rex: { execution: coderun } }).',
+  direct:
+    'Direct execution: the default CPU and memory requests and limits of every direct agent container (an agent overrides them with agents.X.resources).',
   projects:
     'Projects: tasks of one repository run as child plays in dependency order (tasks: [{ id, dependsOn, parameters }], parallelism).',
 };

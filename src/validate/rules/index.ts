@@ -24,6 +24,7 @@ import { variableReferenceRule } from './variables';
 import { sensorDuplicateDependencySourceRule } from './sensor-event-bus';
 import { sensorTriggerAtLeastOnceRule } from './sensor-at-least-once';
 import { eventsPodSecurityRule } from './events-pod-security';
+import { claimPodDeadlineRule } from './claim-pod-deadline';
 
 /** Every lint rule `agent-play validate` and `validatePlatform` run, in the order they report. */
 export const LINT_RULES: readonly LintRule[] = [
@@ -47,6 +48,7 @@ export const LINT_RULES: readonly LintRule[] = [
   objectSizeRule,
   retryMaxDurationRule,
   podSecurityRestrictedRule,
+  claimPodDeadlineRule,
   integerRangeRule,
   sensorDuplicateDependencySourceRule,
   sensorTriggerAtLeastOnceRule,

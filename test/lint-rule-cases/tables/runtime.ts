@@ -10,6 +10,7 @@ import type { ManifestObject } from '../../../src/validate/finding';
 import { eventsPodSecurityRule } from '../../../src/validate/rules/events-pod-security';
 import { integerRangeRule } from '../../../src/validate/rules/integer-range';
 import { objectSizeRule } from '../../../src/validate/rules/object-size';
+import { claimPodDeadlineRule } from '../../../src/validate/rules/claim-pod-deadline';
 import { podSecurityRestrictedRule } from '../../../src/validate/rules/pod-security';
 import { retryMaxDurationRule } from '../../../src/validate/rules/retry-max-duration';
 import { sensorTriggerAtLeastOnceRule } from '../../../src/validate/rules/sensor-at-least-once';
@@ -79,6 +80,27 @@ const retrying = (change: (template: any) => void) =>
 const maxDuration = (value: unknown) => (template: any) => (template.retryStrategy.backoff.maxDuration = value);
 const SHORTER_THAN_DEADLINE = 'is never retried, and a retry is killed at';
 const NO_ROOM_FOR_BACKOFF = 'no retry can start';
+
+// claim-pod-deadline ------------------------------------------------------------------------------------------
+
+const CLAIM = { name: 'workspace', persistentVolumeClaim: { claimName: 'workspace-shop-api' } };
+const MOUNT = { name: 'workspace', mountPath: '/workspace' };
+/** `work` as a script on the workspace claim (its own volume), with `change` applied. */
+const onClaim = (change: (template: any) => void) =>
+  wt((s) => {
+    Object.assign(work(s), { volumes: [CLAIM], activeDeadlineSeconds: 14700 });
+    delete work(s).container;
+    work(s).script = { image: 'alpine:3.23', command: ['bash'], source: 'true', volumeMounts: [MOUNT] };
+    change(work(s));
+  });
+/** `work` as a container that mounts the workflow's claim; with or without its own deadline. */
+const onWorkflowClaim = (deadline: boolean) =>
+  wt((s) => {
+    s.volumes = [CLAIM];
+    Object.assign(work(s), { container: { image: 'alpine:3.23', volumeMounts: [MOUNT] } }, deadline ? { activeDeadlineSeconds: 600 } : {});
+  });
+const CLAIM_MESSAGE =
+  'template "work": its pod mounts the claim "workspace-shop-api" but has no activeDeadlineSeconds: a stuck pod holds the ReadWriteOnce claim';
 
 // sensors ---------------------------------------------------------------------------------------------------
 
@@ -337,6 +359,49 @@ export const RUNTIME_TABLES: RuleTable[] = [
         broken: [coreObject('Deployment', { metadata: { name: 'big', generation: 1e30 }, spec: { replicas: 1 } })],
         fixed: [coreObject('Deployment', { metadata: { name: 'big', generation: 3 }, spec: { replicas: 1 } })],
       },
+    ],
+  },
+  {
+    rule: claimPodDeadlineRule,
+    cases: [
+      pair(
+        'a script pod on its own claim with no deadline',
+        CLAIM_MESSAGE,
+        onClaim,
+        (t) => delete t.activeDeadlineSeconds,
+        () => {},
+        'spec.templates[1]',
+      ),
+      {
+        name: "a container pod that mounts the workflow's claim",
+        message: 'mounts the claim "workspace-shop-api"',
+        broken: [onWorkflowClaim(false)],
+        fixed: [onWorkflowClaim(true)],
+      },
+      pair(
+        'a containerSet container on the claim',
+        'mounts the claim',
+        onClaim,
+        (t) => {
+          delete t.activeDeadlineSeconds;
+          delete t.script;
+          t.containerSet = { containers: [{ name: 'agent', image: 'alpine:3.23', volumeMounts: [MOUNT] }] };
+        },
+        (t) => {
+          delete t.script;
+          t.containerSet = { containers: [{ name: 'agent', image: 'alpine:3.23', volumeMounts: [MOUNT] }] };
+        },
+      ),
+      pair(
+        'a claim declared but not mounted does not count; mounted, it does',
+        CLAIM_MESSAGE,
+        onClaim,
+        (t) => delete t.activeDeadlineSeconds,
+        (t) => {
+          delete t.activeDeadlineSeconds;
+          t.script.volumeMounts = [{ name: 'scratch', mountPath: '/tmp' }];
+        },
+      ),
     ],
   },
   {

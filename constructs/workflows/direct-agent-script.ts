@@ -1,0 +1,198 @@
+/**
+ * The bash a direct agent step runs in the CLI's image: it finds the task's session on the workspace, resumes
+ * it with the same CLI or starts a new one (primed from the task's context file when the agent moved to
+ * another CLI), runs the CLI once, records the session id and appends the run to the context file. The CLI's
+ * exit code is the step's: non-zero fails the attempt, and the template's retries apply.
+ *
+ * Every value reaches the script as environment (never pasted into its text); the executor's argument
+ * vectors are JSON arrays whose placeholder arguments (executors.ts `ArgumentPlaceholders`) are replaced
+ * whole, so no value can add an argument. The image needs bash, jq, git, curl and openssl.
+ */
+import { ArgumentPlaceholders } from '../model/executors';
+
+/** The environment the script reads; the direct agent template sets every one. */
+export const DirectAgentEnv = {
+  cli: 'CLI',
+  agent: 'AGENT',
+  binary: 'CLI_BINARY',
+  spawnArgs: 'SPAWN_ARGS',
+  resumeArgs: 'RESUME_ARGS',
+  sessionIdSource: 'SESSION_ID_SOURCE',
+  sessionIdFilter: 'SESSION_ID_FILTER',
+  resultFilter: 'RESULT_FILTER',
+  systemPromptFlag: 'SYSTEM_PROMPT_FLAG',
+  systemPromptFile: 'SYSTEM_PROMPT_FILE',
+  model: 'MODEL',
+  taskId: 'TASK_ID',
+  repository: 'REPOSITORY',
+  baseBranch: 'BASE_BRANCH',
+  round: 'ROUND',
+  stage: 'STAGE',
+  workflowName: 'WORKFLOW_NAME',
+  workspace: 'WORKSPACE',
+  checkout: 'CHECKOUT',
+  stateFolder: 'STATE_FOLDER',
+  githubAppCredentials: 'GITHUB_APP_CREDENTIALS',
+  githubApp: 'GITHUB_APP',
+  githubApi: 'GITHUB_API',
+  gitServer: 'GIT_SERVER',
+} as const;
+
+/** The file, in the task's state folder, that holds an agent's session: `{"cli", "id", "agent"}`. */
+export const SESSION_FILE_SUFFIX = '.session.json';
+/** The task's context file in its state folder: what earlier runs did, for a session that starts over. */
+export const CONTEXT_FILE = 'context.md';
+/** How many lines of an agent's answer the context file keeps per run. */
+export const CONTEXT_ANSWER_LINES = 60;
+/**
+ * How much of the context file (its end) a new session's first prompt carries. The prompt is one argument,
+ * and Linux refuses an argument over 128 KiB (MAX_ARG_STRLEN) with E2BIG, which would fail every attempt;
+ * the agent can read the whole file on the workspace.
+ */
+export const CONTEXT_PROMPT_BYTES = 48 * 1024;
+
+const { prompt, sessionId, model, systemPrompt } = ArgumentPlaceholders;
+
+/**
+ * A program that prints an installation token of the agent's GitHub App: a JWT signed with the App's private
+ * key (RS256; `iat` a minute back for clock drift, `exp` under GitHub's ten-minute cap, `iss` the App id),
+ * exchanged at `POST /app/installations/{installation-id}/access_tokens` (docs.github.com, "Generating a JSON
+ * Web Token (JWT) for a GitHub App" and "Generating an installation access token for a GitHub App"). Git
+ * calls it through a credential helper on every fetch and push, so a run longer than a token's hour keeps
+ * working. Needs openssl, curl and jq.
+ */
+export const GITHUB_TOKEN_PROGRAM = String.raw`#!/usr/bin/env bash
+set -euo pipefail
+b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
+now="$(date +%s)"
+header="$(printf '%s' '{"alg":"RS256","typ":"JWT"}' | b64url)"
+payload="$(jq -jcn --argjson iat "$((now - 60))" --argjson exp "$((now + 540))" --arg iss "$(cat "$GITHUB_APP_CREDENTIALS/app-id")" \
+  '{iat: $iat, exp: $exp, iss: $iss}' | b64url)"
+signature="$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$GITHUB_APP_CREDENTIALS/private-key" -binary | b64url)"
+curl -fsS -X POST -H "Authorization: Bearer $header.$payload.$signature" -H 'Accept: application/vnd.github+json' \
+  "$GITHUB_API/app/installations/$(cat "$GITHUB_APP_CREDENTIALS/installation-id")/access_tokens" | jq -er .token
+`;
+
+/** The git credential helper: answers `get` with the App's installation token. */
+const GIT_CREDENTIAL_HELPER = String.raw`#!/usr/bin/env bash
+[ "$#" -gt 0 ] && [ "$1" = get ] || exit 0
+printf 'username=x-access-token
+password=%s
+' "$("$(dirname "$0")/github-token")"
+`;
+
+/** The file names of the two programs in the agent's home. */
+export const GitPrograms = { token: 'github-token', credentialHelper: 'git-credential-agent-play' } as const;
+
+/** The bash of a direct agent step (see the top of this file); it reads only `DirectAgentEnv` and HOME. */
+export const DIRECT_AGENT_SCRIPT = String.raw`set -uo pipefail
+state="$WORKSPACE/$STATE_FOLDER"
+session_file="$state/$AGENT${SESSION_FILE_SUFFIX}"
+context_file="$state/${CONTEXT_FILE}"
+output="$(mktemp)"
+mkdir -p "$state" "$HOME" "$WORKSPACE/$CHECKOUT" || exit 1
+cd "$WORKSPACE/$CHECKOUT" || exit 1
+task_branch="feature/task-$TASK_ID-implementation"
+
+# Git as the agent's GitHub App: a fresh installation token for every fetch and push, and for gh (GH_TOKEN).
+cat >"$HOME/${GitPrograms.token}" <<'GITHUB_TOKEN_PROGRAM'
+${GITHUB_TOKEN_PROGRAM}GITHUB_TOKEN_PROGRAM
+cat >"$HOME/${GitPrograms.credentialHelper}" <<'GIT_CREDENTIAL_HELPER'
+${GIT_CREDENTIAL_HELPER}GIT_CREDENTIAL_HELPER
+chmod 0700 "$HOME/${GitPrograms.token}" "$HOME/${GitPrograms.credentialHelper}" || exit 1
+git config --global credential.helper "$HOME/${GitPrograms.credentialHelper}" &&
+  git config --global user.name "$GITHUB_APP[bot]" &&
+  git config --global user.email "$GITHUB_APP[bot]@users.noreply.github.com" || exit 1
+GH_TOKEN="$("$HOME/${GitPrograms.token}")" || { echo "direct-agent: no installation token for $GITHUB_APP" >&2; exit 1; }
+export GH_TOKEN
+
+# The checkout on the task branch: the local branch (earlier work of this workspace), else the pushed one,
+# else a new branch from the base branch.
+if [ ! -d .git ]; then git clone --quiet "$GIT_SERVER/$REPOSITORY.git" . || exit 1; fi
+git fetch --quiet origin || exit 1
+if git rev-parse --verify --quiet "refs/heads/$task_branch" >/dev/null; then
+  git checkout --quiet "$task_branch" || exit 1
+  git merge --ff-only --quiet "origin/$task_branch" 2>/dev/null || true
+elif git rev-parse --verify --quiet "refs/remotes/origin/$task_branch" >/dev/null; then
+  git checkout --quiet -b "$task_branch" --track "origin/$task_branch" || exit 1
+else
+  git checkout --quiet -b "$task_branch" "origin/$BASE_BRANCH" || exit 1
+fi
+
+# A session is confirmed once the CLI reported it: only a confirmed session is resumed.
+write_session() {
+  jq -n --arg cli "$CLI" --arg id "$1" --arg agent "$AGENT" --argjson confirmed "$2" \
+    '{cli: $cli, id: $id, agent: $agent, confirmed: $confirmed}' >"$session_file.tmp" &&
+    mv "$session_file.tmp" "$session_file"
+}
+
+task_prompt="$(printf '%s\n' \
+  "Task $TASK_ID of the repository $REPOSITORY, round $ROUND, stage $STAGE." \
+  "Work on the branch $task_branch (checked out); pull requests merge into $BASE_BRANCH." \
+  "The repository checkout is the current folder; git and gh (GH_TOKEN) act as the GitHub App $GITHUB_APP." \
+  "Play: $WORKFLOW_NAME.")"
+
+previous_cli=""
+previous_id=""
+if [ -s "$session_file" ]; then
+  previous_cli="$(jq -r '.cli // ""' "$session_file" 2>/dev/null)" || previous_cli=""
+  previous_id="$(jq -r 'select(.confirmed == true) | .id // ""' "$session_file" 2>/dev/null)" || previous_id=""
+fi
+
+system_prompt="$(cat "$SYSTEM_PROMPT_FILE")" || exit 1
+if [ "$previous_cli" = "$CLI" ] && [ -n "$previous_id" ]; then
+  mode=resume
+  session_id="$previous_id"
+  arguments="$RESUME_ARGS"
+  prompt="$task_prompt"
+else
+  mode=spawn
+  session_id=""
+  arguments="$SPAWN_ARGS"
+  if [ "$SESSION_ID_SOURCE" = chosen ]; then
+    session_id="$(cat /proc/sys/kernel/random/uuid)" || exit 1
+    write_session "$session_id" false || exit 1
+  fi
+  prompt="$task_prompt"
+  if [ -s "$context_file" ]; then
+    prompt="$(printf '%s\n\n%s\n\n%s' "Earlier work on this task (the end of the context file $WORKSPACE/$STATE_FOLDER/${CONTEXT_FILE}):" \
+      "$(tail -c ${CONTEXT_PROMPT_BYTES} "$context_file")" "$prompt")"
+  fi
+  if [ "$SYSTEM_PROMPT_FLAG" != true ]; then
+    prompt="$(printf '%s\n\n%s' "$system_prompt" "$prompt")"
+  fi
+fi
+if [ -n "$previous_cli" ] && [ "$previous_cli" != "$CLI" ]; then
+  echo "direct-agent: $AGENT moved from $previous_cli to $CLI: a new session starts from the context file"
+fi
+
+mapfile -d '' -t argv < <(jq -j --arg prompt "$prompt" --arg session "$session_id" --arg model "$MODEL" --arg system "$system_prompt" '
+  .[] | (if . == "${prompt}" then $prompt elif . == "${sessionId}" then $session elif . == "${model}" then $model
+    elif . == "${systemPrompt}" then $system else . end) + "\u0000"' <<<"$arguments")
+echo "direct-agent: $mode session $session_id of $AGENT with $CLI ($CLI_BINARY)"
+
+"$CLI_BINARY" "${'$'}{argv[@]}" </dev/null | tee "$output"
+code="${'$'}{PIPESTATUS[0]}"
+
+# The output is one JSON document or JSON lines, maybe among plain lines: read it whole, else line by line.
+read_output() {
+  jq -r "($1) // empty | strings" "$output" 2>/dev/null || jq -R -r "fromjson? | ($1) // empty | strings" "$output" 2>/dev/null
+}
+reported=""
+if [ -n "$SESSION_ID_FILTER" ]; then reported="$(read_output "$SESSION_ID_FILTER" | head -n 1)"; fi
+if [ -n "$reported" ]; then
+  session_id="$reported"
+  write_session "$session_id" true || echo "direct-agent: could not record the session of $AGENT" >&2
+elif [ "$mode" = resume ] && [ "$code" != 0 ]; then
+  # A failed resume that reports no session (the CLI lost it): the next attempt starts over from the context file.
+  write_session "$session_id" false || echo "direct-agent: could not record the session of $AGENT" >&2
+fi
+
+answer="$(read_output "$RESULT_FILTER" | tail -n ${CONTEXT_ANSWER_LINES})"
+{
+  printf '\n## Round %s, stage %s: %s with %s (session %s, exit %s)\n\n' "$ROUND" "$STAGE" "$AGENT" "$CLI" "$session_id" "$code"
+  if [ -n "$answer" ]; then printf '%s\n' "$answer"; else printf '%s\n' "(no answer recorded)"; fi
+} >>"$context_file" || echo "direct-agent: could not update the context file" >&2
+rm -f "$output"
+exit "$code"
+`;
