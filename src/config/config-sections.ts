@@ -18,6 +18,8 @@ export const CONFIG_SECTIONS: Readonly<Record<keyof PlatformConfig, string>> = {
   images: 'The helper images: kubectl (bash, kubectl, jq) for progress and releases, argo for resumes.',
   events:
     'The GitHub side: the resume strategy (label-selector or workflow-name), the EventBus, the EventSource webhook and its secret, trigger retries, the service accounts.',
+  remediation:
+    'Remediation rounds: maxRounds (a request for changes in the last round fails the play) and cancelStaleWork (a push by the implementation agent re-runs the stale quality and testing work). A gate sends tasks back with its remediate: conditions.',
   projects:
     'Projects: tasks of one repository run as child plays in dependency order (tasks: [{ id, dependsOn, parameters }], parallelism).',
 };
