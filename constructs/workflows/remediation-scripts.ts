@@ -51,7 +51,8 @@ export const SUCCESSOR_JQ = `{
  * Decides what the event asks for. Environment: KIND (`remediate` or `stale-work`), TASK_ID, REPOSITORY,
  * REPOSITORY_LABEL, PLAY (the play's name under `workflow-name`), PROGRESS_CONFIGMAP (the base name),
  * PROGRESS_SHARDS, PROGRESS_KEY, NAMESPACE, SENDER, REASON, PR_URL, EVENT_ID, EVENT_AT, MAX_ROUNDS,
- * ELIGIBLE_STAGES (space-separated: where the event counts), START_STAGE (where the successor starts),
+ * REMEDIABLE_STAGES and STALE_STAGES (space-separated: where each kind of event counts),
+ * IMPLEMENTATION_STAGE and STALE_RESTART_STAGE (where each kind's successor starts),
  * EXHAUSTED_FORMAT (printf of round and maximum), the label keys TASK_LABEL, REPOSITORY_LABEL_KEY,
  * TYPE_LABEL, STAGE_LABEL, PREVIOUS_STAGE_LABEL, ROUND_LABEL, PLAY_TYPE, the annotation keys
  * RESUMED_ANNOTATION, REASON_ANNOTATION, EVENT_ANNOTATION, KEEP_ANNOTATIONS (space-separated), and the
@@ -100,8 +101,15 @@ stage="$(jq -r --arg key "$STAGE_LABEL" '.metadata.labels[$key] // ""' <<<"$play
 round="$(jq -r --arg key "$ROUND_LABEL" '.metadata.labels[$key] // "1"' <<<"$play")"
 [[ "$round" =~ ^[0-9]+$ ]] || round=1
 created="$(jq -r '(.metadata.creationTimestamp // "")[0:19]' <<<"$play")"
-if ! [[ " $ELIGIBLE_STAGES " == *" $stage "* ]]; then
-  echo "play $name is at \"$stage\" (round $round): a $KIND event counts only at $ELIGIBLE_STAGES"
+if [ "$KIND" = "remediate" ]; then
+  eligible="$REMEDIABLE_STAGES"
+  start="$IMPLEMENTATION_STAGE"
+else
+  eligible="$STALE_STAGES"
+  start="$STALE_RESTART_STAGE"
+fi
+if [ -z "$eligible" ] || ! [[ " $eligible " == *" $stage "* ]]; then
+  echo "play $name is at \"$stage\" (round $round): a $KIND event counts only at: $eligible"
   exit 0
 fi
 event_at="$(cut -c1-19 <<<"$EVENT_AT")"
@@ -137,11 +145,11 @@ if [ "$KIND" = "remediate" ]; then
   reason="round $next: $REASON by $SENDER"
 else
   next="$round"
-  reason="round $round: $REASON by $SENDER; re-running from $START_STAGE"
+  reason="round $round: $REASON by $SENDER; re-running from $start"
 fi
 [ -z "$PR_URL" ] || reason="$reason ($PR_URL)"
 resumed="$configmap/$PROGRESS_KEY: $KIND of round $round at stage $stage"
-jq -c --arg stage "$START_STAGE" --arg round "$next" --arg stageKey "$STAGE_LABEL" --arg roundKey "$ROUND_LABEL" \
+jq -c --arg stage "$start" --arg round "$next" --arg stageKey "$STAGE_LABEL" --arg roundKey "$ROUND_LABEL" \
   --arg previousKey "$PREVIOUS_STAGE_LABEL" --arg resumedKey "$RESUMED_ANNOTATION" --arg resumed "$resumed" \
   --arg reasonKey "$REASON_ANNOTATION" --arg reason "$reason" --arg eventKey "$EVENT_ANNOTATION" --arg event "$EVENT_ID" \
   --argjson keep "$(jq -c -n --arg keys "$KEEP_ANNOTATIONS" '$keys | split(" ")')" \
@@ -226,13 +234,15 @@ update_with_retries() {
 }`;
 
 /**
- * Replaces the stopped play PLAY with SUCCESSOR (a manifest from the decide step), in an order that a retry
+ * Replaces the stopped play PLAY with SUCCESSOR (a manifest from the decide step; STAGE_LABEL names its start
+ * stage), in an order that a retry
  * can repeat: record the round in the progress record (its history keeps each event once), remove the
  * releases that do not hold in the new round (ROUND_GATES, from RELEASE_CONFIGMAP: the pull request gate's
  * record stays, the approvals of the old round go), delete the play unless it already is the successor
  * (it carries EVENT_ANNOTATION = EVENT_ID), and create the successor.
  */
 export const REPLACE_PLAY_SCRIPT = String.raw`set -euo pipefail
+START_STAGE="$(jq -r --arg key "$STAGE_LABEL" '.metadata.labels[$key]' <<<"$SUCCESSOR")"
 ${RECORD_UPDATE_BASH}
 update_with_retries '${APPEND_REMEDIATION_JQ} | .round = ($round | tonumber) | .stage = $entry.startStage' >/dev/null
 removal="$(jq -n -c --arg gates "$ROUND_GATES" '{ data: ([$gates | split(" ")[] | select(. != "") | { (.): null }] | add // {}) }')"
@@ -258,6 +268,7 @@ echo "created play $PLAY: $REASON"
 
 /** Records in the task's progress record that its rounds are exhausted: status failed, with the reason. */
 export const RECORD_EXHAUSTED_SCRIPT = String.raw`set -euo pipefail
+START_STAGE=""
 ${RECORD_UPDATE_BASH}
 update_with_retries '${APPEND_REMEDIATION_JQ} | .status = "failed" | .reason = $entry.reason | .lastUpdated = $now | .round = ($round | tonumber)' >/dev/null
 echo "task $TASK_ID: $REASON"
