@@ -208,7 +208,14 @@ function remediatorTrigger(name: string, namespace: string | undefined, props: R
     from('task-id', { dataTemplate: task('') }),
     ...(props.strategy === 'workflow-name' ? [from('play', { dataTemplate: perTask((service) => playWorkflowName(service, '')) })] : []),
     ...(push ? [] : [from('pr-url', { dataKey: 'body.pull_request.html_url' })]),
-    from('sender', { dataKey: 'body.sender.login' }),
+    from(
+      'sender',
+      push
+        ? { dataKey: 'body.sender.login' }
+        : {
+            dataTemplate: '{{ if .Input.body.review }}{{ .Input.body.review.user.login }}{{ else }}{{ .Input.body.sender.login }}{{ end }}',
+          },
+    ),
     from(
       'reason',
       push
