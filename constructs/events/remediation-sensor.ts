@@ -115,11 +115,23 @@ export class RemediationSensor extends Construct {
   }
 }
 
-/** Every condition once, in route order. */
+/**
+ * Every condition once, in route order; conditions that differ only in who sends them are one, with every
+ * sender (anyone, when one of them allows anyone). Fewer alternatives keep the Sensor small: at 1,000
+ * repositories each alternative carries the repository and branch pairs.
+ */
 function uniqueConditions(plan: RemediationPlan): ReleaseConfig[] {
-  const seen = new Map<string, ReleaseConfig>();
-  for (const route of plan.routes) for (const condition of route.conditions) seen.set(JSON.stringify(condition), condition);
-  return [...seen.values()];
+  const merged = new Map<string, ReleaseConfig>();
+  for (const route of plan.routes) {
+    for (const condition of route.conditions) {
+      const { by, ...what } = condition;
+      const key = JSON.stringify(what);
+      const before = merged.get(key);
+      const senders = before === undefined ? [...by] : before.by.length === 0 || by.length === 0 ? [] : [...new Set([...before.by, ...by])];
+      merged.set(key, { ...what, by: senders });
+    }
+  }
+  return [...merged.values()];
 }
 
 function changesRequestedDependency(props: RemediationSensorProps): EventDependency {
@@ -224,7 +236,10 @@ function remediatorTrigger(name: string, namespace: string | undefined, props: R
     ),
     // The delivery id stays the same when GitHub redelivers: the remediator handles each event once.
     from('event-id', { dataKey: 'body.X-GitHub-Delivery' }),
-    ...(push ? [] : [from('event-at', { dataKey: 'body.review.submitted_at', value: '' })]),
+    // A label event has no time of its own: "none" (an empty rendering would fail the trigger).
+    ...(push
+      ? []
+      : [from('event-at', { dataTemplate: '{{ if .Input.body.review }}{{ .Input.body.review.submitted_at }}{{ else }}none{{ end }}' })]),
   ];
   return {
     template: {

@@ -113,7 +113,7 @@ if [ -z "$eligible" ] || ! [[ " $eligible " == *" $stage "* ]]; then
   exit 0
 fi
 event_at="$(cut -c1-19 <<<"$EVENT_AT")"
-if [ -n "$event_at" ] && [[ "$event_at" < "$created" ]]; then
+if [[ "$event_at" =~ ^[0-9]{4}- ]] && [[ "$event_at" < "$created" ]]; then
   echo "the event ($EVENT_AT) is older than play $name ($created): it belongs to an earlier round"
   exit 0
 fi

@@ -77,7 +77,7 @@ export function runRemediator(
     );
   const eventAt = args['event-at'].slice(0, 19);
   const created = simulatedTime(play.createdAt).slice(0, 19);
-  if (eventAt !== '' && eventAt < created)
+  if (/^[0-9]{4}-/.test(eventAt) && eventAt < created)
     return say(
       `the event (${args['event-at']}) is older than the play of round ${play.round} (${created}): it belongs to an earlier round`,
     );
