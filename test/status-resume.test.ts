@@ -127,7 +127,7 @@ describe('agent-play resume', () => {
         parameters: [
           { name: PlayParameters.taskId, value: '5' },
           { name: PlayParameters.startStage, value: 'implementation' },
-        { name: PlayParameters.round, value: '1' },
+          { name: PlayParameters.round, value: '1' },
           { name: PlayParameters.taskType, value: '' },
         ],
       },

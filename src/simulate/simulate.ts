@@ -177,7 +177,7 @@ function execute(context: SimulationContext, trigger: FiredTrigger, report: Step
     runResumer(context.model, argumentsOf(resource), report);
   } else if (created && template === REMEDIATOR_TEMPLATE_NAME && context.plan !== undefined) {
     const outcome = runRemediator(context.model, context.plan, resource, report.notes);
-    if (outcome !== undefined) (report.remediated ??= []).push(outcome);
+    if (outcome !== undefined) report.remediated = [...(report.remediated ?? []), outcome];
   } else {
     throw new UnsupportedFeatureError(
       `trigger ${trigger.name}: ${trigger.kind} ${trigger.operation} of ${resource.kind} is not simulated (our Sensors only create the resumer and the remediator)`,
