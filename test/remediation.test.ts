@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PlayAnnotations, PlayLabels, WorkflowTypes } from '../constructs/model/labels';
 import { githubAppBotLogin, progressConfigMapOf, progressTaskKey, repositoryLabelValue } from '../constructs/model/naming';
-import { PlayParameters, RESUMED_FROM_ANNOTATION } from '../constructs/model/play-contract';
+import { PlayParameters, playWorkflowName, releaseConfigMapName, RESUMED_FROM_ANNOTATION } from '../constructs/model/play-contract';
 import { playWorkflow } from '../constructs/model/play-workflow';
 import { Releases } from '../constructs/model/releases';
 import { DEFAULT_MAX_ROUNDS, remediationPlan, roundsExhaustedReason } from '../constructs/model/remediation';
@@ -316,6 +316,134 @@ describe('the remediator', () => {
     it('does nothing for a play at its implementation stage, and for an event older than the play', async () => {
       expect((await decideFor('2', 'implementation', {})).action).toBe('none');
       expect((await decideFor('2', 'code-quality', { 'event-at': '2025-12-31T23:59:00Z' })).action).toBe('none');
+    });
+  });
+});
+
+describe('stop, replace and record-exhausted, in bash against a fake cluster', () => {
+  const NAMESPACE = config.namespace;
+  const templates = new Map<string, any>(remediator.spec.templates.map((template: any) => [template.name, template]));
+  const PROGRESS = progressConfigMapOf(REPOSITORY.name, 5);
+  const RELEASES = releaseConfigMapName(REPOSITORY.service, 5);
+  const values: Record<string, string> = {
+    kind: 'remediate',
+    'task-id': '5',
+    repository: REPOSITORY.name,
+    'repository-label': repositoryLabelValue(REPOSITORY.name),
+    'progress-configmap': PROGRESS.replace(/-\d+$/, ''),
+    'release-configmap': RELEASES,
+    sender: bot('cleo'),
+    reason: 'changes requested',
+    'pr-url': 'https://github.com/5dlabs/cto-play-test/pull/12',
+    'event-id': 'delivery-7',
+    'event-at': '2026-01-01T00:05:00Z',
+  };
+
+  function envOf(name: string, inputs: Record<string, string>, files: string): Record<string, string> {
+    return Object.fromEntries(
+      templates.get(name).script.env.map((variable: { name: string; value: string }) => [
+        variable.name,
+        variable.value
+          .replace(/\{\{workflow\.parameters\.([a-z-]+)\}\}/g, (_match: string, key: string) => values[key] ?? '')
+          .replace(/\{\{inputs\.parameters\.([a-z-]+)\}\}/g, (_match: string, key: string) => inputs[key] ?? '')
+          .replace('{{workflow.namespace}}', NAMESPACE)
+          .replace('/tmp/', `${files}/`),
+      ]),
+    );
+  }
+
+  async function withCluster(
+    test: (run: (name: string, inputs?: Record<string, string>) => Promise<string>, cluster: FakeCluster) => Promise<void>,
+  ) {
+    const cluster = FakeCluster.create();
+    const files = mkdtempSync(join(tmpdir(), 'remediator-'));
+    try {
+      const run = async (name: string, inputs: Record<string, string> = {}) => {
+        const result = await runBash(
+          templates.get(name).script.source.replaceAll('/tmp/', `${files}/`),
+          cluster.scriptEnv(envOf(name, inputs, files)),
+          20_000,
+        );
+        expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+        return result.stdout;
+      };
+      await test(run, cluster);
+      expect(cluster.unsupported()).toEqual([]);
+    } finally {
+      cluster.dispose();
+      rmSync(files, { recursive: true, force: true });
+    }
+  }
+
+  const finishedPlay = () => {
+    const play = playWorkflow({
+      service: REPOSITORY.service,
+      namespace: NAMESPACE,
+      task: '5',
+      repository: REPOSITORY.name,
+      stage: 'code-quality',
+      parameters: [],
+    }) as any;
+    play.metadata.labels['workflows.argoproj.io/completed'] = 'true';
+    return play;
+  };
+  const progress = () => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: PROGRESS, namespace: NAMESPACE, resourceVersion: '1' },
+    data: {
+      [progressTaskKey(5)]: JSON.stringify({ repository: REPOSITORY.name, task: '5', stage: 'code-quality', status: 'failed', round: 1 }),
+    },
+  });
+  const releases = () => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: RELEASES, namespace: NAMESPACE, resourceVersion: '1' },
+    data: {
+      'waiting-pr-created': '{"releasedAt":"2026-01-01T00:00:00Z"}',
+      'waiting-ready-for-qa': '{"releasedAt":"2026-01-01T00:03:00Z"}',
+    },
+  });
+
+  it("replaces the play: the round recorded once, the old round's approvals gone, the successor created under the same name", async () => {
+    await withCluster(async (run, cluster) => {
+      cluster.put(finishedPlay());
+      cluster.put(progress());
+      cluster.put(releases());
+      const name = playWorkflowName(REPOSITORY.service, 5);
+      expect(await run('stop-play', { workflow: name, reason: 'round 2' })).toContain('has finished');
+      const successor = {
+        ...finishedPlay(),
+        metadata: {
+          ...finishedPlay().metadata,
+          labels: { ...finishedPlay().metadata.labels, [PlayLabels.currentStage]: 'implementation', [PlayLabels.round]: '2' },
+          annotations: { [PlayAnnotations.remediationEvent]: 'delivery-7' },
+        },
+      };
+      delete successor.metadata.labels['workflows.argoproj.io/completed'];
+      const inputs = { workflow: name, reason: 'round 2: changes requested', round: '2', successor: JSON.stringify(successor) };
+      await run('replace-play', inputs);
+      const created = cluster.get('workflow', NAMESPACE, name);
+      expect(created?.metadata.labels).toMatchObject({ [PlayLabels.round]: '2', [PlayLabels.currentStage]: 'implementation' });
+      expect(Object.keys(cluster.get('configmap', NAMESPACE, RELEASES)?.data ?? {})).toEqual(['waiting-pr-created']);
+      const record = JSON.parse(cluster.get('configmap', NAMESPACE, PROGRESS)?.data?.[progressTaskKey(5)] as string);
+      expect(record).toMatchObject({ round: 2, stage: 'implementation' });
+      expect(record.remediations).toEqual([
+        expect.objectContaining({ round: 2, kind: 'remediate', reviewer: bot('cleo'), eventId: 'delivery-7' }),
+      ]);
+      // A retried step finds the successor and leaves it, and records the event once.
+      expect(await run('replace-play', inputs)).toContain('is the successor already');
+      const again = JSON.parse(cluster.get('configmap', NAMESPACE, PROGRESS)?.data?.[progressTaskKey(5)] as string);
+      expect(again.remediations).toHaveLength(1);
+    });
+  });
+
+  it('records exhausted rounds: status failed, with the reason', async () => {
+    await withCluster(async (run, cluster) => {
+      cluster.put(progress());
+      await run('record-exhausted', { reason: 'remediation rounds exhausted: 3 of 3', round: '3' });
+      const record = JSON.parse(cluster.get('configmap', NAMESPACE, PROGRESS)?.data?.[progressTaskKey(5)] as string);
+      expect(record).toMatchObject({ status: 'failed', reason: 'remediation rounds exhausted: 3 of 3', round: 3 });
     });
   });
 });
