@@ -516,6 +516,21 @@ describe('the remediation scenarios', () => {
   });
 });
 
+describe('a remediator out of step with the plays (the pitfall remediator-stages catches)', () => {
+  it('stops the play and has its successor refused, in the simulator', () => {
+    const objects = structuredClone(platform.objects) as Record<string, any>[];
+    const broken = objects.find((object) => object.metadata.name === REMEDIATOR_TEMPLATE_NAME)!;
+    for (const template of broken.spec.templates)
+      for (const variable of template.script?.env ?? []) if (variable.name === 'IMPLEMENTATION_STAGE') variable.value = 'implement';
+    const report = simulate(
+      { config, objects },
+      loadScenario(resolve(__dirname, '..', 'examples', 'scenarios', 'remediation', 'scenario.yaml')),
+    );
+    expect(report.steps[2].remediated).toEqual([expect.objectContaining({ outcome: 'refused', stage: 'implement' })]);
+    expect(report.plays[0]).toMatchObject({ stage: 'code-quality', status: 'failed' });
+  });
+});
+
 describe('agent-play status of a remediated task', () => {
   const record = {
     repository: REPOSITORY.name,

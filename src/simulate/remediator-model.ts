@@ -6,7 +6,12 @@
  */
 import { playSelectorLabels } from '../../constructs/model/play-workflow';
 import { type RemediationPlan, roundsExhaustedReason } from '../../constructs/model/remediation';
-import { REMEDIATOR_PARAMETERS, RemediationKinds, type RemediatorParameter } from '../../constructs/model/remediator-contract';
+import {
+  REMEDIATOR_PARAMETERS,
+  REMEDIATOR_TEMPLATE_NAME,
+  RemediationKinds,
+  type RemediatorParameter,
+} from '../../constructs/model/remediator-contract';
 import type { Play, PlayModel } from './play-model';
 
 /** When step 0 happens in the simulator's clock; step N is N minutes later, the plays a scenario starts with a minute before. */
@@ -23,8 +28,11 @@ export interface RemediationReport {
   readonly task: number;
   /** `remediate` or `stale-work`. */
   readonly kind: string;
-  /** `next-round`, `re-run` (stale work, same round) or `exhausted`. */
-  readonly outcome: 'next-round' | 're-run' | 'exhausted';
+  /**
+   * `next-round`, `re-run` (stale work, same round), `exhausted`, or `refused`: the play was stopped but its
+   * successor names a stage the play does not have (a remediator out of step with the plays).
+   */
+  readonly outcome: 'next-round' | 're-run' | 'exhausted' | 'refused';
   /** The round the play was in. */
   readonly fromRound: number;
   /** The round of its successor (the same round when exhausted or re-run). */
@@ -34,6 +42,34 @@ export interface RemediationReport {
   readonly reason: string;
   /** The CodeRuns the stop cancelled (then deleted with the play), as `agent/stage`. */
   readonly cancelled: string[];
+}
+
+/** What the remediator runs by, as its synthesized WorkflowTemplate says it (the env of its steps). */
+export type RemediatorSettings = Pick<
+  RemediationPlan,
+  'maxRounds' | 'implementationStage' | 'staleRestartStage' | 'remediableStages' | 'staleStages' | 'roundGates'
+>;
+
+/**
+ * The settings of the synthesized `play-remediator` (its decide and replace steps' environment), so the
+ * simulator runs what was generated, a drift included; undefined when the platform has no remediator.
+ */
+export function remediatorSettings(objects: readonly Record<string, any>[]): RemediatorSettings | undefined {
+  const template = objects.find((object) => object.kind === 'WorkflowTemplate' && object.metadata?.name === REMEDIATOR_TEMPLATE_NAME);
+  if (!template) return undefined;
+  const env = new Map<string, string>();
+  for (const step of template.spec.templates ?? [])
+    for (const variable of step.script?.env ?? []) if (typeof variable.value === 'string') env.set(variable.name, variable.value);
+  const list = (name: string): string[] => (env.get(name) ?? '').split(' ').filter((item) => item !== '');
+  const stale = env.get('STALE_RESTART_STAGE') ?? '';
+  return {
+    maxRounds: Number(env.get('MAX_ROUNDS')),
+    implementationStage: env.get('IMPLEMENTATION_STAGE') ?? '',
+    ...(stale === '' ? {} : { staleRestartStage: stale }),
+    remediableStages: list('REMEDIABLE_STAGES'),
+    staleStages: list('STALE_STAGES'),
+    roundGates: list('ROUND_GATES'),
+  };
 }
 
 function argumentsOf(workflow: Record<string, any>): Record<RemediatorParameter, string> {
@@ -55,7 +91,7 @@ function livePlays(model: PlayModel, args: Record<RemediatorParameter, string>):
  */
 export function runRemediator(
   model: PlayModel,
-  plan: RemediationPlan,
+  plan: RemediatorSettings,
   workflow: Record<string, any>,
   notes: string[],
 ): RemediationReport | undefined {
@@ -110,6 +146,13 @@ export function runRemediator(
   const cancelled = model.stop(play);
   model.recordRemediation(play.repository, play.task, entryOf(round, reason, start), { round, stage: start });
   model.forgetReleases(args['release-configmap'], plan.roundGates);
+  if (!model.stages.has(start)) {
+    // The lint rule remediator-stages catches this before it ships: Argo refuses the successor's start-stage.
+    say(
+      `stopped the play of task ${play.task}, but its successor is refused: start-stage "${start}" is not a stage of the play (${model.stages.names.join(', ')}); the task stays failed`,
+    );
+    return report(play, kind, 'refused', round, start, reason, cancelled);
+  }
   const successor = model.replace(play, start, round);
   say(
     `stopped the play of task ${play.task} (round ${play.round}, at ${play.stage})${cancelled.length > 0 ? `, cancelled and deleted ${cancelled.map((run) => `${run.agent}/${run.stage}`).join(', ')}` : ''}; ${reason}; the new play is at ${successor.stage}`,

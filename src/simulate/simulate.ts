@@ -7,8 +7,7 @@ import { playSelectorLabels } from '../../constructs/model/play-workflow';
 import { RESUMER_TEMPLATE_NAME } from '../../constructs/model/play-contract';
 import { RESUMER_PARAMETERS, type ResumerParameter } from '../../constructs/model/resumer-contract';
 import { REMEDIATOR_TEMPLATE_NAME } from '../../constructs/model/remediator-contract';
-import { remediationPlan } from '../../constructs/model/remediation';
-import { runRemediator, type RemediationReport } from './remediator-model';
+import { remediatorSettings, runRemediator, type RemediationReport, type RemediatorSettings } from './remediator-model';
 import { UnsupportedFeatureError } from './engine/unsupported';
 import { PlayModel, type CodeRunView, type Play, type PlayView } from './play-model';
 import type { GithubStep, Scenario, Step } from './scenario';
@@ -68,7 +67,7 @@ export interface SimulatedPlatform {
  */
 export function simulate(platform: SimulatedPlatform, scenario: Scenario): SimulationReport {
   const model = new PlayModel(platform.config);
-  const plan = remediationPlan(model.stages.stages, platform.config.agents, platform.config.remediation);
+  const plan = remediatorSettings(platform.objects);
   const sensors = platform.objects.filter((object) => object.kind === 'Sensor');
   const eventSource = platform.objects.find((object) => object.kind === 'EventSource');
   if (!eventSource) throw new Error('the platform has no EventSource: nothing would deliver GitHub events');
@@ -163,10 +162,10 @@ function describeMiss(run: SensorRun): string {
     .join(' | ')})`;
 }
 
-/** The model, and the remediation plan the remediator runs by (none when no gate sends tasks back). */
+/** The model, and what the synthesized remediator runs by (none when the platform has no remediator). */
 interface SimulationContext {
   readonly model: PlayModel;
-  readonly plan: ReturnType<typeof remediationPlan>;
+  readonly plan: RemediatorSettings | undefined;
 }
 
 function execute(context: SimulationContext, trigger: FiredTrigger, report: StepReport): void {

@@ -12,7 +12,9 @@ export function formatTrace(report: SimulationReport): string {
       lines.push(
         done.outcome === 'exhausted'
           ? `  failed task ${done.task} of ${done.repository}: ${done.reason}`
-          : `  ${done.outcome === 'next-round' ? 'sent back' : 're-ran'} task ${done.task} of ${done.repository}: round ${done.round} at ${done.stage}`,
+          : done.outcome === 'refused'
+            ? `  stopped task ${done.task} of ${done.repository}; its successor at ${done.stage} was refused`
+            : `  ${done.outcome === 'next-round' ? 'sent back' : 're-ran'} task ${done.task} of ${done.repository}: round ${done.round} at ${done.stage}`,
       );
     for (const note of step.notes) lines.push(`  ${note}`);
     if (step.ignored !== undefined && step.notes.length === 0) lines.push(`  ignored: ${step.ignored}`);
