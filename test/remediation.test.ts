@@ -518,7 +518,7 @@ describe('the remediation scenarios', () => {
 
 describe('a remediator out of step with the plays (the pitfall remediator-stages catches)', () => {
   it('stops the play and has its successor refused, in the simulator', () => {
-    const objects = structuredClone(platform.objects) as Record<string, any>[];
+    const objects: Record<string, any>[] = structuredClone([...platform.objects]);
     const broken = objects.find((object) => object.metadata.name === REMEDIATOR_TEMPLATE_NAME)!;
     for (const template of broken.spec.templates)
       for (const variable of template.script?.env ?? []) if (variable.name === 'IMPLEMENTATION_STAGE') variable.value = 'implement';
