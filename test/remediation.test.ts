@@ -246,11 +246,18 @@ describe('the remediator', () => {
       },
     });
 
-    async function decideFor(round: string | undefined, stage: string, values: Record<string, string>) {
+    async function decideFor(round: string | undefined, stage: string, values: Record<string, string>, handled: string[] = []) {
       const cluster = FakeCluster.create();
       const files = mkdtempSync(join(tmpdir(), 'remediator-'));
       try {
         cluster.put(withRuntime(play(round, stage), '2026-01-01T00:00:00Z'));
+        if (handled.length > 0)
+          cluster.put({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: progressConfigMapOf(REPOSITORY.name, 5), namespace: NAMESPACE, resourceVersion: '1' },
+            data: { [progressTaskKey(5)]: JSON.stringify({ remediations: handled.map((eventId) => ({ round: 2, eventId })) }) },
+          });
         const vars = env(
           {
             kind: 'remediate',
@@ -311,6 +318,29 @@ describe('the remediator', () => {
       expect(decided.action).toBe('exhaust');
       expect(decided.reason).toBe(roundsExhaustedReason(3, 3));
       expect(decided.reason).toBe('remediation rounds exhausted: 3 of 3');
+    });
+
+    it('re-runs stale work from the first stage after the pull request gate, in the same round', async () => {
+      const decided = await decideFor('2', 'testing', {
+        kind: 'stale-work',
+        sender: bot('rex'),
+        reason: 'pushed abc123',
+        'pr-url': '',
+        'event-at': '',
+      });
+      expect(decided.action).toBe('replace');
+      expect(decided.round).toBe('2');
+      expect(decided.successor.metadata.labels).toMatchObject({ [PlayLabels.currentStage]: 'code-quality', [PlayLabels.round]: '2' });
+      expect(decided.reason).toBe(`round 2: pushed abc123 by ${bot('rex')}; re-running from code-quality`);
+      // A push while the implementation agent works, or while the play waits for its pull request, changes nothing.
+      expect((await decideFor('2', 'waiting-pr-created', { kind: 'stale-work', 'event-at': '' })).action).toBe('none');
+    });
+
+    it('does nothing for an event it has handled (a redelivery)', async () => {
+      expect((await decideFor('2', 'code-quality', {}, ['delivery-1'])).action).toBe('none');
+      expect((await decideFor('2', 'code-quality', {}, ['another-delivery'])).action).toBe('replace');
+      // A label event has no time of its own ("none"): it counts.
+      expect((await decideFor('1', 'code-quality', { 'event-at': 'none', reason: 'label needs-fixes' })).action).toBe('replace');
     });
 
     it('does nothing for a play at its implementation stage, and for an event older than the play', async () => {
