@@ -130,8 +130,9 @@ function mainSteps(): Template {
   return {
     name: RemediatorTemplates.main,
     // One remediator per task at a time: a second review waits, then finds the play already sent back.
-    // The controller substitutes the template's parameters before it takes the lock (argo-workflows
-    // `workflow/controller/operator.go`, `executeTemplate`: `TryAcquire` on the processed template).
+    // The controller substitutes the workflow parameters into the template before it takes the lock
+    // (argo-workflows `workflow/controller/operator.go`, `executeTemplate`: `common.ProcessArgs` with the
+    // global parameters, then `TryAcquire` on the processed template's synchronization).
     synchronization: { mutexes: [{ name: `remediate-${parameter('repository-label')}-${parameter('task-id')}` }] },
     steps: [
       [{ name: DECIDE_STEP, template: RemediatorTemplates.decide }],

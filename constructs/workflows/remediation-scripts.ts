@@ -5,7 +5,8 @@
  *
  * Why stop, then delete, then create under the same name: a DAG cannot go back to an earlier task, and a
  * Workflow's spec cannot be rewound. Stopping (`spec.shutdown: Stop`, what `argo stop` patches:
- * argo-workflows `workflow/util/util.go`, `patchShutdownStrategy`) lets the play's exit handler run, which
+ * argo-workflows `workflow/util/util.go`, `patchShutdownStrategy`; "Stop a workflow but still run exit
+ * handlers", `cmd/argo/commands/stop.go`) lets the play's exit handler run, which
  * cancels the play's CodeRuns; deleting it removes them (owner references) and frees its name, which the
  * `workflow-name` strategy relies on.
  */
