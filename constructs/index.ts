@@ -37,6 +37,10 @@ export type * from './events/event-bus';
 export type * from './events/github-event-source';
 export type * from './events/gate-sensor';
 export type * from './events/play-resumer-template';
+export type * from './events/remediation-sensor';
+export type * from './events/play-remediator-template';
+export type * from './model/remediation';
+export type * from './model/remediator-contract';
 
 // The whole platform
 export { AgentPlatform, PlatformCharts } from './platform/agent-platform';
@@ -80,6 +84,19 @@ export { EventBus } from './events/event-bus';
 export { GithubEventSource } from './events/github-event-source';
 export { GateSensor } from './events/gate-sensor';
 export { PlayResumerTemplate } from './events/play-resumer-template';
+export { RemediationSensor } from './events/remediation-sensor';
+export { PlayRemediatorTemplate } from './events/play-remediator-template';
+
+// Remediation rounds
+export {
+  DEFAULT_MAX_ROUNDS,
+  NEEDS_FIXES_LABEL,
+  RemediationSchema,
+  defaultRemediateConditions,
+  remediationPlan,
+  roundsExhaustedReason,
+} from './model/remediation';
+export { REMEDIATOR_TEMPLATE_NAME, RemediationKinds } from './model/remediator-contract';
 
 // Names, labels and limits: what other tools need to find and read what the platform creates
 export {

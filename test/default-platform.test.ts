@@ -52,6 +52,7 @@ const taskNamed = (name: string): any => dagTasks.find((task) => task.name === n
 const TAG_VALUES: Readonly<Record<string, string>> = {
   "workflow.parameters['task-id']": '42',
   "workflow.parameters['task-requirements']": '',
+  'workflow.parameters.round': '2',
   'workflow.name': 'play-payments-task-42',
   'workflow.uid': '6b1f0c1e-2b5a-4c55-9d3e-0f4a3e0c9d11',
 };
@@ -229,7 +230,10 @@ describe('the play WorkflowTemplate', () => {
         'workflow-stage': stage.name,
         'workflow-uid': TAG_VALUES['workflow.uid'],
         'task-id': '42',
+        // The remediation round, on the CodeRun and in its agent's environment.
+        round: '2',
       });
+      expect(spec.env).toMatchObject({ ROUND: '2', TASK_ID: '42' });
     }
   });
 

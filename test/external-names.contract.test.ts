@@ -55,6 +55,7 @@ describe('label keys that selectors match', () => {
       stage: 'workflow-stage',
       workflowType: 'workflow-type',
       workflowUid: 'workflow-uid',
+      round: 'round',
     });
     expect(WorkspaceLabels).toEqual({
       app: 'app',
@@ -77,6 +78,8 @@ describe('annotation keys', () => {
       repository: 'agents.platform/repository',
       prUrl: 'agents.platform/pr-url',
       prNumber: 'agents.platform/pr-number',
+      roundReason: 'agents.platform/round-reason',
+      remediationEvent: 'agents.platform/remediation-event',
     });
   });
 

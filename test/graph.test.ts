@@ -5,6 +5,7 @@ import { StageMachine } from '../constructs/model/stage-machine';
 import { label, nodeId } from '../src/graph/mermaid';
 import { playDagGraph, synthesizedPlayTemplate } from '../src/graph/play-dag-graph';
 import { describeRelease, stageGraph } from '../src/graph/stage-graph';
+import { remediationPlan } from '../constructs/model/remediation';
 import { runCapturing } from './support/run-cli';
 
 const config = resolveConfig({});
@@ -53,6 +54,26 @@ describe('the stage machine graph', () => {
     expect(nodeOf(text, 'build')).toContain('agents: rex + blaze');
     expect(nodeOf(text, 'security')).toContain('when task-type in backend');
     expect(text).toContain('stage_build -. "skipped unless task-type in backend" .-> stage_done');
+  });
+});
+
+describe('the remediation path', () => {
+  const plan = remediationPlan(machine.stages, config.agents, config.remediation);
+  const graph = stageGraph(machine, plan);
+
+  it('goes from each gate that sends tasks back to the implementation stage, with its conditions and maxRounds', () => {
+    const back = graph.split('\n').filter((line) => line.includes('.-> stage_implementation'));
+    expect(back.map((line) => line.trim().split(' ')[0])).toEqual(['stage_waiting_ready_for_qa', 'stage_waiting_pr_merged']);
+    expect(back[0]).toContain(
+      'remediate: pull_request_review submitted review changes_requested by cleo or pull_request labeled label needs-fixes by cleo',
+    );
+    expect(back[1]).toContain('by tess');
+    for (const line of back) expect(line).toContain(`at most ${config.remediation.maxRounds} rounds`);
+  });
+
+  it('is not drawn without a plan, and the forward edges stay one per stage', () => {
+    expect(stageGraph(machine)).not.toContain('remediate:');
+    expect(graph.split('\n').filter((line) => line.includes(' --> '))).toHaveLength(machine.stages.length - 1);
   });
 });
 

@@ -77,6 +77,8 @@ function common(task: number): Record<string, string> {
     PARAMETER_NAMES: 'task-type team',
     PARAMETER_1: 'backend',
     PARAMETER_2: '',
+    // The remediation round, from the play's round parameter.
+    ROUND: '2',
   };
 }
 
@@ -247,6 +249,7 @@ describe.concurrent('progress script', () => {
       status: 'in-progress',
       lastAgent: 'rex',
       parameters: { 'task-type': 'backend', team: '' },
+      round: 2,
     });
     expect(task.cliHistory).toEqual([{ stage: 'implementation', agent: 'rex', cli: 'cursor', at: timestamp() }]);
     expect(task.stageResults).toBeUndefined();

@@ -48,14 +48,15 @@ describe('agent-play status', () => {
     const run = status([]);
     expect(run.code).toBe(0);
     const rows = run.out.split('\n').filter((line) => /^\S+\s+\d+\s/.test(line));
-    expect(rows.map((row) => row.split(/\s+/).slice(0, 5))).toEqual([
-      [REPOSITORY, '5', 'implementation', 'in-progress', 'rex'],
-      [REPOSITORY, '6', 'waiting-pr-created', 'suspended', 'rex'],
-      [REPOSITORY, '7', 'completed', 'completed', 'tess'],
-      [REPOSITORY, '8', 'testing', 'failed', 'tess'],
-      [REPOSITORY, '9', 'testing', 'in-progress', 'tess'],
-      [REPOSITORY, '10', '?', 'unreadable', '-'],
-      ['octo-org/web', '3', 'code-quality', 'in-progress', 'cleo'],
+    // Records written before remediation rounds are in round 1; an unreadable one has none.
+    expect(rows.map((row) => row.split(/\s+/).slice(0, 6))).toEqual([
+      [REPOSITORY, '5', 'implementation', 'in-progress', '1', 'rex'],
+      [REPOSITORY, '6', 'waiting-pr-created', 'suspended', '1', 'rex'],
+      [REPOSITORY, '7', 'completed', 'completed', '1', 'tess'],
+      [REPOSITORY, '8', 'testing', 'failed', '1', 'tess'],
+      [REPOSITORY, '9', 'testing', 'in-progress', '1', 'tess'],
+      [REPOSITORY, '10', '?', 'unreadable', '-', '-'],
+      ['octo-org/web', '3', 'code-quality', 'in-progress', '1', 'cleo'],
     ]);
     expect(run.out).toContain('play-play-test-task-5');
   });
@@ -126,6 +127,7 @@ describe('agent-play resume', () => {
         parameters: [
           { name: PlayParameters.taskId, value: '5' },
           { name: PlayParameters.startStage, value: 'implementation' },
+          { name: PlayParameters.round, value: '1' },
           { name: PlayParameters.taskType, value: '' },
         ],
       },
@@ -235,6 +237,7 @@ describe('agent-play resume', () => {
       expect(parse(run.out).spec.arguments.parameters).toEqual([
         { name: PlayParameters.taskId, value: '5' },
         { name: PlayParameters.startStage, value: 'security' },
+        { name: PlayParameters.round, value: '1' },
         { name: PlayParameters.taskType, value: 'backend' },
       ]);
     });
@@ -320,6 +323,7 @@ describe('agent-play resume', () => {
       expect(recreated.spec.arguments.parameters).toEqual([
         { name: PlayParameters.taskId, value: '12' },
         { name: PlayParameters.startStage, value: 'waiting-pr-created' },
+        { name: PlayParameters.round, value: '1' },
         { name: PlayParameters.taskType, value: 'backend' },
       ]);
     } finally {

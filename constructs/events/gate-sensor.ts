@@ -246,7 +246,8 @@ function releaseDataFilters(release: ReleaseConfig, props: GateSensorProps): Dat
   return data;
 }
 
-function releaseDependency(props: GateSensorProps): EventDependency {
+/** The one dependency of a Sensor whose release conditions are `props.gate.release` (gates, and the remediation Sensor). */
+export function releaseDependency(props: GateSensorProps): EventDependency {
   const { repositories } = props;
   const releases = props.gate.release;
   const branches = [...new Set(repositories.map((repository) => repository.branch))];

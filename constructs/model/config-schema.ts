@@ -18,6 +18,7 @@ import { argoCliImage } from './argo-images';
 import { pinnedImageProblem } from './image-reference';
 import { AgentResourcesSchema, DEFAULT_EXECUTION, DirectSchema, directExecutionProblems, ExecutionSchema } from './direct-execution';
 import { EXECUTORS } from './executors';
+import { RemediationSchema, remediationProblems } from './remediation';
 
 const KEY = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const keyMessage = 'expected lower-case letters, digits and "-", starting with a letter';
@@ -218,6 +219,12 @@ const GateStageSchema = z.strictObject({
   release: z.array(ReleaseSchema).min(1, { message: 'a gate needs at least one releasing event' }),
   /** Wait at this gate only for some tasks (e.g. the gate after a conditional stage). @default - every task */
   when: WhenSchema.optional(),
+  /**
+   * The GitHub events that send the task back to its implementation stage for another round (see
+   * `remediation`); `[]` for none. @default - after a quality or testing stage: changes requested, or the
+   * `needs-fixes` label, by its agents (`defaultRemediateConditions`)
+   */
+  remediate: z.array(ReleaseSchema).optional(),
 });
 
 const EndStageSchema = z.strictObject({
@@ -380,6 +387,8 @@ export const PlatformConfigSchema = z
     execution: ExecutionSchema.default(DEFAULT_EXECUTION),
     /** Direct execution: the default resources of every direct agent. */
     direct: DirectSchema.prefault({}),
+    /** Remediation rounds: how many, and whether a push cancels stale reviews (docs/remediation.md). */
+    remediation: RemediationSchema.prefault({}),
     /** Projects to run as project WorkflowTemplates. @default none */
     projects: z.array(ProjectSchema).default([]),
   })
@@ -451,6 +460,7 @@ function referenceProblems(config: PlatformConfig): Problem[] {
   for (const problem of stageProblems(config.stages, Object.keys(config.agents), parameters)) {
     problems.push({ path: ['stages', ...problem.path], message: problem.message });
   }
+  problems.push(...remediationProblems(config.stages, config.agents));
   problems.push(...uniquenessProblems(config.repositories));
   problems.push(...projectProblems(config, parameters));
   problems.push(...nameCollisionProblems(config));

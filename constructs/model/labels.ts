@@ -46,6 +46,10 @@ export const PlayAnnotations = {
   /** The pull request of the task, recorded when a gate is released. */
   prUrl: 'agents.platform/pr-url',
   prNumber: 'agents.platform/pr-number',
+  /** Why this play's round started (set by the remediator on a successor), or why the play was stopped. */
+  roundReason: 'agents.platform/round-reason',
+  /** The event (review id, pushed commit or delivery) a remediator made this play for. */
+  remediationEvent: 'agents.platform/remediation-event',
 } as const;
 
 /** The label that marks a play-progress ConfigMap (the seeds' `play-tracking=true`). */
@@ -61,6 +65,8 @@ export const CodeRunLabels = {
   workflowType: 'workflow-type',
   /** The uid of the play run: a new attempt, or the exit handler, cancels the CodeRuns of this run only. */
   workflowUid: 'workflow-uid',
+  /** The remediation round of the play that created the CodeRun. */
+  round: 'round',
 } as const;
 
 /** Labels on workspace PVCs, as the original controller set them. */

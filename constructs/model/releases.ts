@@ -7,6 +7,9 @@
  */
 import type { ReleaseConfig } from './config-schema';
 
+/** The label a quality or testing agent puts on a pull request that needs another implementation round. */
+export const NEEDS_FIXES_LABEL = 'needs-fixes';
+
 /** Who must send a releasing event. */
 export interface ReleaseOptions {
   /** Agents whose bot must be the sender or reviewer. @default - anyone */
@@ -17,7 +20,10 @@ function release(fields: Omit<ReleaseConfig, 'by'>, options: ReleaseOptions): Re
   return { ...fields, by: [...(options.by ?? [])] };
 }
 
-/** Ready-made releasing events for gates: a pull request opened, a review approved, a label added, a pull request merged. */
+/**
+ * Ready-made releasing events for gates (a pull request opened, a review approved, a label added, a pull
+ * request merged), and the conditions of a gate's `remediate` (changes requested, `needs-fixes`).
+ */
 export const Releases = {
   /** A pull request is opened, reopened or marked ready for review. */
   pullRequestOpened(options: ReleaseOptions = {}): ReleaseConfig {
@@ -34,5 +40,13 @@ export const Releases = {
   /** The pull request is merged into the repository's branch. */
   merged(options: ReleaseOptions = {}): ReleaseConfig {
     return release({ event: 'pull_request', actions: ['closed'], merged: true }, options);
+  },
+  /** For a gate's `remediate`: a review requesting changes is submitted, e.g. `Releases.changesRequested({ by: ['cleo'] })`. */
+  changesRequested(options: ReleaseOptions = {}): ReleaseConfig {
+    return release({ event: 'pull_request_review', actions: ['submitted'], reviewState: 'changes_requested' }, options);
+  },
+  /** For a gate's `remediate`: the `needs-fixes` label is put on the pull request. */
+  needsFixes(options: ReleaseOptions = {}): ReleaseConfig {
+    return release({ event: 'pull_request', actions: ['labeled'], label: NEEDS_FIXES_LABEL }, options);
   },
 } as const;

@@ -43,6 +43,11 @@ export interface AgentStageOptions {
 export interface GateStageOptions {
   /** Wait at the gate only for some tasks. @default - every task */
   readonly when?: WhenConfig;
+  /**
+   * The events that send the task back to its implementation stage, e.g. `[Releases.changesRequested({ by: ['cleo'] })]`;
+   * `[]` for none. @default - after a quality or testing stage: changes requested or `needs-fixes` by its agents
+   */
+  readonly remediate?: readonly ReleaseConfig[];
 }
 
 /** Builds a `StageMachine` step by step in TypeScript, from scratch or from an existing one; `build()` checks every rule. */
@@ -86,6 +91,7 @@ export class StageMachineBuilder {
       type: 'gate',
       release: releases.map((entry) => structuredClone(entry)),
       ...(options.when ? { when: options.when } : {}),
+      ...(options.remediate ? { remediate: options.remediate.map((entry) => structuredClone(entry)) } : {}),
     });
   }
 

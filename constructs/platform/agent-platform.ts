@@ -12,6 +12,7 @@ import { GateSensor } from '../events/gate-sensor';
 import { GithubEventSource } from '../events/github-event-source';
 import { PlayResumerTemplate } from '../events/play-resumer-template';
 import { RESUMER_GRANTS, sensorGrants } from '../rbac/events-rbac';
+import { addRemediation, remediationEvents } from './remediation-objects';
 import { PlayRbac } from '../rbac/play-rbac';
 import { PROJECT_GRANTS, PROJECT_SERVICE_ACCOUNT } from '../rbac/project-rbac';
 import { ScopedServiceAccount } from '../rbac/scoped-service-account';
@@ -48,6 +49,8 @@ export const PlatformCharts = {
   eventSource: 'github-eventsource',
   sensors: 'gate-sensors',
   resumer: 'play-resumer',
+  /** Only when a gate sends tasks back: the remediation Sensors and the remediator. */
+  remediation: 'remediation',
   eventsRbac: 'events-rbac',
   /** Only when projects are configured. */
   projects: 'project-workflow-templates',
@@ -158,7 +161,12 @@ export class AgentPlatform extends Construct {
     const config = this.config;
     const events = config.events;
     const eventBus = EventBus.fromEventBusName(this, 'EventBus', events.eventBus.name, events.eventBus.namespace ?? config.namespace);
-    const subscribed = [...new Set(this.stages.gates.flatMap((gate) => gate.release.map((release) => release.event)))].sort();
+    const subscribed = [
+      ...new Set([
+        ...this.stages.gates.flatMap((gate) => gate.release.map((release) => release.event)),
+        ...remediationEvents(config, this.stages),
+      ]),
+    ].sort();
     const eventSource = new GithubEventSource(chart(PlatformCharts.eventSource), 'GitHub', {
       eventBus,
       name: events.eventSource.name,
@@ -196,6 +204,7 @@ export class AgentPlatform extends Construct {
         }),
       );
     }
+    addRemediation({ config, stages: this.stages, eventSource, eventBus, chart: () => chart(PlatformCharts.remediation) });
     return byGate;
   }
 

@@ -21,3 +21,15 @@ export const RESUMER_GRANTS: readonly Grant[] = [
   { apiGroup: 'argoproj.io', resource: 'workflows', verbs: ['get', 'list', 'patch', 'update'] },
   { apiGroup: 'argoproj.io', resource: 'workflowtaskresults', verbs: ['create', 'patch'] },
 ];
+
+/**
+ * What the remediator does: read and write the task's progress record and release record (get, patch), list
+ * and read plays, annotate and stop one (`spec.shutdown`, a patch), delete it and create its successor, and
+ * report task results. Play and record names come from events at run time, so `resourceNames` cannot narrow
+ * them; the remediator never creates ConfigMaps (the play's progress script does).
+ */
+export const REMEDIATOR_GRANTS: readonly Grant[] = [
+  { apiGroup: '', resource: 'configmaps', verbs: ['get', 'patch'] },
+  { apiGroup: 'argoproj.io', resource: 'workflows', verbs: ['create', 'delete', 'get', 'list', 'patch'] },
+  { apiGroup: 'argoproj.io', resource: 'workflowtaskresults', verbs: ['create', 'patch'] },
+];

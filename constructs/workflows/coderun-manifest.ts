@@ -77,6 +77,8 @@ export interface CodeRunManifestProps {
   readonly stage: string;
   /** Prefix of the generated name (Kubernetes appends 5 characters). */
   readonly generateName: string;
+  /** The remediation round (a `round` label on the CodeRun): literal, or one Argo reference. @default - no label */
+  readonly round?: string;
 }
 
 /** The labels that say which play run, stage and agent a CodeRun belongs to; a new attempt cancels by them. */
@@ -116,6 +118,7 @@ export function codeRunManifest(props: CodeRunManifestProps): string {
         [CodeRunLabels.workflowName]: WorkflowVariables.name,
         [CodeRunLabels.workflowType]: WorkflowTypes.coderun,
         ...ownerLabels(props.stage, props.spec.githubApp),
+        ...(props.round === undefined ? {} : { [CodeRunLabels.round]: props.round }),
       },
     },
     spec: props.spec,

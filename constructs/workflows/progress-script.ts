@@ -20,6 +20,7 @@ task_configmap() {
  * - EVENT: `enter` (a stage begins) or `exit` (the play ends);
  * - STAGE, PREVIOUS_STAGE, AGENT, CLI, STATUS: the stage entered (on exit: the stage the play was in);
  * - WORKFLOW_STATUS: on exit, Argo's `workflow.status`;
+ * - ROUND: the play's remediation round (digits; 1 when unset), kept in the record;
  * - TASK_ID (digits, checked before anything uses it), WORKFLOW_NAME, NAMESPACE, REPOSITORY, BRANCH,
  *   PROGRESS_CONFIGMAP (the base name), PROGRESS_SHARDS, PROGRESS_KEY;
  * - TRACKING_LABEL, HISTORY_ANNOTATION, ENTERED_AT_ANNOTATION;
@@ -46,6 +47,8 @@ play_parameters() {
   printf '%s' "$parameters"
 }
 parameters="$(play_parameters)"
+round="$(printenv ROUND || true)"
+[[ "$round" =~ ^[0-9]+$ ]] || round=1
 
 # Runs "$@" until it succeeds, at most 5 times, backing off 1, 2, 4, 8 seconds.
 retry() {
@@ -83,11 +86,12 @@ ensure_configmap() {
 next_record() {
   jq -c --arg event "$EVENT" --arg repo "$REPOSITORY" --arg task "$TASK_ID" --arg wf "$WORKFLOW_NAME" --arg now "$now" \
     --arg stage "$STAGE" --arg previous "$PREVIOUS_STAGE" --arg agent "$AGENT" --arg cli "$CLI" --arg status "$STATUS" \
-    --arg wfstatus "$WORKFLOW_STATUS" --argjson parameters "$parameters" '
+    --arg wfstatus "$WORKFLOW_STATUS" --argjson parameters "$parameters" --arg round "$round" '
     .repository = $repo | .task = $task | .workflowName = $wf | .lastUpdated = $now | .parameters = $parameters
+    | .round = ($round | tonumber)
     | .startedAt = (.startedAt // $now)
     | if $event == "enter" then
-        .stage = $stage | .status = $status
+        .stage = $stage | .status = $status | del(.reason)
         | (if $previous != "" and (.stageResults[$previous] | not) then .stageResults[$previous] = { result: "succeeded", finishedAt: $now } else . end)
         | (if $agent != "" then .lastAgent = $agent | .cliHistory = ((.cliHistory // []) + [ { stage: $stage, agent: $agent, cli: $cli, at: $now } ]) else . end)
       elif $wfstatus == "Succeeded" then .status = (.status // "completed") | .stage = (.stage // $stage)

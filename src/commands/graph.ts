@@ -3,6 +3,7 @@ import { StageMachine } from '../../constructs/model/stage-machine';
 import { loadConfig } from '../config/load-config';
 import { playDagGraph, synthesizedPlayTemplate } from '../graph/play-dag-graph';
 import { stageGraph } from '../graph/stage-graph';
+import { remediationPlan } from '../../constructs/model/remediation';
 import { type Command, ExitCode, HELP_OPTION, type Io, printUsage, UsageError } from './command';
 
 const WHAT = ['stages', 'dag', 'both'] as const;
@@ -40,7 +41,10 @@ function run(args: string[], io: Io): number {
       `--repository ${values.repository} is not configured; repositories: ${config.repositories.map((candidate) => candidate.name).join(', ')}`,
     );
   const sections: string[] = [];
-  if (what !== 'dag') sections.push(stageGraph(StageMachine.fromConfig(config)));
+  if (what !== 'dag') {
+    const machine = StageMachine.fromConfig(config);
+    sections.push(stageGraph(machine, remediationPlan(machine.stages, config.agents, config.remediation)));
+  }
   if (what !== 'stages') {
     sections.push(playDagGraph(synthesizedPlayTemplate(config, repository.service) ?? {}));
   }

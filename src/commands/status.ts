@@ -44,6 +44,7 @@ const COLUMNS: readonly [string, (status: TaskStatus) => string][] = [
   ['TASK', (status) => status.task],
   ['STAGE', (status) => status.stage],
   ['STATUS', (status) => status.status],
+  ['ROUND', (status) => (status.round === undefined ? '-' : String(status.round))],
   ['LAST AGENT', (status) => status.lastAgent || '-'],
   ['LAST UPDATE', (status) => status.lastUpdated || '-'],
   ['AGE', (status) => (status.ageSeconds === undefined ? '-' : formatAge(status.ageSeconds))],
@@ -61,6 +62,12 @@ function table(statuses: readonly TaskStatus[]): string {
   );
   const flagged = statuses.filter((status) => status.flag);
   const notes = flagged.map((status) => `! ${status.repository} task ${status.task}: ${status.flag}`);
+  const rounds = statuses.flatMap((status) =>
+    (status.remediations ?? []).map(
+      (entry) => `  ${status.repository} task ${status.task} round ${entry.round}: ${entry.reason} (${entry.kind}, ${entry.at})`,
+    ),
+  );
+  if (rounds.length > 0) notes.push('', 'remediation rounds:', ...rounds);
   const summary = `${statuses.length} task(s), ${flagged.length} flagged`;
   return `${[...lines, ...(notes.length > 0 ? ['', ...notes] : []), '', summary].join('\n')}\n`;
 }

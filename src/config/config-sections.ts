@@ -22,6 +22,8 @@ export const CONFIG_SECTIONS: Readonly<Record<keyof PlatformConfig, string>> = {
     'How agent stages run: coderun (each stage creates a CodeRun for the CodeRun controller) or direct (each stage runs the agent CLI itself in an Argo step: only Argo Workflows and Argo Events needed). An agent may override it (agents: { rex: { execution: coderun } }).',
   direct:
     'Direct execution: the default CPU and memory requests and limits of every direct agent container (an agent overrides them with agents.X.resources).',
+  remediation:
+    'Remediation rounds: maxRounds (a request for changes in the last round fails the play) and cancelStaleWork (a push by the implementation agent re-runs the stale quality and testing work). A gate sends tasks back with its remediate: conditions.',
   projects:
     'Projects: tasks of one repository run as child plays in dependency order (tasks: [{ id, dependsOn, parameters }], parallelism).',
 };

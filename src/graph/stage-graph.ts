@@ -1,8 +1,10 @@
 /**
  * The stage machine as a Mermaid flowchart: stages in order, the agents of each agent stage, each gate with
- * the GitHub events that release it, conditional stages with the path that skips them, and the end.
+ * the GitHub events that release it, conditional stages with the path that skips them, the remediation path
+ * from a gate back to the implementation stage (with its conditions and `maxRounds`), and the end.
  */
 import type { ReleaseConfig } from '../../constructs/model/config-schema';
+import type { RemediationPlan } from '../../constructs/model/remediation';
 import type { Stage, StageMachine } from '../../constructs/model/stage-machine';
 import { onStage, stageCondition } from '../../constructs/model/stage-behaviour';
 import { label, nodeId } from './mermaid';
@@ -30,7 +32,17 @@ function node(stage: Stage): string {
   });
 }
 
-export function stageGraph(machine: StageMachine): string {
+/** The remediation path of one gate: back to the implementation stage, labelled with what sends a task back. */
+function remediationEdges(machine: StageMachine, plan: RemediationPlan): string[] {
+  const back = id(machine.get(plan.implementationStage));
+  return plan.routes.map(
+    (route) =>
+      `  ${id(machine.get(route.gate))} -. ${label(`remediate: ${route.conditions.map(describeRelease).join(' or ')}`, `round + 1, at most ${plan.maxRounds} rounds`)} .-> ${back}`,
+  );
+}
+
+/** The stage machine as Mermaid; with `remediation`, the paths back to the implementation stage too. */
+export function stageGraph(machine: StageMachine, remediation?: RemediationPlan): string {
   const lines = ['flowchart TD', `  %% the stage machine: ${machine.names.join(' > ')}`, ...machine.stages.map(node)];
   const stages = machine.stages;
   for (let index = 0; index + 1 < stages.length; index += 1) {
@@ -42,5 +54,6 @@ export function stageGraph(machine: StageMachine): string {
         `  ${id(stages[index])} -. ${label(`skipped unless ${when.parameter} in ${when.in.join(', ')}`)} .-> ${id(stages[index + 2])}`,
       );
   }
+  if (remediation) lines.push(...remediationEdges(machine, remediation));
   return `${lines.join('\n')}\n`;
 }

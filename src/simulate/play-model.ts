@@ -38,6 +38,10 @@ export interface Play {
   readonly createdAt: number;
   /** Recreated from its progress record: it continues a run, and keeps that run's releases. */
   readonly resumed: boolean;
+  /** The remediation round, from 1 (the `round` label). */
+  readonly round: number;
+  /** Why it failed, when the remediator stopped it for good (rounds exhausted). */
+  reason?: string;
 }
 
 /** A play as the report shows it. */
@@ -47,6 +51,31 @@ export interface PlayView {
   readonly stage: string;
   /** Present when the play failed. */
   readonly status?: 'failed';
+  /** The remediation round; present from round 2 on (a play in its first round shows none). */
+  readonly round?: number;
+  /** Why the play failed, when it says (rounds exhausted). */
+  readonly reason?: string;
+}
+
+/** One entry of a progress record's remediation history, as the remediator appends it. */
+export interface RemediationEntry {
+  /** The round the entry started (for `stale-work`, the round it re-ran); for rounds exhausted, the last round. */
+  readonly round: number;
+  readonly kind: string;
+  readonly reason: string;
+  readonly reviewer: string;
+  readonly url: string;
+  readonly eventId: string;
+}
+
+/** A task's progress record, as the model keeps it. */
+export interface ProgressView {
+  readonly stage: string;
+  readonly parameters: Readonly<Record<string, string>>;
+  readonly round: number;
+  readonly status: 'in-progress' | 'suspended' | 'completed' | 'failed';
+  readonly reason?: string;
+  readonly remediations: readonly RemediationEntry[];
 }
 
 export type CodeRunPhase = 'Running' | 'Succeeded' | 'Failed' | 'Cancelled';
@@ -73,8 +102,8 @@ export class PlayModel {
   private readonly plays: Play[] = [];
   /** Release ConfigMap name, then gate, to when the release was recorded. */
   private readonly releases = new Map<string, Map<string, number>>();
-  /** Task (`repository#task`) to its last progress record: the stage and the parameters. */
-  private readonly progress = new Map<string, { stage: string; parameters: Readonly<Record<string, string>> }>();
+  /** Task (`repository#task`) to its last progress record. */
+  private readonly progress = new Map<string, ProgressView>();
   private readonly codeRuns: CodeRun[] = [];
   /** The current step index; -1 before the first step. */
   private now = -1;
@@ -99,6 +128,7 @@ export class PlayModel {
     stage: string,
     parameters: Readonly<Record<string, string>> = {},
     resumed = false,
+    round = 1,
   ): Play {
     const config = this.repositoryConfig(repository);
     this.stages.indexOf(stage);
@@ -116,6 +146,7 @@ export class PlayModel {
       parameters: { ...this.config.play.parameters, ...parameters },
       createdAt: this.now,
       resumed,
+      round,
     };
     this.plays.push(play);
     this.enter(play, stage);
@@ -135,7 +166,7 @@ export class PlayModel {
   public resumeFromState(repository: string, task: number): Play {
     const record = this.progress.get(this.taskKey(repository, task));
     if (!record) throw new Error(`task ${task} of ${repository} has no progress record to resume from`);
-    return this.addPlay(repository, task, record.stage, record.parameters, true);
+    return this.addPlay(repository, task, record.stage, record.parameters, true, record.round);
   }
 
   /** The task run again from its first stage: the old play (if any) is deleted, a new run starts. */
@@ -161,7 +192,7 @@ export class PlayModel {
   }
 
   public labelsOf(play: Play): Record<string, string> {
-    return playLabels({ task: String(play.task), repository: play.repository, stage: play.stage });
+    return playLabels({ task: String(play.task), repository: play.repository, stage: play.stage, round: String(play.round) });
   }
 
   /** Argo has finished the Workflow: it reached its end stage or failed. */
@@ -222,6 +253,8 @@ export class PlayModel {
       task: play.task,
       stage: play.stage,
       ...(play.failed ? { status: 'failed' as const } : {}),
+      ...(play.round > 1 ? { round: play.round } : {}),
+      ...(play.reason === undefined ? {} : { reason: play.reason }),
     }));
   }
 
@@ -305,7 +338,66 @@ export class PlayModel {
   }
 
   private saveProgress(play: Play): void {
-    this.progress.set(this.taskKey(play.repository, play.task), { stage: play.stage, parameters: play.parameters });
+    const key = this.taskKey(play.repository, play.task);
+    const before = this.progress.get(key);
+    const status = play.failed
+      ? 'failed'
+      : onStage(this.stages.get(play.stage), {
+          agent: () => 'in-progress' as const,
+          gate: () => 'suspended' as const,
+          end: () => 'completed' as const,
+        });
+    this.progress.set(key, {
+      stage: play.stage,
+      parameters: play.parameters,
+      round: play.round,
+      status,
+      ...(play.reason === undefined ? {} : { reason: play.reason }),
+      remediations: before?.remediations ?? [],
+    });
+  }
+
+  /** The task's progress record, if it has one. */
+  public progressOf(repository: string, task: number): ProgressView | undefined {
+    return this.progress.get(this.taskKey(repository, task));
+  }
+
+  /**
+   * The remediator's stop: the play's exit handler cancels its running CodeRuns and records it failed (a
+   * stopped Workflow fails). Returns the CodeRuns it cancelled.
+   */
+  public stop(play: Play, reason?: string): CodeRunView[] {
+    const cancelled = this.codeRuns.filter((run) => run.play === play && run.phase === 'Running');
+    for (const run of cancelled) run.phase = 'Cancelled';
+    play.failed = true;
+    play.waiting = false;
+    if (reason !== undefined) play.reason = reason;
+    this.saveProgress(play);
+    return cancelled.map(({ play: _play, ...view }) => ({ ...view }));
+  }
+
+  /** Appends an entry to the task's remediation history (once per event) and, for a new round, sets its round. */
+  public recordRemediation(repository: string, task: number, entry: RemediationEntry, changes: Partial<ProgressView> = {}): void {
+    const key = this.taskKey(repository, task);
+    const before = this.progress.get(key);
+    if (!before) throw new Error(`task ${task} of ${repository} has no progress record`);
+    const seen = entry.eventId !== '' && before.remediations.some((existing) => existing.eventId === entry.eventId);
+    this.progress.set(key, { ...before, ...changes, remediations: seen ? before.remediations : [...before.remediations, entry] });
+  }
+
+  /** Removes the given gates' releases from a release ConfigMap (they do not hold in the next round). */
+  public forgetReleases(configMap: string, gates: readonly string[]): void {
+    const recorded = this.releases.get(configMap);
+    if (recorded) for (const gate of gates) recorded.delete(gate);
+  }
+
+  /**
+   * The remediator's replacement: the stopped play is deleted with its CodeRuns, and its successor, with the
+   * same name, starts at `stage` in `round`; it continues the task's run (the releases that still hold).
+   */
+  public replace(play: Play, stage: string, round: number): Play {
+    this.deletePlay(play.repository, play.task);
+    return this.addPlay(play.repository, play.task, stage, play.parameters, true, round);
   }
 
   private taskKey(repository: string, task: number): string {

@@ -6,6 +6,8 @@ import type { PlatformConfig } from '../../constructs/model/config-schema';
 import { playSelectorLabels } from '../../constructs/model/play-workflow';
 import { RESUMER_TEMPLATE_NAME } from '../../constructs/model/play-contract';
 import { RESUMER_PARAMETERS, type ResumerParameter } from '../../constructs/model/resumer-contract';
+import { REMEDIATOR_TEMPLATE_NAME } from '../../constructs/model/remediator-contract';
+import { remediatorSettings, runRemediator, type RemediationReport, type RemediatorSettings } from './remediator-model';
 import { UnsupportedFeatureError } from './engine/unsupported';
 import { PlayModel, type CodeRunView, type Play, type PlayView } from './play-model';
 import type { GithubStep, Scenario, Step } from './scenario';
@@ -27,6 +29,8 @@ export interface StepReport {
   ignored?: string;
   /** Triggers that failed (`triggerFailures`): how often, and whether the event was lost. Absent when none failed. */
   failedTriggers?: FailedTrigger[];
+  /** What remediators did: a task sent back, its stale work re-run, or its rounds exhausted. Absent when none acted. */
+  remediated?: RemediationReport[];
   /** What each trigger did, in words, for the readable trace. */
   readonly notes: string[];
 }
@@ -63,6 +67,7 @@ export interface SimulatedPlatform {
  */
 export function simulate(platform: SimulatedPlatform, scenario: Scenario): SimulationReport {
   const model = new PlayModel(platform.config);
+  const plan = remediatorSettings(platform.objects);
   const sensors = platform.objects.filter((object) => object.kind === 'Sensor');
   const eventSource = platform.objects.find((object) => object.kind === 'EventSource');
   if (!eventSource) throw new Error('the platform has no EventSource: nothing would deliver GitHub events');
@@ -70,7 +75,7 @@ export function simulate(platform: SimulatedPlatform, scenario: Scenario): Simul
   for (const play of scenario.plays) model.addPlay(play.repository, play.task, play.stage, play.parameters);
   const steps = scenario.steps.map((step, index) => {
     model.at(index);
-    return runStep(model, sensors, source, step, index);
+    return runStep({ model, plan }, sensors, source, step, index);
   });
   return { plays: model.views(), steps, coderuns: model.codeRunViews(), mostLiveCodeRuns: model.mostLiveCodeRuns };
 }
@@ -108,12 +113,13 @@ function requirePlay(model: PlayModel, repository: string, task: number): Play {
 class StepRefused extends Error {}
 
 function runStep(
-  model: PlayModel,
+  context: SimulationContext,
   sensors: readonly Record<string, any>[],
   source: { name: string; eventName: string },
   step: Step,
   index: number,
 ): StepReport {
+  const model = context.model;
   const report: StepReport = { index, sensors: [], resumed: [], recorded: [], notes: [] };
   if (!('github' in step)) {
     try {
@@ -141,11 +147,11 @@ function runStep(
         );
         if (lost) continue;
       }
-      execute(model, trigger, report);
+      execute(context, trigger, report);
     }
   }
   if (report.sensors.length === 0) report.ignored = `no sensor matched: ${runs.map(describeMiss).join('; ')}`;
-  else if (report.resumed.length === 0) report.ignored = `nothing resumed: ${report.notes.join('; ')}`;
+  else if (report.resumed.length === 0 && report.remediated === undefined) report.ignored = `nothing resumed: ${report.notes.join('; ')}`;
   return report;
 }
 
@@ -156,18 +162,24 @@ function describeMiss(run: SensorRun): string {
     .join(' | ')})`;
 }
 
-function execute(model: PlayModel, trigger: FiredTrigger, report: StepReport): void {
+/** The model, and what the synthesized remediator runs by (none when the platform has no remediator). */
+interface SimulationContext {
+  readonly model: PlayModel;
+  readonly plan: RemediatorSettings | undefined;
+}
+
+function execute(context: SimulationContext, trigger: FiredTrigger, report: StepReport): void {
   const resource = trigger.resource;
-  if (
-    trigger.kind === 'k8s' &&
-    trigger.operation === 'create' &&
-    resource.kind === 'Workflow' &&
-    resource.spec?.workflowTemplateRef?.name === RESUMER_TEMPLATE_NAME
-  ) {
-    runResumer(model, argumentsOf(resource), report);
+  const created = trigger.kind === 'k8s' && trigger.operation === 'create' && resource.kind === 'Workflow';
+  const template = resource.spec?.workflowTemplateRef?.name;
+  if (created && template === RESUMER_TEMPLATE_NAME) {
+    runResumer(context.model, argumentsOf(resource), report);
+  } else if (created && template === REMEDIATOR_TEMPLATE_NAME && context.plan !== undefined) {
+    const outcome = runRemediator(context.model, context.plan, resource, report.notes);
+    if (outcome !== undefined) report.remediated = [...(report.remediated ?? []), outcome];
   } else {
     throw new UnsupportedFeatureError(
-      `trigger ${trigger.name}: ${trigger.kind} ${trigger.operation} of ${resource.kind} is not simulated (our Sensors only create the resumer)`,
+      `trigger ${trigger.name}: ${trigger.kind} ${trigger.operation} of ${resource.kind} is not simulated (our Sensors only create the resumer and the remediator)`,
     );
   }
 }

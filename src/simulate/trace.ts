@@ -8,12 +8,22 @@ export function formatTrace(report: SimulationReport): string {
     for (const sensor of step.sensors) lines.push(`  sensor ${sensor} fired`);
     for (const gate of step.recorded) lines.push(`  recorded ${gate.gate} for task ${gate.task} of ${gate.repository}`);
     for (const gate of step.resumed) lines.push(`  resumed ${gate.gate} of task ${gate.task} of ${gate.repository}`);
+    for (const done of step.remediated ?? [])
+      lines.push(
+        done.outcome === 'exhausted'
+          ? `  failed task ${done.task} of ${done.repository}: ${done.reason}`
+          : done.outcome === 'refused'
+            ? `  stopped task ${done.task} of ${done.repository}; its successor at ${done.stage} was refused`
+            : `  ${done.outcome === 'next-round' ? 'sent back' : 're-ran'} task ${done.task} of ${done.repository}: round ${done.round} at ${done.stage}`,
+      );
     for (const note of step.notes) lines.push(`  ${note}`);
     if (step.ignored !== undefined && step.notes.length === 0) lines.push(`  ignored: ${step.ignored}`);
   }
   lines.push('plays:');
   for (const play of report.plays)
-    lines.push(`  ${play.repository} task ${play.task}: ${play.stage}${play.status ? ` (${play.status})` : ''}`);
+    lines.push(
+      `  ${play.repository} task ${play.task}: ${play.stage}${play.round ? `, round ${play.round}` : ''}${play.status ? ` (${play.status}${play.reason ? `: ${play.reason}` : ''})` : ''}`,
+    );
   if (report.coderuns.length > 0) {
     lines.push('coderuns:');
     for (const run of report.coderuns)

@@ -15,6 +15,20 @@ export const StageResultSchema = z.object({ result: z.string().min(1), finishedA
 
 export const CliUseSchema = z.object({ stage: z.string(), agent: z.string(), cli: z.string(), at: timestamp });
 
+/** One entry of the remediation history: the round it started, why, who asked, and where. */
+export const RemediationEntrySchema = z.object({
+  round: z.number().int().min(1),
+  /** `remediate` (changes requested), `stale-work` (a push re-ran the round's reviews). */
+  kind: z.string(),
+  reason: z.string(),
+  /** The reviewer or pusher (a bot login). */
+  reviewer: z.string().default(''),
+  /** The pull request. */
+  url: z.string().default(''),
+  eventId: z.string().default(''),
+  at: timestamp,
+});
+
 export const ProgressRecordSchema = z.object({
   repository: z.string().regex(/^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/, { message: 'expected owner/name' }),
   task: z.string().regex(/^\d+$/, { message: 'expected the task id (digits)' }),
@@ -29,6 +43,12 @@ export const ProgressRecordSchema = z.object({
   cliHistory: z.array(CliUseSchema).default([]),
   /** The play parameters stage conditions test (task-type and the declared ones); absent in older records. */
   parameters: recordWithoutReservedKeys(z.string()).optional(),
+  /** The remediation round the task is in; absent in records written before rounds (round 1). */
+  round: z.number().int().min(1).optional(),
+  /** Why the task failed, when the remediator says (rounds exhausted). */
+  reason: z.string().optional(),
+  /** What sent the task back, or re-ran its stale work, oldest first (the remediator appends). */
+  remediations: z.array(RemediationEntrySchema).default([]),
 });
 
 export type ProgressRecord = z.infer<typeof ProgressRecordSchema>;

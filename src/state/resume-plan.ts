@@ -142,9 +142,11 @@ export function resumeWorkflow(
     task: record.task,
     repository: repository.name,
     stage: stage.name,
+    // The round the record is in: a resumed play continues it (and a remediated task does not start over).
+    round: String(record.round ?? 1),
     parameters: Object.entries(parameters).map(([name, value]) => ({ name, value })),
     extraAnnotations: {
-      [RESUMED_FROM_ANNOTATION]: `${entry.configMap}/${entry.key}: stage ${record.stage}, status ${record.status}, last updated ${record.lastUpdated}`,
+      [RESUMED_FROM_ANNOTATION]: `${entry.configMap}/${entry.key}: stage ${record.stage}, status ${record.status}, round ${record.round ?? 1}, last updated ${record.lastUpdated}`,
     },
   });
 }

@@ -19,6 +19,12 @@ export interface TaskStatus {
   readonly task: string;
   readonly stage: string;
   readonly status: string;
+  /** The remediation round (1 for a record written before rounds; absent for an unreadable record). */
+  readonly round?: number;
+  /** Why the task failed, when its record says (rounds exhausted). */
+  readonly reason?: string;
+  /** The remediation history: what sent the task back, or re-ran its stale work. */
+  readonly remediations?: readonly { round: number; kind: string; reason: string; reviewer: string; url: string; at: string }[];
   readonly lastAgent: string;
   readonly lastUpdated: string;
   /** Seconds since the last update, at the time of the report. */
@@ -39,7 +45,8 @@ export function formatAge(seconds: number): string {
   return `${minutes}m`;
 }
 
-function flagOf(status: string, ageSeconds: number, thresholds: StuckThresholds): string | undefined {
+function flagOf(status: string, ageSeconds: number, thresholds: StuckThresholds, reason?: string): string | undefined {
+  if (status === ProgressStatuses.failed && reason !== undefined) return `failed: ${reason}`;
   if (status === ProgressStatuses.failed) return 'failed: resume it with agent-play resume';
   if (status === ProgressStatuses.inProgress && ageSeconds > thresholds.stuckAfter)
     return `stuck: no progress for ${formatAge(ageSeconds)} (more than ${formatAge(thresholds.stuckAfter)})`;
@@ -65,12 +72,15 @@ export function taskStatus(entry: TaskEntry, now: Date, thresholds: StuckThresho
     };
   }
   const ageSeconds = Math.max(0, Math.floor((now.getTime() - Date.parse(record.lastUpdated)) / 1000));
-  const flag = flagOf(record.status, ageSeconds, thresholds);
+  const flag = flagOf(record.status, ageSeconds, thresholds, record.reason);
   return {
     repository: record.repository,
     task: record.task,
     stage: record.stage,
     status: record.status,
+    round: record.round ?? 1,
+    ...(record.reason === undefined ? {} : { reason: record.reason }),
+    remediations: record.remediations.map(({ eventId: _eventId, ...entry }) => entry),
     lastAgent: record.lastAgent ?? '',
     lastUpdated: record.lastUpdated,
     ageSeconds,

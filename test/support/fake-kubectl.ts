@@ -21,6 +21,9 @@
  *   that changes something bumps the resourceVersion. ConfigMap data, labels and annotations must stay
  *   maps of strings, as the API server demands.
  *
+ * - `delete workflow NAME -n NS --wait=true`: removes the Workflow (the remediator's replacement of a play);
+ *   NotFound (exit 1) when absent.
+ *
  * Any other call fails loudly (exit 97) and is recorded, so a test notices when a script starts using
  * something new. Every call is logged with its exit code. A test can also queue writes by "another
  * writer" (see {@link FakeCluster.interleave}) to provoke a conflict between a script's read and its patch,
@@ -188,7 +191,7 @@ run_jq() {
 
 # Parse: positionals pos1..pos4, and the flags the scripts use; anything else is unsupported.
 pos1="" pos2="" pos3="" pos4="" count=0
-ns="" output="" file="" ptype="" patch="" has_patch="" dryrun="" literals="" selector="" has_selector="" expect=""
+ns="" output="" file="" ptype="" patch="" has_patch="" dryrun="" literals="" selector="" has_selector="" expect="" waited=""
 for arg in "$@"; do
   if [ -n "$expect" ]; then printf -v "$expect" '%s' "$arg"; expect=""; continue; fi
   case "$arg" in
@@ -199,6 +202,7 @@ for arg in "$@"; do
     -p) expect=patch; has_patch=yes ;;
     -l) expect=selector; has_selector=yes ;;
     --dry-run=client) dryrun=client ;;
+    --wait=true) waited=yes ;;
     --from-literal=*) literals=yes ;;
     -*) unsupported "unknown flag $arg" "$@" ;;
     *)
@@ -312,6 +316,16 @@ case "$verb" in
     run_jq -c --arg patch "$patch" -f "$here/prelude-patch.jq" "$path"
     printf '%s\n' "$result" >"$path.tmp" && mv "$path.tmp" "$path"
     case "$kind" in workflow) echo "workflow.argoproj.io/$name patched" ;; *) echo "$kind/$name patched" ;; esac
+    ;;
+
+  delete)
+    [ "$count" -eq 3 ] && [ "$kind" = workflow ] && [ -n "$ns" ] && [ -n "$waited" ] && [ -z "$output$file$ptype$has_patch$dryrun$literals$has_selector" ] \
+      || unsupported "delete form (only delete workflow NAME -n NS --wait=true)" "$@"
+    valid_name "$name" && valid_name "$ns" || not_found
+    path="$(object_file "$kind" "$ns" "$name")"
+    [ -f "$path" ] || not_found
+    rm "$path"
+    echo "workflow.argoproj.io \"$name\" deleted"
     ;;
 
   *)

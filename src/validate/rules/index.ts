@@ -14,6 +14,7 @@ import { retryMaxDurationRule } from './retry-max-duration';
 import { podSecurityRestrictedRule } from './pod-security';
 import { SENSOR_DEPENDENCY_RULES } from './sensor-dependencies';
 import { sensorGateExistsRule } from './sensor-gates';
+import { remediatorStagesRule } from './remediator-stages';
 import { SENSOR_TRIGGER_RULES } from './sensor-triggers';
 import { pvcPruneProtectionRule, specLabelsRule } from './spec-labels';
 import { TEMPLATE_FIELD_RULES } from './template-fields';
@@ -41,6 +42,7 @@ export const LINT_RULES: readonly LintRule[] = [
   ...SENSOR_DEPENDENCY_RULES,
   ...SENSOR_TRIGGER_RULES,
   sensorGateExistsRule,
+  remediatorStagesRule,
   sensorEventSourceRule,
   eventsNamespaceRule,
   specLabelsRule,

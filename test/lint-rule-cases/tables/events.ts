@@ -12,6 +12,7 @@ import {
   sensorLogicalOperatorRule,
 } from '../../../src/validate/rules/sensor-dependencies';
 import { sensorGateExistsRule } from '../../../src/validate/rules/sensor-gates';
+import { remediatorStagesRule } from '../../../src/validate/rules/remediator-stages';
 import {
   sensorConditionsRule,
   sensorParameterRule,
@@ -77,7 +78,92 @@ const resumerTrigger = (gate: string) => (spec: any) =>
     },
   });
 
+/** A remediator whose decide step names `stage` (and, when given, `stale` as the stale-work restart stage). */
+const remediator = (stage: string, stale?: string, labels: Record<string, string> = { 'workflow-type': 'remediator' }) =>
+  manifest(
+    'WorkflowTemplate',
+    'play-remediator',
+    {
+      entrypoint: 'remediate',
+      templates: [
+        { name: 'remediate', steps: [[{ name: 'decide', template: 'decide' }]] },
+        {
+          name: 'decide',
+          script: {
+            image: 'alpine/k8s:1.31.4',
+            source: 'true',
+            env: [
+              { name: 'IMPLEMENTATION_STAGE', value: stage },
+              ...(stale === undefined ? [] : [{ name: 'STALE_RESTART_STAGE', value: stale }]),
+            ],
+          },
+        },
+      ],
+    },
+    { labels },
+  );
+
+/** A play with agent stage `implementation`, parallel agent stage `review` (cleo, tess), gate `waiting` and the end. */
+const remediatedPlay = manifest('WorkflowTemplate', 'play-payments', {
+  entrypoint: 'play',
+  arguments: { parameters: [{ name: 'start-stage', value: 'implementation', enum: ['implementation', 'waiting', 'review', 'completed'] }] },
+  templates: [
+    {
+      name: 'play',
+      dag: {
+        tasks: [
+          { name: 'implementation', template: 'run-implementation' },
+          { name: 'waiting', template: 'gate', depends: 'implementation' },
+          { name: 'review-cleo', template: 'run-review-cleo', depends: 'waiting' },
+          { name: 'review-tess', template: 'run-review-tess', depends: 'waiting' },
+        ],
+      },
+    },
+    { name: 'run-implementation', suspend: {} },
+    { name: 'run-review-cleo', suspend: {} },
+    { name: 'run-review-tess', suspend: {} },
+    { name: 'gate', suspend: {} },
+  ],
+});
+
 export const EVENTS_TABLES: RuleTable[] = [
+  {
+    rule: remediatorStagesRule,
+    cases: [
+      {
+        name: 'an implementation stage the play does not have',
+        message: 'IMPLEMENTATION_STAGE "implement" is not an agent stage of play play-payments (agent stages: implementation, review)',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [remediator('implementation'), remediatedPlay],
+        path: 'spec.templates[1].script.env[0].value',
+      },
+      {
+        name: 'an implementation stage that is a gate',
+        message: 'IMPLEMENTATION_STAGE "waiting" is not an agent stage',
+        broken: [remediator('waiting'), remediatedPlay],
+        fixed: [remediator('review'), remediatedPlay],
+      },
+      {
+        name: 'a stale-work restart stage the play does not have (any stage will do)',
+        message: 'STALE_RESTART_STAGE "testing" is not a stage of play play-payments',
+        broken: [remediator('implementation', 'testing'), remediatedPlay],
+        fixed: [remediator('implementation', 'waiting'), remediatedPlay],
+        path: 'spec.templates[1].script.env[1].value',
+      },
+      {
+        name: 'only the remediator is checked, and only against plays',
+        message: 'is not an agent stage',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [remediator('implement', undefined, { 'workflow-type': 'resumer' }), remediatedPlay],
+      },
+      {
+        name: 'a run without plays is not checked',
+        message: 'is not an agent stage',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [remediator('implement')],
+      },
+    ],
+  },
   {
     rule: sensorDependenciesRule,
     cases: [

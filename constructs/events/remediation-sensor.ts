@@ -1,0 +1,266 @@
+import { ApiObject, Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { ARGO_API_VERSION } from '../model/argo-api';
+import { DEFAULT_TRIGGER_RETRIES } from '../model/config-schema';
+import type { AgentConfig, ReleaseConfig, RepositoryConfig, ResumeStrategy } from '../model/config-schema';
+import { COMMON_LABELS } from '../model/labels';
+import { dnsLabelProblem, githubAppBotLogin, progressConfigMapName, repositoryLabelValue } from '../model/naming';
+import { playWorkflowName, releaseConfigMapName } from '../model/play-contract';
+import { checkProp } from '../model/prop-checks';
+import type { RemediationPlan } from '../model/remediation';
+import {
+  REMEDIATOR_TEMPLATE_NAME,
+  RemediationKinds,
+  type RemediationKind,
+  remediatorArguments,
+  remediatorParameterDest,
+  type RemediatorParameter,
+} from '../model/remediator-contract';
+import { NO_TASK, TASK_BRANCH_PATTERN, taskIdTemplate } from '../model/task-id-template';
+import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
+import type { DataFilter, EventDependency, SensorSpec, Trigger, TriggerParameter } from './argo-events-types';
+import { assertSameNamespace, type IEventBus } from './event-bus';
+import { restrictedEventsPodTemplate } from './events-pod-security';
+import { releaseDependency } from './gate-sensor';
+import type { IGithubEventSource } from './github-event-source';
+import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, type GenericRule, genericServiceRule, repositoryLookup } from './repository-lookup';
+
+/** What `new RemediationSensor(scope, id, props)` takes. */
+export interface RemediationSensorProps {
+  /**
+   * What the Sensor listens for: `remediate` (the gates' `remediate` conditions: changes requested,
+   * `needs-fixes`) or `stale-work` (a push by the implementation agents' bots to a task branch).
+   */
+  readonly kind: RemediationKind;
+  /** The platform's remediation plan (`remediationPlan`): the conditions, the implementation agents. */
+  readonly plan: RemediationPlan;
+  /** The repositories whose events count; each event must come from one of them. */
+  readonly repositories: readonly RepositoryConfig[];
+  /** The agent registry, for the bot logins the conditions require. */
+  readonly agents: Readonly<Record<string, AgentConfig>>;
+  /** The GitHub EventSource the Sensor's one dependency names. */
+  readonly eventSource: IGithubEventSource;
+  /** The EventBus the Sensor reads from; it must be in the Sensor's namespace. */
+  readonly eventBus: IEventBus;
+  /** The service account of the Sensor's pod: it only creates remediator Workflows. */
+  readonly serviceAccountName: ServiceAccountRef;
+  /** How the remediator finds the play: by its labels or by its derived name. @default label-selector */
+  readonly strategy?: ResumeStrategy;
+  /** Retries of a failed trigger, with backoff, from 0 to 10. @default 3 */
+  readonly triggerRetries?: number;
+  /** `metadata.name` of the Sensor. @default `remediate` or `stale-work` (the kind) */
+  readonly name?: string;
+  /** `metadata.namespace` of the Sensor. @default - the chart's namespace */
+  readonly namespace?: string;
+}
+
+/** The name of a remediation Sensor's one dependency. */
+export const REMEDIATION_DEPENDENCY = 'event';
+
+/** The push of a task's implementation branch: `refs/heads/feature/task-5-implementation`. */
+export const TASK_PUSH_REF_PATTERN = `^refs/heads/${TASK_BRANCH_PATTERN.slice(1)}`;
+
+/**
+ * The Sensor that sends a task back for another round (`remediate`), or that makes the quality and
+ * testing work of a round stale when the implementation agent pushes again (`stale-work`). Like a gate
+ * Sensor it has exactly one dependency (a NATS streaming EventBus refuses two on one event source and
+ * name: argo-events `pkg/reconciler/sensor/validate.go`), with anchored filters, and one `atLeastOnce`
+ * trigger that creates a remediator Workflow (`PlayRemediatorTemplate`) with the event's values. It never
+ * touches a play itself.
+ *
+ * `remediate` joins the conditions of every gate that sends tasks back (alternatives of one another): the
+ * remediator decides from the play's stage and round whether the event counts.
+ */
+export class RemediationSensor extends Construct {
+  /** The Sensor's `metadata.name`. */
+  public readonly name: string;
+  /** What it listens for. */
+  public readonly kind: RemediationKind;
+  /** The Sensor object under the typed surface. */
+  protected readonly apiObject: ApiObject;
+
+  /**
+   * @throws when the Sensor is in another namespace than its EventBus, has no repository, has nothing to
+   * listen for (no condition, or no implementation agent for `stale-work`), or a name breaks its rule
+   */
+  public constructor(scope: Construct, id: string, props: RemediationSensorProps) {
+    super(scope, id);
+    this.kind = props.kind;
+    this.name = props.name ?? props.kind;
+    const owner = `Sensor ${this.name}`;
+    const namespace = props.namespace ?? Chart.of(this).namespace;
+    assertSameNamespace(owner, namespace, props.eventBus);
+    checkProp(owner, 'name', this.name, dnsLabelProblem(this.name));
+    checkProp(
+      owner,
+      'kind',
+      props.kind,
+      Object.values(RemediationKinds).includes(props.kind) ? undefined : 'is not remediate or stale-work',
+    );
+    if (props.repositories.length === 0) throw new Error(`${owner} needs at least one repository`);
+    const serviceAccountName = serviceAccountNameOf(owner, 'serviceAccountName', props.serviceAccountName);
+    const dependency = props.kind === RemediationKinds.remediate ? changesRequestedDependency(props) : pushDependency(props);
+    const spec: SensorSpec = {
+      eventBusName: props.eventBus.name,
+      template: restrictedEventsPodTemplate(serviceAccountName),
+      dependencies: [dependency],
+      triggers: [remediatorTrigger(this.name, namespace, props)],
+    };
+    this.apiObject = new ApiObject(this, 'Resource', {
+      apiVersion: ARGO_API_VERSION,
+      kind: 'Sensor',
+      metadata: { name: this.name, namespace: props.namespace, labels: { ...COMMON_LABELS } },
+      spec,
+    });
+  }
+}
+
+/**
+ * Every condition once, in route order; conditions that differ only in who sends them are one, with every
+ * sender (anyone, when one of them allows anyone). Fewer alternatives keep the Sensor small: at 1,000
+ * repositories each alternative carries the repository and branch pairs.
+ */
+function uniqueConditions(plan: RemediationPlan): ReleaseConfig[] {
+  const merged = new Map<string, ReleaseConfig>();
+  for (const route of plan.routes) {
+    for (const condition of route.conditions) {
+      const { by, ...what } = condition;
+      const key = JSON.stringify(what);
+      const before = merged.get(key);
+      const senders = before === undefined ? [...by] : before.by.length === 0 || by.length === 0 ? [] : [...new Set([...before.by, ...by])];
+      merged.set(key, { ...what, by: senders });
+    }
+  }
+  return [...merged.values()];
+}
+
+function changesRequestedDependency(props: RemediationSensorProps): EventDependency {
+  const conditions = uniqueConditions(props.plan);
+  if (conditions.length === 0) throw new Error(`Sensor ${props.name ?? props.kind} has no condition: no gate sends tasks back`);
+  const dependency = releaseDependency({
+    gate: { name: props.name ?? props.kind, type: 'gate', release: conditions },
+    repositories: props.repositories,
+    agents: props.agents,
+    eventSource: props.eventSource,
+    eventBus: props.eventBus,
+    serviceAccountName: props.serviceAccountName,
+  });
+  return { ...dependency, name: REMEDIATION_DEPENDENCY };
+}
+
+function anchored(values: readonly string[], caseInsensitive: boolean): string {
+  const alternatives = [...new Set(values)].map((value) => value.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')).join('|');
+  return `${caseInsensitive ? '(?i)' : ''}^(${alternatives})$`;
+}
+
+/** A push (not a deletion) of a task branch, by an implementation agent's bot, in one of the repositories. */
+function pushDependency(props: RemediationSensorProps): EventDependency {
+  const bots = props.plan.implementationAgents.map((agent) => githubAppBotLogin(props.agents[agent].githubApp));
+  if (bots.length === 0) throw new Error(`Sensor ${props.name ?? props.kind} has no implementation agent whose pushes count`);
+  const data: DataFilter[] = [
+    { path: 'body.X-GitHub-Event', type: 'string', value: [anchored(['push'], false)] },
+    {
+      path: 'body.repository.full_name',
+      type: 'string',
+      value: [
+        anchored(
+          props.repositories.map((repository) => repository.name),
+          true,
+        ),
+      ],
+    },
+    { path: 'body.ref', type: 'string', value: [TASK_PUSH_REF_PATTERN] },
+    { path: 'body.deleted', type: 'bool', value: ['false'] },
+    { path: 'body.sender.login', type: 'string', value: [anchored(bots, true)] },
+  ];
+  return {
+    name: REMEDIATION_DEPENDENCY,
+    eventSourceName: props.eventSource.name,
+    eventName: props.eventSource.eventName,
+    filters: { data },
+  };
+}
+
+/** The Go template statements that leave a push's task id (from its branch) in `$task`. */
+function pushTaskIdTemplate(prefix = ''): string {
+  return [
+    `{{- $task := regexReplaceAll "${TASK_PUSH_REF_PATTERN}" (regexFind "${TASK_PUSH_REF_PATTERN}" .Input.body.ref) "\${1}" -}}`,
+    `{{- if eq $task "" -}}{{- $task = "${NO_TASK}" -}}{{- end -}}`,
+    `${prefix}{{ $task }}`,
+  ].join('');
+}
+
+/** The generic rule for a repository's progress ConfigMap base name: `play-progress-{owner}-{name}`. */
+const GENERIC_PROGRESS_CONFIGMAP: GenericRule = {
+  template: `play-progress-{{ regexReplaceAll "^-+|-+$" (regexReplaceAll "[^a-z0-9]+" $repository "-") "" }}`,
+  render: (fullName) => `play-progress-${fullName.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}`,
+};
+
+/** Starts the remediator with the event's values. */
+function remediatorTrigger(name: string, namespace: string | undefined, props: RemediationSensorProps): Trigger {
+  const repositories = props.repositories;
+  const dependencyName = REMEDIATION_DEPENDENCY;
+  const push = props.kind === RemediationKinds.staleWork;
+  const from = (parameter: RemediatorParameter, src: Omit<TriggerParameter['src'], 'dependencyName'>): TriggerParameter => ({
+    src: { dependencyName, ...src },
+    dest: remediatorParameterDest(parameter),
+  });
+  const task = (prefix: string): string => (push ? pushTaskIdTemplate(prefix) : taskIdTemplate(prefix));
+  const perTask = (prefixOf: (service: string) => string): string =>
+    task(`${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => prefixOf(repository.service), genericServiceRule(prefixOf))}`);
+  const parameters: TriggerParameter[] = [
+    from('repository', { dataKey: 'body.repository.full_name' }),
+    from('repository-label', {
+      dataTemplate: `${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => repositoryLabelValue(repository.name), GENERIC_REPOSITORY_LABEL)}`,
+    }),
+    from('release-configmap', { dataTemplate: perTask((service) => releaseConfigMapName(service, '')) }),
+    from('progress-configmap', {
+      dataTemplate: `${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => progressConfigMapName(repository.name), GENERIC_PROGRESS_CONFIGMAP)}`,
+    }),
+    from('task-id', { dataTemplate: task('') }),
+    ...(props.strategy === 'workflow-name' ? [from('play', { dataTemplate: perTask((service) => playWorkflowName(service, '')) })] : []),
+    ...(push ? [] : [from('pr-url', { dataKey: 'body.pull_request.html_url' })]),
+    from(
+      'sender',
+      push
+        ? { dataKey: 'body.sender.login' }
+        : {
+            dataTemplate: '{{ if .Input.body.review }}{{ .Input.body.review.user.login }}{{ else }}{{ .Input.body.sender.login }}{{ end }}',
+          },
+    ),
+    from(
+      'reason',
+      push
+        ? { dataTemplate: 'pushed {{ .Input.body.after }}' }
+        : { dataTemplate: '{{ if .Input.body.review }}changes requested{{ else }}label {{ .Input.body.label.name }}{{ end }}' },
+    ),
+    // The delivery id stays the same when GitHub redelivers: the remediator handles each event once.
+    from('event-id', { dataKey: 'body.X-GitHub-Delivery' }),
+    // A label event has no time of its own: "none" (an empty rendering would fail the trigger).
+    ...(push
+      ? []
+      : [from('event-at', { dataTemplate: '{{ if .Input.body.review }}{{ .Input.body.review.submitted_at }}{{ else }}none{{ end }}' })]),
+  ];
+  return {
+    template: {
+      name,
+      k8s: {
+        operation: 'create',
+        source: {
+          resource: {
+            apiVersion: ARGO_API_VERSION,
+            kind: 'Workflow',
+            metadata: { generateName: `${name}-`.slice(0, 58), namespace },
+            spec: {
+              workflowTemplateRef: { name: REMEDIATOR_TEMPLATE_NAME },
+              arguments: { parameters: remediatorArguments({ kind: props.kind }) },
+            },
+          },
+        },
+        parameters,
+      },
+    },
+    retryStrategy: { steps: props.triggerRetries ?? DEFAULT_TRIGGER_RETRIES, duration: '5s', factor: 2, jitter: 0.1 },
+    atLeastOnce: true,
+  };
+}

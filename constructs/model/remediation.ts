@@ -1,0 +1,189 @@
+/**
+ * Remediation rounds: which events send a task back to its implementation stage, how many times, and
+ * which work a new push by the implementation agent makes stale. The config side (`remediation:` and a
+ * gate's `remediate:`), and the plan every construct, the simulator and the graph read, derived once.
+ *
+ * A DAG cannot loop: a remediation ends the play and recreates it at the implementation stage with the
+ * next round (docs/remediation.md).
+ *
+ * Pure: no cdk8s, no I/O.
+ */
+import { z } from 'zod';
+import type { AgentConfig, ReleaseConfig } from './config-schema';
+import { Releases } from './releases';
+
+export { NEEDS_FIXES_LABEL } from './releases';
+import type { StageDefinition } from './stage-rules';
+
+/** How many rounds a task gets unless the config says otherwise: the first, and two remediations. */
+export const DEFAULT_MAX_ROUNDS = 3;
+/** The most rounds a config may allow: every round reruns the implementation and the reviews. */
+export const MAX_ROUNDS_LIMIT = 20;
+/** The roles whose agents send a task back by default (from the gate after their stage). */
+export const REVIEWING_ROLES: readonly string[] = ['quality', 'testing'];
+/** The role of the agents a task goes back to. */
+export const IMPLEMENTATION_ROLE = 'implementation';
+
+/** The platform's remediation settings (`remediation`). */
+export const RemediationSchema = z.strictObject({
+  /** The most rounds a task runs; a request for changes in the last round fails the play. */
+  maxRounds: z.number().int().min(1).max(MAX_ROUNDS_LIMIT).default(DEFAULT_MAX_ROUNDS),
+  /**
+   * Cancel the quality and testing work of a round when the implementation agent's bot pushes to the task's
+   * branch while the play is past the pull request gate, and run it again on the new commits.
+   */
+  cancelStaleWork: z.boolean().default(true),
+});
+
+/** The remediation settings, parsed. */
+export type RemediationConfig = z.output<typeof RemediationSchema>;
+
+/** The conditions a reviewing agent sends a task back with: a review requesting changes, or the `needs-fixes` label. */
+export function defaultRemediateConditions(by: readonly string[]): ReleaseConfig[] {
+  return [Releases.changesRequested({ by }), Releases.needsFixes({ by })];
+}
+
+/** One way back: the gate whose `remediate:` holds the conditions, and the conditions. */
+export interface RemediationRoute {
+  readonly gate: string;
+  readonly conditions: readonly ReleaseConfig[];
+}
+
+/** What the remediation Sensors, the remediator, the simulator and the graph need, from one derivation. */
+export interface RemediationPlan {
+  readonly maxRounds: number;
+  /** The stage a task goes back to: the first agent stage whose agents have role `implementation`. */
+  readonly implementationStage: string;
+  /** The implementation stage's agents: their bots' pushes make quality and testing work stale. */
+  readonly implementationAgents: readonly string[];
+  /** The gates that send a task back, each with its conditions, in stage order. */
+  readonly routes: readonly RemediationRoute[];
+  /** Where a remediation event counts: the stages after the implementation stage, the end stage excluded. */
+  readonly remediableStages: readonly string[];
+  /** The first gate after the implementation stage: it waits for the pull request, which stays open across rounds. */
+  readonly pullRequestGate?: string;
+  /** Where work made stale by a push runs again: the first stage after the pull request gate. */
+  readonly staleRestartStage?: string;
+  /** The stages a push makes stale (from `staleRestartStage` to the end stage, excluded); empty when disabled. */
+  readonly staleStages: readonly string[];
+  /** The gates whose release records do not hold in a new round (all but the pull request gate). */
+  readonly roundGates: readonly string[];
+}
+
+function agentsOfStage(stage: StageDefinition): readonly string[] {
+  if (stage.type !== 'agent') return [];
+  return stage.agents ?? (stage.agent === undefined ? [] : [stage.agent]);
+}
+
+function hasRole(stage: StageDefinition, agents: Readonly<Record<string, Pick<AgentConfig, 'role'>>>, roles: readonly string[]): boolean {
+  const names = agentsOfStage(stage);
+  return names.length > 0 && names.every((name) => roles.includes(agents[name]?.role ?? ''));
+}
+
+/** The index of the implementation stage, or -1. */
+function implementationIndex(stages: readonly StageDefinition[], agents: Readonly<Record<string, Pick<AgentConfig, 'role'>>>): number {
+  return stages.findIndex((stage) => hasRole(stage, agents, [IMPLEMENTATION_ROLE]));
+}
+
+/**
+ * The conditions of a gate: its `remediate:` as written, else the default one, which a gate gets when it
+ * follows an agent stage of reviewing agents (quality, testing) that itself comes after the implementation
+ * stage: requested changes, or `needs-fixes`, by those agents.
+ */
+export function remediateConditions(
+  stages: readonly StageDefinition[],
+  agents: Readonly<Record<string, Pick<AgentConfig, 'role'>>>,
+  gateIndex: number,
+): readonly ReleaseConfig[] {
+  const gate = stages[gateIndex];
+  if (gate?.type !== 'gate') return [];
+  if (gate.remediate !== undefined) return gate.remediate;
+  const implementation = implementationIndex(stages, agents);
+  const before = stages[gateIndex - 1];
+  if (implementation < 0 || gateIndex - 1 <= implementation || before === undefined) return [];
+  return hasRole(before, agents, REVIEWING_ROLES) ? defaultRemediateConditions(agentsOfStage(before)) : [];
+}
+
+/** A broken remediation rule, at the path of the field to change. */
+export interface RemediationProblem {
+  readonly path: (string | number)[];
+  readonly message: string;
+}
+
+/** A gate that sends tasks back needs an implementation stage before it. */
+export function remediationProblems(
+  stages: readonly StageDefinition[],
+  agents: Readonly<Record<string, Pick<AgentConfig, 'role'>>>,
+): RemediationProblem[] {
+  const implementation = implementationIndex(stages, agents);
+  const problems: RemediationProblem[] = [];
+  stages.forEach((stage, index) => {
+    if (stage.type !== 'gate') return;
+    (stage.remediate ?? []).forEach((condition, conditionIndex) => {
+      condition.by.forEach((agent, byIndex) => {
+        if (agents[agent] === undefined)
+          problems.push({
+            path: ['stages', index, 'remediate', conditionIndex, 'by', byIndex],
+            message: `unknown agent "${agent}"; known: ${Object.keys(agents).join(', ')}`,
+          });
+      });
+      if (condition.reviewState !== undefined && condition.event !== 'pull_request_review')
+        problems.push({
+          path: ['stages', index, 'remediate', conditionIndex, 'reviewState'],
+          message: 'reviewState applies only to event pull_request_review',
+        });
+    });
+    if (remediateConditions(stages, agents, index).length === 0) return;
+    if (implementation < 0)
+      problems.push({
+        path: ['stages', index, 'remediate'],
+        message: `gate "${stage.name}" sends tasks back, but no agent stage has implementation agents to send them to: add one, or remove remediate`,
+      });
+    else if (implementation > index)
+      problems.push({
+        path: ['stages', index, 'remediate'],
+        message: `gate "${stage.name}" sends tasks back to "${stages[implementation].name}", which comes after it: remediate only from gates after the implementation stage`,
+      });
+  });
+  return problems;
+}
+
+/**
+ * The remediation plan of a stage list, or undefined when no gate sends a task back.
+ *
+ * @throws when a gate sends tasks back and no implementation stage comes before it
+ */
+export function remediationPlan(
+  stages: readonly StageDefinition[],
+  agents: Readonly<Record<string, Pick<AgentConfig, 'role'>>>,
+  remediation: RemediationConfig = RemediationSchema.parse({}),
+): RemediationPlan | undefined {
+  const problems = remediationProblems(stages, agents);
+  if (problems.length > 0) throw new Error(problems.map((problem) => problem.message).join('\n'));
+  const routes = stages
+    .map((stage, index) => ({ gate: stage.name, conditions: remediateConditions(stages, agents, index) }))
+    .filter((route) => route.conditions.length > 0);
+  if (routes.length === 0) return undefined;
+  const implementation = implementationIndex(stages, agents);
+  const after = stages.slice(implementation + 1, -1);
+  const pullRequestGate = after.find((stage) => stage.type === 'gate')?.name;
+  const gateIndex = pullRequestGate === undefined ? -1 : stages.findIndex((stage) => stage.name === pullRequestGate);
+  const staleFrom = gateIndex < 0 ? [] : stages.slice(gateIndex + 1, -1);
+  const staleRestartStage = remediation.cancelStaleWork ? staleFrom[0]?.name : undefined;
+  return {
+    maxRounds: remediation.maxRounds,
+    implementationStage: stages[implementation].name,
+    implementationAgents: agentsOfStage(stages[implementation]),
+    routes,
+    remediableStages: after.map((stage) => stage.name),
+    ...(pullRequestGate === undefined ? {} : { pullRequestGate }),
+    ...(staleRestartStage === undefined ? {} : { staleRestartStage }),
+    staleStages: staleRestartStage === undefined ? [] : staleFrom.map((stage) => stage.name),
+    roundGates: stages.filter((stage) => stage.type === 'gate' && stage.name !== pullRequestGate).map((stage) => stage.name),
+  };
+}
+
+/** The reason a play fails when its last round asked for changes. */
+export function roundsExhaustedReason(round: number | string, maxRounds: number | string): string {
+  return `remediation rounds exhausted: ${round} of ${maxRounds}`;
+}
