@@ -1,6 +1,24 @@
+import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { ISOLATED_TEST_FILES } from './test/support/isolated-test-files.mts';
+import { SLOWEST_TEST_FILES } from './test/support/test-order.mts';
+
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+
+/** vitest's order (failed first, then longest last time, unknown files first), with the known slowest files before all. */
+class SlowestFirst extends BaseSequencer {
+  public override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification): number => {
+      const index = SLOWEST_TEST_FILES.indexOf(relative(ROOT, spec.moduleId).split('\\').join('/'));
+      return index === -1 ? SLOWEST_TEST_FILES.length : index;
+    };
+    // Array.prototype.sort is stable: files of equal rank keep vitest's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   // `import ... from 'cdk8s-agent-play'` inside the checkout means the sources (as tsconfig.json's paths say).
@@ -19,6 +37,10 @@ export default defineConfig({
     // threads: a worker thread's smaller stack changes what the deep-nesting tests of bad input see. A file
     // that mocks a module (vi.mock) runs isolated, so its mock cannot reach another file.
     pool: 'forks',
+    // One worker per core: vitest's default leaves one core to itself (one worker on two cores), but its
+    // main process is nearly idle while the workers run.
+    maxWorkers: availableParallelism(),
+    sequence: { sequencer: SlowestFirst },
     projects: [
       { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...ISOLATED_TEST_FILES], isolate: false } },
       { extends: true, test: { name: 'isolated', include: [...ISOLATED_TEST_FILES] } },

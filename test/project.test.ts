@@ -22,6 +22,7 @@ import { validateManifestTexts } from '../src/validate/validate-texts';
 import { validateArgoWorkflowsObject } from './support/argo-schemas';
 import { FakeCluster } from './support/fake-kubectl';
 import { runBash } from './support/run-bash';
+import { parseManifests } from './support/synth';
 import { progressConfigMapName, progressConfigMapOf, progressTaskKey } from '../constructs/model/naming';
 
 const REPOSITORY = '5dlabs/cto-play-test';
@@ -51,8 +52,9 @@ function build(tasks: Task[], parallelism = 4): { objects: Json[]; texts: Map<st
     helperImage: config.images.kubectl,
     serviceAccountName: 'agent-play-project',
   });
-  const texts = new Map(synthesizeApp(app));
-  const objects = [...texts.values()].flatMap((text) => parseAllDocuments(text).map((document) => document.toJS() as Json));
+  const files = synthesizeApp(app);
+  const texts = new Map(files);
+  const objects = parseManifests(files) as Json[];
   return { objects, texts, construct };
 }
 

@@ -2,10 +2,11 @@
  * The suite shares modules between test files (vitest.config.mts, isolate: false), so a file that mocks a
  * module must be listed to run isolated: otherwise its mock would reach the files after it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { ISOLATED_TEST_FILES } from './support/isolated-test-files.mjs';
+import { SLOWEST_TEST_FILES } from './support/test-order.mjs';
 
 const ROOT = resolve(__dirname, '..');
 const MOCKS = /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv)\(/;
@@ -21,4 +22,10 @@ it('runs every test file that mocks a module isolated, and lists no other', () =
   const mocking = files.filter((file) => file !== 'test/vitest-config.test.ts' && MOCKS.test(readFileSync(join(ROOT, file), 'utf8')));
   expect(mocking.length).toBeGreaterThan(0);
   expect([...ISOLATED_TEST_FILES].sort()).toEqual(mocking.sort());
+});
+
+it('starts the slowest files first by names that exist', () => {
+  const missing = SLOWEST_TEST_FILES.filter((file) => !existsSync(join(ROOT, file)));
+  expect(missing).toEqual([]);
+  expect(new Set(SLOWEST_TEST_FILES).size).toBe(SLOWEST_TEST_FILES.length);
 });

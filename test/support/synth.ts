@@ -1,6 +1,6 @@
 import { parseAllDocuments } from 'yaml';
 import { resolveConfig, type ConfigInputs } from '../../constructs/model/resolve-config';
-import { synthesizePlatform, type ManifestFiles } from '../../src/synth/synthesize';
+import { synthesizePlatform, SynthesizedManifests, type ManifestFiles } from '../../src/synth/synthesize';
 
 /** A Kubernetes object as the tests read it. */
 export interface K8sObject {
@@ -18,8 +18,34 @@ export interface Synthesized {
   one(kind: string, name: string): K8sObject;
 }
 
-export function parseManifests(files: ManifestFiles): K8sObject[] {
+/** Every document of every file, read from its YAML text (YAML 1.2), in file and document order. */
+export function readManifestTexts(files: ManifestFiles): K8sObject[] {
   return [...files.values()].flatMap((text) => parseAllDocuments(text).map((document) => document.toJS() as K8sObject));
+}
+
+/**
+ * Set (to anything) to make `parseManifests` read the YAML of a synthesis too and fail when it differs from
+ * the objects the synthesis wrote it from: `AGENT_PLAY_TEST_READ_YAML=1 npx vitest run` checks that for every
+ * platform the suite synthesizes (test/synth-yaml.test.ts checks it for a few in every run).
+ */
+export const READ_YAML_ENV = 'AGENT_PLAY_TEST_READ_YAML';
+
+/**
+ * The objects of manifests, in file and document order. For a synthesis as `synthesizePlatform` and
+ * `synthesizeApp` return it, these are the objects its YAML was written from (a copy: no test sees another's
+ * changes, nor two places sharing one object), which is what the YAML reads back as (test/synth-yaml.test.ts):
+ * reading tens of megabytes of YAML again was a fifth of the suite's time. Any other file map is read from
+ * its text.
+ */
+export function parseManifests(files: ManifestFiles): K8sObject[] {
+  if (!(files instanceof SynthesizedManifests)) return readManifestTexts(files);
+  const written = JSON.stringify([...files.keys()].flatMap((name) => files.objects.get(name) ?? []));
+  if (process.env[READ_YAML_ENV]) {
+    const read = JSON.stringify(readManifestTexts(files));
+    if (read !== written)
+      throw new Error(`the YAML of a synthesis reads back differently from the objects it was written from:\n${read}\n${written}`);
+  }
+  return JSON.parse(written) as K8sObject[];
 }
 
 /** Synthesizes the platform of a config (the embedded default when none is given). */

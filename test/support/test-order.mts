@@ -1,0 +1,22 @@
+/**
+ * The test files that take longest, longest first: vitest.config.mts starts them before the others, so
+ * that on two cores no long file starts last and runs alone while the other worker idles. Without this a
+ * clean clone (no vitest results cache) starts the largest files first, which are not the slowest: the
+ * slow ones run whole programs (npm pack, the cdk8s CLI, bash) or synthesize large platforms when loaded.
+ * A file missing here still runs; a stale entry only changes the order. Measure with
+ * `npx vitest run --reporter=verbose` (a file's time includes its load, shown in the summary as import).
+ */
+export const SLOWEST_TEST_FILES: readonly string[] = [
+  'test/package.test.ts',
+  'test/events.test.ts',
+  'test/release-scripts.test.ts',
+  'test/cdk8s-cli.test.ts',
+  'test/project.test.ts',
+  'test/schema-data.test.ts',
+  'test/progress-script.test.ts',
+  'test/lazy-commands.test.ts',
+  'test/property.test.ts',
+  'test/simulate.test.ts',
+  'test/lint-rules.test.ts',
+  'test/examples.test.ts',
+];
