@@ -3,6 +3,7 @@
  * and the spec-labels rule its objects, and parsing the same YAML twice was a sixth of a synthesis.
  */
 import { parseAllDocuments } from 'yaml';
+import { canonicalJsonValue } from './json-as-yaml';
 
 export interface ParsedManifest {
   /** The first line of each YAML error, in document order. */
@@ -22,14 +23,20 @@ const parsed = new Map<string, ParsedManifest>();
 export function parseResourceManifest(manifest: string): ParsedManifest {
   const known = parsed.get(manifest);
   if (known) return known;
-  const errors: string[] = [];
-  const values: unknown[] = [];
-  for (const document of parseAllDocuments(withoutPlaceholders(manifest))) {
-    if (document.errors.length > 0) errors.push(...document.errors.map((error) => error.message.split('\n')[0]));
-    else values.push(document.toJS());
-  }
-  const result = { errors, values };
+  const text = withoutPlaceholders(manifest);
+  const json = canonicalJsonValue(text);
+  const result = json ? { errors: [], values: [json.value] } : parseYaml(text);
   if (parsed.size >= REMEMBERED) for (const key of [...parsed.keys()].slice(0, REMEMBERED / 2)) parsed.delete(key);
   parsed.set(manifest, result);
   return result;
+}
+
+function parseYaml(text: string): ParsedManifest {
+  const errors: string[] = [];
+  const values: unknown[] = [];
+  for (const document of parseAllDocuments(text)) {
+    if (document.errors.length > 0) errors.push(...document.errors.map((error) => error.message.split('\n')[0]));
+    else values.push(document.toJS());
+  }
+  return { errors, values };
 }
