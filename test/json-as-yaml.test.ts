@@ -4,8 +4,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { canonicalJsonValue } from '../src/validate/rules/json-as-yaml';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { canonicalJsonValue, canonicalJsonWithPlaceholders } from '../src/validate/rules/json-as-yaml';
+
+/** As Argo's placeholders are set aside before a manifest is read (src/validate/rules/resource-manifest.ts). */
+const yamlWithoutPlaceholders = (manifest: string): unknown[] =>
+  parseAllDocuments(manifest.replace(/\{\{[^{}]*\}\}/g, 'placeholder')).map((document) => document.toJS());
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);
 const RUNS = Number(process.env.FC_RUNS ?? 300);
@@ -51,5 +57,47 @@ describe('canonicalJsonValue', () => {
       '',
     ])
       expect(canonicalJsonValue(text), text).toBeUndefined();
+  });
+});
+
+describe('canonicalJsonWithPlaceholders', () => {
+  it('reads every resource manifest the default platform writes, as YAML reads it with its placeholders set aside', () => {
+    const dist = resolve(__dirname, '..', 'dist-manifests');
+    let manifests = 0;
+    for (const file of readdirSync(dist)) {
+      for (const document of parseAllDocuments(readFileSync(join(dist, file), 'utf8'))) {
+        for (const template of (document.toJS() as { spec?: { templates?: { resource?: { manifest?: string } }[] } }).spec?.templates ??
+          []) {
+          const manifest = template.resource?.manifest;
+          if (manifest === undefined) continue;
+          manifests += 1;
+          expect(canonicalJsonWithPlaceholders(manifest)?.value, manifest).toStrictEqual(yamlWithoutPlaceholders(manifest)[0]);
+        }
+      }
+    }
+    expect(manifests).toBeGreaterThan(5);
+  });
+
+  it('gives what YAML gives for JSON with placeholders in strings and as values, or leaves it to YAML', () => {
+    const marked = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom('{{a}}', 'x{{b.c}}y', '{{=toJson(d)}}', '{{e}}{{f}}', '{{{g}}}', 'plain', '\\{{h}}'),
+        fc.jsonValue({ maxDepth: 0 }),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('k', '{{key}}', 'l'), tie('value'), { maxKeys: 3, noNullPrototype: true }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(marked, fc.boolean(), (value, bare) => {
+        let manifest = `${JSON.stringify(value, null, 2)}\n`;
+        // A bare placeholder where a JSON value goes, as the CodeRun manifests write `{{=toJson(...)}}`.
+        if (bare) manifest = manifest.replace(/"(\{\{[^{}"]*\}\})"/g, '$1');
+        const read = canonicalJsonWithPlaceholders(manifest);
+        if (read === undefined) return;
+        expect(read.value).toStrictEqual(yamlWithoutPlaceholders(manifest)[0]);
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
   });
 });

@@ -25,3 +25,33 @@ export function canonicalJsonValue(text: string): { readonly value: unknown } | 
   const indented = body.includes('\n');
   return JSON.stringify(value, null, indented ? 2 : undefined) === body ? { value } : undefined;
 }
+
+/** The word Argo's `{{...}}` placeholders stand as while a manifest is checked (see resource-manifest.ts). */
+export const PLACEHOLDER_WORD = 'placeholder';
+
+/**
+ * The value YAML reads from `manifest` once each `{{...}}` is replaced by the plain word `placeholder`, when
+ * the manifest is canonical JSON with placeholders as values (what the constructs write: a placeholder in a
+ * JSON string, or a bare one where a JSON value goes, which YAML reads as that word); else `undefined`.
+ */
+export function canonicalJsonWithPlaceholders(manifest: string): { readonly value: unknown } | undefined {
+  let text = '';
+  let inString = false;
+  let start = 0;
+  for (let i = 0; i < manifest.length; i += 1) {
+    const ch = manifest.charCodeAt(i);
+    if (inString && ch === 0x5c) {
+      i += 1; // an escaped character, `\"` included
+    } else if (ch === 0x22) {
+      inString = !inString;
+    } else if (ch === 0x7b && manifest.charCodeAt(i + 1) === 0x7b) {
+      const end = manifest.indexOf('}}', i + 2);
+      // What `\{\{[^{}]*\}\}` would not match as one placeholder here is left to YAML.
+      if (end < 0 || /[{}]/.test(manifest.slice(i + 2, end))) return undefined;
+      text += manifest.slice(start, i) + (inString ? PLACEHOLDER_WORD : `"${PLACEHOLDER_WORD}"`);
+      i = end + 1;
+      start = i + 1;
+    }
+  }
+  return canonicalJsonValue(text + manifest.slice(start));
+}

@@ -3,7 +3,7 @@
  * and the spec-labels rule its objects, and parsing the same YAML twice was a sixth of a synthesis.
  */
 import { parseAllDocuments } from 'yaml';
-import { canonicalJsonValue } from './json-as-yaml';
+import { canonicalJsonWithPlaceholders, PLACEHOLDER_WORD } from './json-as-yaml';
 
 export interface ParsedManifest {
   /** The first line of each YAML error, in document order. */
@@ -13,7 +13,7 @@ export interface ParsedManifest {
 }
 
 /** The manifest with every `{{...}}` replaced by a plain word, as Argo substitutes before parsing. */
-const withoutPlaceholders = (manifest: string): string => manifest.replace(/\{\{[^{}]*\}\}/g, 'placeholder');
+const withoutPlaceholders = (manifest: string): string => manifest.replace(/\{\{[^{}]*\}\}/g, PLACEHOLDER_WORD);
 
 /** Enough for every manifest of a platform; past it the oldest half is dropped so a long run stays small. */
 const REMEMBERED = 256;
@@ -23,9 +23,8 @@ const parsed = new Map<string, ParsedManifest>();
 export function parseResourceManifest(manifest: string): ParsedManifest {
   const known = parsed.get(manifest);
   if (known) return known;
-  const text = withoutPlaceholders(manifest);
-  const json = canonicalJsonValue(text);
-  const result = json ? { errors: [], values: [json.value] } : parseYaml(text);
+  const json = canonicalJsonWithPlaceholders(manifest);
+  const result = json ? { errors: [], values: [json.value] } : parseYaml(withoutPlaceholders(manifest));
   if (parsed.size >= REMEMBERED) for (const key of [...parsed.keys()].slice(0, REMEMBERED / 2)) parsed.delete(key);
   parsed.set(manifest, result);
   return result;
