@@ -9,22 +9,13 @@
  * `yaml.parse(toYamlText(x))` deep-equalling `x` under both versions.
  */
 
-/** A string YAML 1.1 or 1.2 reads as something else (null, bool, int, float, timestamp, merge key). */
-const NOT_A_STRING = [
-  /^(?:~|[Nn]ull|NULL)?$/,
-  /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON|N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
-  /^[-+]?0b[0-1_]+$/,
-  /^[-+]?0[0-7_]+$/,
-  /^[-+]?0o[0-7]+$/,
-  /^[-+]?[0-9][0-9_]*$/,
-  /^[-+]?0x[0-9a-fA-F_]+$/,
-  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-  /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-  /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-  /^<<$/,
-  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/,
-  /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:t|T|[ \t]+)[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]+)?(?:[ \t]*(?:Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$/,
-];
+/**
+ * A string YAML 1.1 or 1.2 reads as something else: null, bool, int (binary, octal, 1.2's `0o`, decimal,
+ * hex, sexagesimal), float (`.inf`, `.nan`, exponent, decimal, sexagesimal), timestamp, the merge key `<<`.
+ * One expression, as every plain string is tested against it.
+ */
+const NOT_A_STRING =
+  /^(?:(?:(?:~|[Nn]ull|NULL)?)|(?:(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON|N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF))|(?:[-+]?0b[0-1_]+)|(?:[-+]?0[0-7_]+)|(?:[-+]?0o[0-7]+)|(?:[-+]?[0-9][0-9_]*)|(?:[-+]?0x[0-9a-fA-F_]+)|(?:(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN))|(?:[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+)|(?:[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*)|(?:<<)|(?:[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?)|(?:[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:t|T|[ \t]+)[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]+)?(?:[ \t]*(?:Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?))$/;
 
 /** A character or sequence that a plain scalar cannot hold where it stands (YAML 1.2 §7.3.3). */
 const PLAIN_UNSAFE = /^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/;
@@ -134,7 +125,7 @@ function stringScalar(value: string, place: Place): string {
     if (place.indent === '') return literalBlock(value, place);
     if (place.key && place.indent === STEP) return quoted(value, place);
   }
-  return NOT_A_STRING.some((pattern) => pattern.test(value)) ? quoted(value, place) : value;
+  return NOT_A_STRING.test(value) ? quoted(value, place) : value;
 }
 
 /** A control character (but tab and line feed), C1 control or lone surrogate: only a double-quoted scalar carries it, as an escape. */
