@@ -8,7 +8,7 @@
  * ran are in it too.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
@@ -33,15 +33,19 @@ interface CommonJsStatics {
 
 /** The compiled code of a set of scripts, read from and written to one cache file. */
 export class CompileCache {
-  /** The cache in `file`; empty when it cannot be read. */
-  public static open(file: string): CompileCache {
+  /**
+   * The cache in `file`; empty when it cannot be read.
+   * @param replaces names of the files in its folder that a new `file` makes stale (older builds), deleted
+   * when it is written @default none
+   */
+  public static open(file: string, replaces?: RegExp): CompileCache {
     try {
       const data = readFileSync(file);
       const headerLength = data.readUInt32LE(0);
       const entries = JSON.parse(data.subarray(4, 4 + headerLength).toString('utf8')) as Record<string, Entry>;
-      return new CompileCache(file, entries, data.subarray(4 + headerLength));
+      return new CompileCache(file, entries, data.subarray(4 + headerLength), replaces);
     } catch {
-      return new CompileCache(file, {}, Buffer.alloc(0));
+      return new CompileCache(file, {}, Buffer.alloc(0), replaces);
     }
   }
 
@@ -52,8 +56,15 @@ export class CompileCache {
     private readonly file: string,
     private readonly entries: Readonly<Record<string, Entry>>,
     private readonly data: Buffer,
+    private readonly replaces: RegExp | undefined,
   ) {
     process.once('exit', () => this.save());
+  }
+
+  /** Whether `filename` was compiled from the cache in this run. */
+  public fromCache(filename: string): boolean {
+    const compiled = this.scripts.get(filename);
+    return compiled !== undefined && this.entries[filename]?.key === compiled.key && !compiled.script.cachedDataRejected;
   }
 
   /** `source` compiled as `filename`, from the cache when it holds the code of this very source (`key`). */
@@ -88,8 +99,10 @@ export class CompileCache {
     };
   }
 
-  private save(): void {
+  /** Writes the cache when this run compiled something it did not hold (run at exit; again only after new compiles). */
+  public save(): void {
     if (!this.changed) return;
+    this.changed = false;
     const entries: Record<string, Entry> = {};
     const parts: Buffer[] = [];
     let offset = 0;
@@ -103,6 +116,19 @@ export class CompileCache {
     const headerLength = Buffer.alloc(4);
     headerLength.writeUInt32LE(header.length);
     writeCacheFile(this.file, Buffer.concat([headerLength, header, ...parts]));
+    this.removeStale();
+  }
+
+  /** A build's caches are megabytes: those of older builds go when a new one is written. */
+  private removeStale(): void {
+    if (!this.replaces) return;
+    const folder = path.dirname(this.file);
+    try {
+      for (const name of readdirSync(folder))
+        if (this.replaces.test(name) && name !== path.basename(this.file)) rmSync(path.join(folder, name), { force: true });
+    } catch {
+      // Only space is lost.
+    }
   }
 }
 

@@ -26,7 +26,11 @@ function loadCli(): typeof Cli {
   const key = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(bytes).digest('hex').slice(0, 32);
   // One cache per command: each keeps the functions its own command compiled.
   const command = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
-  const cache = CompileCache.open(path.join(userCacheDir(), 'code', `cli-${key}-${command}.v8`));
+  // Replaces the cache of this command of an older build, and those of builds before there was one per command.
+  const cache = CompileCache.open(
+    path.join(userCacheDir(), 'code', `cli-${key}-${command}.v8`),
+    new RegExp(`^cli-[0-9a-f]{32}(-${command})?\\.v8$`),
+  );
   cache.coverNodeModules();
   const script = cache.compile(BUNDLE, Module.wrap(code), key);
   const loaded = new Module(BUNDLE, module);
