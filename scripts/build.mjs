@@ -110,6 +110,7 @@ await esbuild.build({
   entryPoints: { 'cli-bundle': 'src/cli.ts' },
   external: ['cdk8s', 'cdk8s-plus-28', 'constructs', 'ajv'],
   plugins: [lazyCommands],
+  minifyWhitespace: true,
 });
 renameSync('build/start-cli.cjs', 'build/cli.cjs');
 if (!release) renameSync('build/start-cli.cjs.map', 'build/cli.cjs.map');

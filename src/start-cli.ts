@@ -1,36 +1,38 @@
 /**
  * The front door of the compiled command line (build/cli.cjs, what bin/agent-play.cjs and `npm run synth`
  * run). It loads the bundled command line (build/cli-bundle.cjs: our code with its runtime dependencies,
- * the peers cdk8s, cdk8s-plus-28 and constructs left to node_modules) and keeps V8's compiled form of it in
- * the user's cache folder, as validator-cache.ts does for the validators: compiling two megabytes of
- * JavaScript on every start costs more than building the platform. The cache is keyed by the Node version
- * and a hash of the code, because V8 itself checks only the code's length; a missing, stale or unwritable
- * cache costs time, never an error.
+ * the peers cdk8s, cdk8s-plus-28 and constructs left to node_modules) and keeps V8's compiled form of it,
+ * and of the modules it loads from node_modules, in the user's cache folder (compile-cache.ts), as
+ * validator-cache.ts does for the validators: compiling two megabytes of JavaScript, and cdk8s, on every
+ * start costs more than building the platform. The cache file is keyed by the Node version, a hash of the
+ * code and the command.
  */
 import { createHash } from 'node:crypto';
+import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { Script } from 'node:vm';
 import type * as Cli from './cli';
-import { userCacheDir, writeCacheFile } from './user-cache-dir';
+import { CompileCache } from './compile-cache';
+import { userCacheDir } from './user-cache-dir';
 
 const BUNDLE = path.join(__dirname, 'cli-bundle.cjs');
 
-function readCache(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
 function loadCli(): typeof Cli {
-  const code = readFileSync(BUNDLE, 'utf8');
-  const key = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(code).digest('hex').slice(0, 32);
-  const cacheFile = path.join(userCacheDir(), 'code', `cli-${key}.v8`);
-  const cachedData = readCache(cacheFile);
-  const script = new Script(Module.wrap(code), { filename: BUNDLE, cachedData });
+  const bytes = readFileSync(BUNDLE);
+  // The build writes ASCII (esbuild's default charset, no comments kept): read as Latin-1, V8 keeps a one-byte
+  // string, which decodes, hashes and compiles several times faster than the two-byte string UTF-8 would give.
+  const code = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+  const key = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(bytes).digest('hex').slice(0, 32);
+  // One cache per command: each keeps the functions its own command compiled.
+  const command = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
+  // Replaces the cache of this command of an older build, and those of builds before there was one per command.
+  const cache = CompileCache.open(
+    path.join(userCacheDir(), 'code', `cli-${key}-${command}.v8`),
+    new RegExp(`^cli-[0-9a-f]{32}(-${command})?\\.v8$`),
+  );
+  cache.coverNodeModules();
+  const script = cache.compile(BUNDLE, Module.wrap(code), key);
   const loaded = new Module(BUNDLE, module);
   loaded.filename = BUNDLE;
   (script.runInThisContext() as (...args: unknown[]) => void).call(
@@ -42,8 +44,6 @@ function loadCli(): typeof Cli {
     __dirname,
   );
   loaded.loaded = true;
-  // Written once the command has run, so that the functions it compiled on the way are kept too.
-  if (!cachedData || script.cachedDataRejected) process.once('exit', () => writeCacheFile(cacheFile, script.createCachedData()));
   return loaded.exports as typeof Cli;
 }
 

@@ -4,11 +4,11 @@
  * code that later processes load instead of compiling.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cacheFileFor, cachedDocuments } from '../src/validate/schema/parsed-yaml-cache';
+import { cacheFileFor, cachedDocuments, cachedFileDocuments } from '../src/validate/schema/parsed-yaml-cache';
 import { userCacheDir, type ValidatorRequest } from '../src/validate/schema/validator-cache';
 
 /** A text large enough to be cached, unique to this run. */
@@ -59,6 +59,25 @@ describe('the parsed YAML cache', () => {
     cachedDocuments('a: 1\n', small);
     cachedDocuments('a: 1\n', small);
     expect(small).toHaveBeenCalledTimes(2);
+  });
+
+  it('finds a file read before by its path, size, time and inode, without reading it, and reads a changed file again', () => {
+    const file = path.join(cache, 'crd.yaml');
+    writeFileSync(file, bigText());
+    const parse = vi.fn((text: string) => [{ length: text.length }]);
+    const first = cachedFileDocuments(file, parse);
+    expect(cachedFileDocuments(file, parse)).toEqual(first);
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(readFileSync(path.join(cache, 'yaml', 'files.json'), 'utf8')).toContain(path.resolve(file));
+    // Same size, a later time: the index no longer names it, so the text is read (and, new, parsed) again.
+    writeFileSync(file, bigText());
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    expect(cachedFileDocuments(file, parse)).toEqual(first);
+    expect(parse).toHaveBeenCalledTimes(2);
+    // An entry dropped from the cache is read from the file again.
+    rmSync(cacheFileFor(readFileSync(file, 'utf8')) as string);
+    expect(cachedFileDocuments(file, parse)).toEqual(first);
+    expect(parse).toHaveBeenCalledTimes(3);
   });
 });
 

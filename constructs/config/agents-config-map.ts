@@ -1,8 +1,8 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { stringify } from 'yaml';
 import { AgentSchema, CliSchema, type AgentConfig, type CliConfig } from '../model/config-schema';
 import { COMMON_LABELS } from '../model/labels';
+import { toYamlText } from '../model/yaml-text';
 import { isDnsSubdomain, systemPromptKey } from '../model/naming';
 import { checkProp, schemaProblem } from '../model/prop-checks';
 
@@ -76,7 +76,7 @@ function agentsConfigData(
       .sort()
       .map((name) => [name, clis[name]]),
   );
-  const data: Record<string, string> = { 'agents.yaml': stringify({ agents: registry, clis: cliRegistry }, { lineWidth: 0 }) };
+  const data: Record<string, string> = { 'agents.yaml': toYamlText({ agents: registry, clis: cliRegistry }) };
   for (const name of names) {
     const agent = agents[name];
     data[systemPromptKey(agent.githubApp)] = systemPromptDocument(name, agent);
@@ -85,6 +85,6 @@ function agentsConfigData(
 }
 
 function systemPromptDocument(name: string, agent: AgentConfig): string {
-  const frontMatter = stringify({ name, description: agent.description ?? agent.role }, { lineWidth: 0 });
+  const frontMatter = toYamlText({ name, description: agent.description ?? agent.role });
   return `---\n${frontMatter}---\n\n${agent.systemPrompt.trim()}\n`;
 }

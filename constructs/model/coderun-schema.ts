@@ -111,6 +111,14 @@ type JsonSchema = { [key: string]: unknown };
  * `x-kubernetes-preserve-unknown-fields`.
  */
 export function codeRunOpenApiSchema(): JsonSchema {
+  // Converted once per process (the CRD and the validator both want it); each caller gets its own copy.
+  openApiText ??= JSON.stringify(buildCodeRunOpenApiSchema());
+  return JSON.parse(openApiText) as JsonSchema;
+}
+
+let openApiText: string | undefined;
+
+function buildCodeRunOpenApiSchema(): JsonSchema {
   const spec = toStructural(z.toJSONSchema(CodeRunSpecSchema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }));
   const status = toStructural(z.toJSONSchema(CodeRunStatusSchema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }));
   return {

@@ -1,7 +1,7 @@
 import { App, Chart } from 'cdk8s';
-import { stringify } from 'yaml';
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 import { AgentPlatform } from '../../constructs/platform/agent-platform';
+import { toYamlText } from '../../constructs/model/yaml-text';
 import { GENERATED_HEADER, type ManifestFiles } from './generated-files';
 import { SynthError } from './synth-error';
 
@@ -34,7 +34,8 @@ export function synthesizePlatform(config: PlatformConfig): ManifestFiles {
 
 /**
  * The manifests of any cdk8s app, one file per chart named after the chart's id, keys sorted, with the
- * generated header. The same app always gives the same bytes.
+ * generated header. The same app always gives the same bytes; each object reads back, under YAML 1.1 (what
+ * Kubernetes' decoder follows) and 1.2, as exactly the object validated (constructs/model/yaml-text.ts).
  *
  * @throws SynthError listing every construct validation problem, or two charts with one id
  */
@@ -51,17 +52,8 @@ export function synthesizeApp(app: App): SynthesizedManifests {
   }
   const manifests = new SynthesizedManifests();
   for (const [fileName, documents] of [...charts.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    manifests.set(fileName, GENERATED_HEADER + documents.map(toYaml).join('---\n'));
+    manifests.set(fileName, GENERATED_HEADER + documents.map(toYamlText).join('---\n'));
     manifests.objects.set(fileName, documents);
   }
   return manifests;
-}
-
-/**
- * YAML as Kubernetes reads it back: written by the YAML 1.1 rules (what Kubernetes' decoder and
- * `readKubernetesYaml` follow), so a string such as `on`, `yes` or `1_000` is quoted and stays a string, and
- * the objects validated before writing are exactly the objects the API server will see.
- */
-function toYaml(document: unknown): string {
-  return stringify(document, { lineWidth: 0, aliasDuplicateObjects: false, version: '1.1' });
 }

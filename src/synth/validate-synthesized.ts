@@ -1,7 +1,8 @@
 /**
  * Validation of a synthesis before it is written, with the same engine, schemas and rules as
- * `agent-play validate` on files. The objects cdk8s produced are checked as they are (they are written by
- * the YAML 1.1 rules Kubernetes reads them with, see synthesize.ts); YAML texts from anywhere else are read
+ * `agent-play validate` on files. The objects cdk8s produced are checked as they are (they are written so
+ * that YAML 1.1, which Kubernetes reads them with, and YAML 1.2 read them back unchanged: see
+ * constructs/model/yaml-text.ts); YAML texts from anywhere else are read
  * the way `agent-play validate` reads files.
  */
 import type { ValidationReport } from '../validate/engine';

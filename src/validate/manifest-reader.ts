@@ -4,7 +4,8 @@
  * the findings that belong to reading itself (duplicate keys, documents that are not objects).
  */
 import { fieldPath, type Finding, type ManifestObject } from './finding';
-import { readKubernetesYaml, type YamlDocument } from './kubernetes-yaml';
+import { readKubernetesYamlCached } from './cached-kubernetes-yaml';
+import type { YamlDocument } from './kubernetes-yaml';
 import { isRecord } from '../is-record';
 
 export const READER_RULES = {
@@ -30,7 +31,7 @@ const isList = (value: Record<string, any>): boolean =>
 export function readManifestText(text: string, file: string): ManifestReading {
   const objects: ManifestObject[] = [];
   const findings: Finding[] = [];
-  for (const document of readKubernetesYaml(text)) {
+  for (const document of readKubernetesYamlCached(text)) {
     if (document.value === null) continue;
     const entries = entriesOf(document);
     for (const entry of entries) {

@@ -14,6 +14,7 @@
  */
 import { parse } from 'yaml';
 import type { LintRule, Violation } from '../finding';
+import { canonicalJsonValue } from './json-as-yaml';
 import { hasPlaceholder, isRecord, listOf, pathOf, templatesOf, workflowSpecOf, WORKFLOW_KINDS, type Json } from './argo-spec';
 
 /** The template types whose pods run the user's containers beside Argo's `init` and `wait`. */
@@ -46,13 +47,28 @@ function patchesOf(texts: readonly unknown[]): Json[] | undefined {
   for (const text of texts) {
     if (text === undefined) continue;
     if (typeof text !== 'string' || hasPlaceholder(text)) return undefined;
-    try {
-      patches.push(record(parse(text)));
-    } catch {
-      return undefined;
-    }
+    const patch = parsedPatch(text);
+    if (patch === undefined) return undefined;
+    patches.push(patch);
   }
   return patches;
+}
+
+/** Every template of a platform carries the same few patches: each is read once per process (and never changed). */
+const parsedPatches = new Map<string, Json | undefined>();
+
+function parsedPatch(text: string): Json | undefined {
+  if (parsedPatches.has(text)) return parsedPatches.get(text);
+  let patch: Json | undefined;
+  try {
+    patch = record(canonicalJsonValue(text)?.value ?? parse(text));
+  } catch {
+    patch = undefined;
+  }
+  // Bounded like resource-manifest.ts: a long-running process checking many inputs stays small.
+  if (parsedPatches.size >= 256) parsedPatches.clear();
+  parsedPatches.set(text, patch);
+  return patch;
 }
 
 /** A container as the patches leave it (`base` is the template's): only its security context matters here. */

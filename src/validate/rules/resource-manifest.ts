@@ -3,6 +3,7 @@
  * and the spec-labels rule its objects, and parsing the same YAML twice was a sixth of a synthesis.
  */
 import { parseAllDocuments } from 'yaml';
+import { canonicalJsonWithPlaceholders, PLACEHOLDER_WORD } from './json-as-yaml';
 
 export interface ParsedManifest {
   /** The first line of each YAML error, in document order. */
@@ -12,7 +13,7 @@ export interface ParsedManifest {
 }
 
 /** The manifest with every `{{...}}` replaced by a plain word, as Argo substitutes before parsing. */
-const withoutPlaceholders = (manifest: string): string => manifest.replace(/\{\{[^{}]*\}\}/g, 'placeholder');
+const withoutPlaceholders = (manifest: string): string => manifest.replace(/\{\{[^{}]*\}\}/g, PLACEHOLDER_WORD);
 
 /** Enough for every manifest of a platform; past it the oldest half is dropped so a long run stays small. */
 const REMEMBERED = 256;
@@ -22,14 +23,19 @@ const parsed = new Map<string, ParsedManifest>();
 export function parseResourceManifest(manifest: string): ParsedManifest {
   const known = parsed.get(manifest);
   if (known) return known;
-  const errors: string[] = [];
-  const values: unknown[] = [];
-  for (const document of parseAllDocuments(withoutPlaceholders(manifest))) {
-    if (document.errors.length > 0) errors.push(...document.errors.map((error) => error.message.split('\n')[0]));
-    else values.push(document.toJS());
-  }
-  const result = { errors, values };
+  const json = canonicalJsonWithPlaceholders(manifest);
+  const result = json ? { errors: [], values: [json.value] } : parseYaml(withoutPlaceholders(manifest));
   if (parsed.size >= REMEMBERED) for (const key of [...parsed.keys()].slice(0, REMEMBERED / 2)) parsed.delete(key);
   parsed.set(manifest, result);
   return result;
+}
+
+function parseYaml(text: string): ParsedManifest {
+  const errors: string[] = [];
+  const values: unknown[] = [];
+  for (const document of parseAllDocuments(text)) {
+    if (document.errors.length > 0) errors.push(...document.errors.map((error) => error.message.split('\n')[0]));
+    else values.push(document.toJS());
+  }
+  return { errors, values };
 }

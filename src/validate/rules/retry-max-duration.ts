@@ -19,7 +19,7 @@ export function argoDurationSeconds(value: unknown): number | undefined {
   if (typeof text !== 'string' || !isArgoDuration(text)) return undefined;
   if (/^\d+$/.test(text)) return Number(text);
   let seconds = 0;
-  for (const [, amount, unit] of text.replace(/^[-+]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g))
+  for (const [, amount, unit] of text.replace(/^[-+]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/g))
     seconds += Number(amount) * UNIT_SECONDS[unit];
   return text.startsWith('-') ? -seconds : seconds;
 }

@@ -22,9 +22,13 @@ export function mapSchema(node: unknown, change: (schema: JsonSchema) => JsonSch
   if (Array.isArray(node)) return node.map((item) => mapSchema(item, change));
   if (!isRecord(node)) return node;
   const schema: JsonSchema = { ...node };
+  // Plain loops: this runs on every node of the built-in Argo schemas at each start.
   for (const key of SCHEMA_MAPS) {
-    if (isRecord(schema[key]))
-      schema[key] = Object.fromEntries(Object.entries(schema[key]).map(([name, child]) => [name, mapSchema(child, change)]));
+    const children = schema[key];
+    if (!isRecord(children)) continue;
+    const mapped: JsonSchema = {};
+    for (const name of Object.keys(children)) mapped[name] = mapSchema(children[name], change);
+    schema[key] = mapped;
   }
   for (const key of SCHEMA_SINGLES) {
     if (schema[key] !== undefined && typeof schema[key] !== 'boolean') schema[key] = mapSchema(schema[key], change);
@@ -50,6 +54,8 @@ export function closeObjectSchema(schema: JsonSchema): JsonSchema {
  * `maximum`; `nullable: true` admits null. (The Argo CRDs use neither; generated CRDs such as ours may.)
  */
 export function fromOpenApi(schema: JsonSchema): JsonSchema {
+  if (typeof schema.exclusiveMinimum !== 'boolean' && typeof schema.exclusiveMaximum !== 'boolean' && schema.nullable !== true)
+    return schema;
   const result = { ...schema };
   for (const [exclusive, bound] of [
     ['exclusiveMinimum', 'minimum'],

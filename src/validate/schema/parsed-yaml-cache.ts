@@ -2,10 +2,12 @@
  * A cache of large YAML files read into JSON (a CRD is kept in compact form), in the user's cache folder
  * (`yaml/` under the folder of validator-cache.ts, never the working folder), keyed by a hash of the text:
  * a Workflows CRD is megabytes of YAML that takes the `yaml` package about 0.6 s to read, and its compact
- * JSON a few milliseconds. Any failure to read or write the cache falls back to parsing, never to an error.
+ * JSON a few milliseconds. A file read before is found by its path, size, modification time and inode
+ * (`yaml/files.json`), without reading or hashing its megabytes again, as make and git tell a changed file.
+ * Any failure to read or write the cache falls back to parsing, never to an error.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { userCacheDir } from './validator-cache';
 
@@ -17,8 +19,45 @@ const FORMAT = 'v2-compact-crd';
 /** Where the documents of `text` are cached, or `undefined` when it is not worth it. */
 export function cacheFileFor(text: string): string | undefined {
   if (text.length < WORTH_CACHING_BYTES) return undefined;
-  const hash = createHash('sha256').update(FORMAT).update(text).digest('hex');
-  return path.join(userCacheDir(), 'yaml', `${hash}.json`);
+  return cacheFileOf(createHash('sha256').update(FORMAT).update(text).digest('hex'));
+}
+
+const cacheFileOf = (hash: string): string => path.join(userCacheDir(), 'yaml', `${hash}.json`);
+/** Entries of the index past which the oldest are dropped. */
+const INDEXED_FILES = 200;
+
+/** The documents of the YAML file `file`, from the cache by the file's identity when it knows it, else as `cachedDocuments`. */
+export function cachedFileDocuments(file: string, parse: (text: string) => unknown[]): unknown[] {
+  const stat = statSync(file);
+  const identity = `${FORMAT}|${path.resolve(file)}|${stat.size}|${stat.mtimeMs}|${stat.ino}`;
+  const indexFile = path.join(userCacheDir(), 'yaml', 'files.json');
+  const index = readIndex(indexFile);
+  const known = index[identity];
+  if (known) {
+    try {
+      return JSON.parse(readFileSync(cacheFileOf(known), 'utf8')) as unknown[];
+    } catch {
+      // Dropped from the cache: read the file below.
+    }
+  }
+  const text = readFileSync(file, 'utf8');
+  const documents = cachedDocuments(text, parse);
+  const cached = cacheFileFor(text);
+  if (cached) {
+    const entries = Object.entries(index).filter(([key]) => key !== identity);
+    entries.push([identity, path.basename(cached, '.json')]);
+    store(indexFile, Object.fromEntries(entries.slice(-INDEXED_FILES)));
+  }
+  return documents;
+}
+
+function readIndex(file: string): Record<string, string> {
+  try {
+    const index: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return index !== null && typeof index === 'object' && !Array.isArray(index) ? (index as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The documents of `text`, from the cache when it has them, else from `parse` (and then stored). */
@@ -36,7 +75,7 @@ export function cachedDocuments(text: string, parse: (text: string) => unknown[]
   return documents;
 }
 
-function store(file: string, documents: unknown[]): void {
+function store(file: string, documents: unknown): void {
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;

@@ -22,7 +22,7 @@ import { builtInArgoSchemas } from './argo-built-in';
 import { COMPACT_DEFINITIONS, compactOpenApi, CrdSchema, CrdShapeError } from './crd-schema';
 import { DefinitionsSchema } from './events-json-schema';
 import { isRecord } from './json-schema-passes';
-import { cachedDocuments } from './parsed-yaml-cache';
+import { cachedFileDocuments } from './parsed-yaml-cache';
 import type { SchemaProblem } from './schema-problem';
 
 /** A schema for one apiVersion and kind. */
@@ -184,7 +184,7 @@ function readSchemaFile(file: string): (CrdSchema | DefinitionsSchema)[] {
   const key = `${path.resolve(file)}|${stat.size}|${stat.mtimeMs}`;
   let schemas = schemaFileCache.get(key);
   if (!schemas) {
-    schemas = parseSchemaFile(file, readFileSync(file, 'utf8'));
+    schemas = parseSchemaFile(file);
     schemaFileCache.set(key, schemas);
   }
   return schemas;
@@ -192,8 +192,9 @@ function readSchemaFile(file: string): (CrdSchema | DefinitionsSchema)[] {
 
 const schemaFileCache = new Map<string, (CrdSchema | DefinitionsSchema)[]>();
 
-function parseSchemaFile(file: string, text: string): (CrdSchema | DefinitionsSchema)[] {
+function parseSchemaFile(file: string): (CrdSchema | DefinitionsSchema)[] {
   if (file.endsWith('.json')) {
+    const text = readFileSync(file, 'utf8');
     let document: unknown;
     try {
       document = JSON.parse(text);
@@ -206,7 +207,7 @@ function parseSchemaFile(file: string, text: string): (CrdSchema | DefinitionsSc
   }
   try {
     return crdsIn(
-      cachedDocuments(text, (yaml) => readKubernetesYaml(yaml).map((document) => compactCrd(document.value))),
+      cachedFileDocuments(file, (yaml) => readKubernetesYaml(yaml).map((document) => compactCrd(document.value))),
       file,
     );
   } catch (error) {

@@ -1,0 +1,76 @@
+/**
+ * The parsed form of CEL rules, kept in the user's cache folder (`cel/`, beside the validators of
+ * validator-cache.ts): @bufbuild/cel's parser took a tenth of a synthesis to read the eleven rules of the
+ * built-in Argo schemas again on every run, and reading its result back takes well under a millisecond. The
+ * file is keyed by the pinned version of @bufbuild/cel (package.json); it holds the protobuf-es message
+ * `parse` returns, written as JSON with its bigints, bytes and unset fields tagged. A missing, unreadable or
+ * stale file costs time, never an error.
+ */
+import { parse } from '@bufbuild/cel';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import packageJson from '../../../package.json';
+import { userCacheDir, writeCacheFile } from '../../user-cache-dir';
+
+type ParsedExpr = ReturnType<typeof parse>;
+
+/** Bump when what is stored changes in a way the version does not capture. */
+const FORMAT = 'cel-parsed-v1';
+const CEL_VERSION = (packageJson as { dependencies: Record<string, string> }).dependencies['@bufbuild/cel'];
+
+const cacheFile = (): string => path.join(userCacheDir(), 'cel', `${FORMAT}-${CEL_VERSION}.json`);
+
+let stored: Map<string, unknown> | undefined;
+let unsaved = false;
+
+function storedParses(): Map<string, unknown> {
+  if (!stored) {
+    try {
+      const entries: unknown = JSON.parse(readFileSync(cacheFile(), 'utf8'));
+      stored = new Map(entries !== null && typeof entries === 'object' ? Object.entries(entries) : []);
+    } catch {
+      stored = new Map();
+    }
+  }
+  return stored;
+}
+
+/** `parse(expression)`, from the cache when it holds it; a parse error is thrown as `parse` throws it. */
+export function cachedParse(expression: string): ParsedExpr {
+  const known = storedParses().get(expression);
+  if (known !== undefined) return untag(known) as ParsedExpr;
+  const parsed = parse(expression);
+  storedParses().set(expression, tag(parsed));
+  if (!unsaved) process.once('exit', save);
+  unsaved = true;
+  return parsed;
+}
+
+function save(): void {
+  unsaved = false;
+  writeCacheFile(cacheFile(), JSON.stringify(Object.fromEntries(storedParses())));
+}
+
+/** JSON of a protobuf-es message: bigints, bytes and unset (undefined) fields as tagged objects. */
+export function tag(value: unknown): unknown {
+  if (typeof value === 'bigint') return { $bigint: value.toString() };
+  if (value === undefined) return { $unset: true };
+  if (value instanceof Uint8Array) return { $bytes: Buffer.from(value).toString('base64') };
+  if (Array.isArray(value)) return value.map(tag);
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, tag(child)]));
+  return value;
+}
+
+/** The message `tag` wrote. */
+export function untag(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(untag);
+  if (value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  if (typeof record.$bigint === 'string') return BigInt(record.$bigint);
+  if (record.$unset === true) return undefined;
+  if (typeof record.$bytes === 'string') return new Uint8Array(Buffer.from(record.$bytes, 'base64'));
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) result[key] = untag(record[key]);
+  return result;
+}
