@@ -15,6 +15,28 @@ export const RELEASED_FILE = '/tmp/released';
 export const WORKFLOW_FILE = '/tmp/workflow';
 
 /**
+ * Bash that sets `plays` to the JSON list of the task's live (not completed) plays: the one named PLAY when
+ * it is set (the workflow-name strategy), else those with the play's labels (TASK_ID, REPOSITORY_LABEL).
+ * A play that cannot be read for another reason than "not found" fails the step. The resumer and the
+ * remediator find plays with it alike.
+ */
+export const LIVE_PLAYS_BASH = String.raw`selector="$TASK_LABEL=$TASK_ID,$REPOSITORY_LABEL_KEY=$REPOSITORY_LABEL,$TYPE_LABEL=$PLAY_TYPE"
+if [ -n "$PLAY" ]; then
+  errors="$(mktemp)"
+  if found="$(kubectl get workflow "$PLAY" -n "$NAMESPACE" -o json 2>"$errors")"; then
+    plays="$(jq -c '[.]' <<<"$found")"
+  elif grep -q NotFound "$errors"; then
+    plays='[]'
+  else
+    echo "cannot read play $PLAY: $(cat "$errors")" >&2
+    exit 1
+  fi
+else
+  plays="$(kubectl get workflows -n "$NAMESPACE" -l "$selector" -o json | jq -c '.items')"
+fi
+plays="$(jq -c '[.[] | select((.metadata.labels["workflows.argoproj.io/completed"] // "false") != "true")]' <<<"$plays")"`;
+
+/**
  * A jq program over a Workflow (JSON) that prints how many of its suspend nodes wait for a resume at the
  * gate `$gate` (a `Suspend` node in phase `Running` whose `$input` input is the gate), or `unknown` when the
  * node status is offloaded or compressed and kubectl cannot see it. This is the node `argo resume
@@ -128,21 +150,7 @@ for attempt in 1 2 3; do
 done
 echo "recorded the release of $GATE for task $TASK_ID of $REPOSITORY ($PR_URL)"
 
-selector="$TASK_LABEL=$TASK_ID,$REPOSITORY_LABEL_KEY=$REPOSITORY_LABEL,$TYPE_LABEL=$PLAY_TYPE"
-if [ -n "$PLAY" ]; then
-  errors="$(mktemp)"
-  if found="$(kubectl get workflow "$PLAY" -n "$NAMESPACE" -o json 2>"$errors")"; then
-    plays="$(jq -c '[.]' <<<"$found")"
-  elif grep -q NotFound "$errors"; then
-    plays='[]'
-  else
-    echo "cannot read play $PLAY: $(cat "$errors")" >&2
-    exit 1
-  fi
-else
-  plays="$(kubectl get workflows -n "$NAMESPACE" -l "$selector" -o json | jq -c '.items')"
-fi
-plays="$(jq -c '[.[] | select((.metadata.labels["workflows.argoproj.io/completed"] // "false") != "true")]' <<<"$plays")"
+${LIVE_PLAYS_BASH}
 count="$(jq 'length' <<<"$plays")"
 if [ "$count" -eq 0 ]; then
   echo "no live play for task $TASK_ID of $REPOSITORY: the release waits in $RELEASE_CONFIGMAP"

@@ -11,6 +11,7 @@
  * `workflow-name` strategy relies on.
  */
 import { TASK_CONFIGMAP_BASH } from './progress-script';
+import { LIVE_PLAYS_BASH } from './release-scripts';
 
 /** Where the decide step leaves its outputs (the step's output parameters). */
 export const RemediatorFiles = {
@@ -76,21 +77,7 @@ if ! [[ "$TASK_ID" =~ ^[0-9]+$ ]]; then
   echo "the event names no task: not a play's pull request or branch"
   exit 0
 fi
-selector="$TASK_LABEL=$TASK_ID,$REPOSITORY_LABEL_KEY=$REPOSITORY_LABEL,$TYPE_LABEL=$PLAY_TYPE"
-if [ -n "$PLAY" ]; then
-  errors="$(mktemp)"
-  if found="$(kubectl get workflow "$PLAY" -n "$NAMESPACE" -o json 2>"$errors")"; then
-    plays="$(jq -c '[.]' <<<"$found")"
-  elif grep -q NotFound "$errors"; then
-    plays='[]'
-  else
-    echo "cannot read play $PLAY: $(cat "$errors")" >&2
-    exit 1
-  fi
-else
-  plays="$(kubectl get workflows -n "$NAMESPACE" -l "$selector" -o json | jq -c '.items')"
-fi
-plays="$(jq -c '[.[] | select((.metadata.labels["workflows.argoproj.io/completed"] // "false") != "true")]' <<<"$plays")"
+${LIVE_PLAYS_BASH}
 count="$(jq 'length' <<<"$plays")"
 if [ "$count" -ne 1 ]; then
   echo "$count live plays for task $TASK_ID of $REPOSITORY: nothing to $KIND"
