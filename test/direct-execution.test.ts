@@ -120,7 +120,8 @@ describe('a platform in direct mode', () => {
   it('needs only Kubernetes and Argo (Workflows, Events) APIs: nothing of the CodeRun controller', () => {
     const groups = new Set(OBJECTS.map((object) => (object.apiVersion.includes('/') ? object.apiVersion.split('/')[0] : 'core')));
     expect([...groups].sort()).toEqual(['argoproj.io', 'core', 'rbac.authorization.k8s.io']);
-    expect(JSON.stringify(OBJECTS.filter((object) => object.kind !== 'Role'))).not.toContain('agents.platform/v1');
+    expect(JSON.stringify(OBJECTS)).not.toContain('agents.platform/v1');
+    expect(JSON.stringify(OBJECTS)).not.toContain('"coderuns"');
   });
 
   it('creates no CodeRun: no CRD, no CodeRun template, no resource step, and an exit handler with nothing to cancel', () => {
@@ -160,6 +161,57 @@ describe('a platform in direct mode', () => {
     expect(names).not.toContain('run-testing-agent');
     expect(names).toContain('run-implementation-agent');
     expect(names).toContain('cancel-coderuns');
+  });
+});
+
+/** Every `group/resource:verb` the play's service account is granted, over all its Roles. */
+function playPermissions(objects: readonly K8sObject[]): string[] {
+  const roles = objects
+    .filter((object) => object.kind === 'RoleBinding' && object.subjects.some((subject: any) => subject.name === 'agent-play'))
+    .map((binding) => binding.roleRef.name);
+  return objects
+    .filter((object) => object.kind === 'Role' && roles.includes(object.metadata.name))
+    .flatMap((role) => role.rules)
+    .flatMap((rule: any) =>
+      rule.apiGroups.flatMap((group: string) =>
+        rule.resources.flatMap((resource: string) => rule.verbs.map((verb: string) => `${group}/${resource}:${verb}`)),
+      ),
+    )
+    .sort();
+}
+
+describe("the play's RBAC follows the execution mode (least privilege)", () => {
+  const CODERUN_PERMISSIONS = [
+    'agents.platform/coderuns:create',
+    'agents.platform/coderuns:delete',
+    'agents.platform/coderuns:get',
+    'agents.platform/coderuns:list',
+    'agents.platform/coderuns:watch',
+    'argoproj.io/workflows/finalizers:update',
+  ];
+  const permissionsOf = (file: object) => playPermissions(parseManifests(synthesizePlatform(resolveConfig({ file, env: {} }))));
+  const withoutCodeRuns = (permissions: string[]) => permissions.filter((permission) => !CODERUN_PERMISSIONS.includes(permission));
+
+  it('grants nothing on CodeRuns, nor the finalizers their owner references need, when every agent runs direct', () => {
+    const rules = OBJECTS.filter((object) => object.kind === 'Role').flatMap((role) => role.rules);
+    expect(rules.filter((rule: any) => rule.resources.includes('coderuns'))).toEqual([]);
+    expect(rules.filter((rule: any) => rule.resources.includes('workflows/finalizers'))).toEqual([]);
+  });
+
+  it('keeps the CodeRun grants in the default platform and in a mixed one, and every other grant in all three', () => {
+    const coderun = playPermissions(parseManifests(synthesizePlatform(resolveConfig({ env: {} }))));
+    const mixed = permissionsOf({ execution: 'direct', agents: { tess: { execution: 'coderun' } } });
+    const direct = playPermissions(OBJECTS);
+    expect(coderun).toEqual(expect.arrayContaining(CODERUN_PERMISSIONS));
+    expect(mixed).toEqual(coderun);
+    expect(
+      parseManifests(
+        synthesizePlatform(resolveConfig({ file: { execution: 'direct', agents: { tess: { execution: 'coderun' } } }, env: {} })),
+      ).some((o) => o.kind === 'CustomResourceDefinition'),
+    ).toBe(true);
+    expect(direct).toEqual(withoutCodeRuns(coderun));
+    expect(direct).toContain('argoproj.io/workflows:patch');
+    expect(direct).toContain('/configmaps:patch');
   });
 });
 

@@ -88,6 +88,7 @@ export class AgentPlatform extends Construct {
     this.rbac = new PlayRbac(chart(PlatformCharts.rbac), 'Play', {
       serviceAccountName: config.play.serviceAccount,
       repositories: config.repositories.map((repository) => repository.name),
+      codeRuns,
     });
     new AgentsConfigMap(chart(PlatformCharts.agents), 'Agents', { agents: config.agents, clis: config.clis });
     this.addWorkspaces(chart(PlatformCharts.workspaces));
