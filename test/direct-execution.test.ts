@@ -6,7 +6,12 @@ import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { PlayWorkflowTemplate } from '../constructs/workflows/play-workflow-template';
-import { DEFAULT_DIRECT_RESOURCES, MAX_DIRECT_SYSTEM_PROMPT_BYTES } from '../constructs/model/direct-execution';
+import {
+  DEFAULT_DIRECT_RESOURCES,
+  GITHUB_API_URL,
+  GITHUB_SERVER_URL,
+  MAX_DIRECT_SYSTEM_PROMPT_BYTES,
+} from '../constructs/model/direct-execution';
 import { EXECUTOR_TABLE, EXECUTORS } from '../constructs/model/executors';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
 import { synthesizePlatform } from '../src/synth/synthesize';
@@ -30,6 +35,7 @@ describe('direct execution config', () => {
     const config = resolveConfig({ env: {} });
     expect(config.execution).toBe('coderun');
     expect(config.direct.resources).toEqual(DEFAULT_DIRECT_RESOURCES);
+    expect(config.direct.github).toEqual({ apiUrl: 'https://api.github.com', serverUrl: 'https://github.com' });
   });
 
   it('refuses an agent that runs direct on a CLI whose session could not be confirmed, naming the agent and the fix', () => {
@@ -91,6 +97,20 @@ describe('direct execution config', () => {
       'agents.rex.resources.limits.memory: expected memory such as 512Mi or 4Gi',
     ],
     [
+      { direct: { github: { apiUrl: 'http://ghe.example.com/api/v3' } } },
+      'direct.github.apiUrl: expected an https URL without a trailing slash, such as https://github.example.com/api/v3',
+    ],
+    [
+      { direct: { github: { serverUrl: 'https://ghe.example.com/' } } },
+      'direct.github.serverUrl: expected an https URL without a trailing slash, such as https://github.example.com',
+    ],
+    [
+      { direct: { github: { serverUrl: 'https://ghe.example.com/{{workflow.name}}' } } },
+      'direct.github.serverUrl: expected an https URL without a trailing slash',
+    ],
+    [{ direct: { github: { serverUrl: 'https://token@ghe.example.com' } } }, 'direct.github.serverUrl: expected an https URL'],
+    [{ direct: { github: { url: 'https://ghe.example.com' } } }, 'direct.github: unknown setting "url"'],
+    [
       { direct: { resources: { requests: { memory: '8Gi' } } } },
       'direct.resources: the memory request 8Gi is above the limit 4Gi; lower the request or raise the limit',
     ],
@@ -149,6 +169,25 @@ describe('a platform in direct mode', () => {
     expect(step.retryStrategy.limit).toBe('1');
     expect(template('run-implementation').synchronization.mutexes).toEqual([{ name: 'workspace-play-test' }]);
     expect(template('run-code-quality').synchronization.mutexes).toEqual([{ name: 'workspace-play-test-cleo' }]);
+  });
+
+  it('reaches github.com unless the config names a GitHub Enterprise Server, whose URLs every direct step gets as environment', () => {
+    const github = (objects: readonly K8sObject[]) => {
+      const play = objects.find((object) => object.metadata.labels?.['workflow-type'] === 'play') as K8sObject;
+      const steps = play.spec.templates.filter((entry: any) => entry.script?.env?.some((variable: any) => variable.name === 'GIT_SERVER'));
+      expect(steps.length).toBeGreaterThan(0);
+      return new Set(
+        steps.map((step: any) => {
+          const env = Object.fromEntries(step.script.env.map((variable: any) => [variable.name, variable.value]));
+          return `${env.GITHUB_API} ${env.GIT_SERVER}`;
+        }),
+      );
+    };
+    expect(github(OBJECTS)).toEqual(new Set([`${GITHUB_API_URL} ${GITHUB_SERVER_URL}`]));
+    const enterprise = { apiUrl: 'https://ghe.example.com:8443/api/v3', serverUrl: 'https://ghe.example.com:8443' };
+    const texts = synthesizePlatform(resolveConfig({ file: { execution: 'direct', direct: { github: enterprise } }, env: {} }));
+    expect(github(parseManifests(texts))).toEqual(new Set([`${enterprise.apiUrl} ${enterprise.serverUrl}`]));
+    expect(validateManifestTexts(texts, 'enterprise').findings).toEqual([]);
   });
 
   it('keeps a coderun agent on the CodeRun path inside a direct platform', () => {
@@ -268,6 +307,10 @@ describe('the play construct checks its direct-execution props', () => {
       'directResources: the CPU request 3 is above the limit 2',
     ],
     [{ agentsConfigMap: 'Agents_Map' }, 'agentsConfigMap "Agents_Map": is not a ConfigMap name'],
+    [
+      { directGithub: { apiUrl: 'ftp://ghe.example.com', serverUrl: 'https://ghe.example.com' } },
+      'directGithub: is not valid at apiUrl: expected an https URL without a trailing slash',
+    ],
   ])('%j is refused in one line', (extra, message) => {
     expect(build(extra)).toThrow(message);
   });

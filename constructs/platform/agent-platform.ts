@@ -123,6 +123,7 @@ export class AgentPlatform extends Construct {
           parameters: config.play.parameters,
           execution: config.execution,
           directResources: config.direct.resources,
+          directGithub: config.direct.github,
         }),
       );
     }
