@@ -319,6 +319,18 @@ describe('the direct agent script', () => {
     expect(elsewhere.status).not.toBe(0);
   });
 
+  it('drops a credential helper for every host that an earlier run left in the home on the workspace', async () => {
+    const home = join(root, 'workspace', '.agent-play', 'home', 'rex');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, '.gitconfig'), `[credential]\n\thelper = ${join(home, GitPrograms.credentialHelper)}\n`);
+    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    expect(run.code).toBe(0);
+    const helpers = spawnSync('git', ['config', '--file', join(home, '.gitconfig'), '--get-regexp', '^credential\\.'], {
+      encoding: 'utf8',
+    });
+    expect(helpers.stdout.trim().split('\n')).toEqual([`credential.${GHE.serverUrl}.helper ${join(home, GitPrograms.credentialHelper)}`]);
+  });
+
   it("asks GitHub for an installation token with a JWT signed by the App's key", async () => {
     await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
     const args = readFileSync(join(root, 'curl.log'), 'utf8').split('\0');

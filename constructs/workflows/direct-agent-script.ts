@@ -102,6 +102,8 @@ ${GITHUB_TOKEN_PROGRAM}GITHUB_TOKEN_PROGRAM
 cat >"$HOME/${GitPrograms.credentialHelper}" <<'GIT_CREDENTIAL_HELPER'
 ${GIT_CREDENTIAL_HELPER}GIT_CREDENTIAL_HELPER
 chmod 0700 "$HOME/${GitPrograms.token}" "$HOME/${GitPrograms.credentialHelper}" || exit 1
+# HOME is on the workspace: a helper for every host that an earlier version of this script set stays there.
+git config --global --unset-all credential.helper >/dev/null 2>&1 || true
 git config --global "credential.$server_origin.helper" "$HOME/${GitPrograms.credentialHelper}" &&
   git config --global user.name "$GITHUB_APP[bot]" &&
   git config --global user.email "$GITHUB_APP[bot]@users.noreply.github.com" || exit 1
