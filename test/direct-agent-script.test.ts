@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createVerify } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +34,8 @@ const TASK_ID = '7';
 const ROUND = '2';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SYSTEM_PROMPT = 'You are Rex, a careful backend engineer.';
+/** A GitHub Enterprise Server: the template's URLs, which the fake curl and git (through insteadOf) must see. */
+const GHE = { apiUrl: 'https://ghe.example.test/api/v3', serverUrl: 'https://ghe.example.test' };
 
 /**
  * A fake CLI: records `$@` (NUL-separated, one file per call), prints FAKE_OUTPUT's file with `@SESSION@`
@@ -42,7 +44,7 @@ const SYSTEM_PROMPT = 'You are Rex, a careful backend engineer.';
 const FAKE_CLI = `#!/usr/bin/env bash
 calls="$(find "$FAKE_ARGV_DIR" -name '*.argv' | wc -l)"
 printf '%s\\0' "$@" >"$FAKE_ARGV_DIR/$calls.argv"
-printf '%s\\t%s\\t%s' "$PWD" "$(git rev-parse --abbrev-ref HEAD)" "$GH_TOKEN" >"$FAKE_ARGV_DIR/$calls.env"
+printf '%s\\t%s\\t%s\\t%s\\t%s' "$PWD" "$(git rev-parse --abbrev-ref HEAD)" "$GH_TOKEN" "$GH_ENTERPRISE_TOKEN" "$GH_HOST" >"$FAKE_ARGV_DIR/$calls.env"
 given=""
 previous=""
 for argument in "$@"; do
@@ -125,6 +127,7 @@ function templateEnvironment(cli: string): Record<string, string> {
     retries: 1,
     resources: structuredClone(DEFAULT_DIRECT_RESOURCES) as never,
     agentsConfigMap: 'controller-agents',
+    github: GHE,
   });
   const runtime: Record<string, string> = {
     '{{workflow.parameters.task-id}}': TASK_ID,
@@ -142,8 +145,8 @@ function templateEnvironment(cli: string): Record<string, string> {
 interface Run {
   readonly code: number | null;
   readonly argv: string[][];
-  /** Per call of the CLI: its folder, the branch checked out there, its GH_TOKEN. */
-  readonly where: { folder: string; branch: string; token: string }[];
+  /** Per call of the CLI: its folder, the branch checked out there, its GH_TOKEN, GH_ENTERPRISE_TOKEN and GH_HOST. */
+  readonly where: { folder: string; branch: string; token: string; enterpriseToken: string; host: string }[];
   readonly stdout: string;
 }
 
@@ -157,8 +160,10 @@ function scriptEnvironment(cli: string, bin: string): Record<string, string> {
     [DirectAgentEnv.workspace]: join(root, 'workspace'),
     [DirectAgentEnv.systemPromptFile]: join(root, 'prompt.md'),
     [DirectAgentEnv.githubAppCredentials]: join(root, 'github-app'),
-    [DirectAgentEnv.gitServer]: `file://${join(root, 'server')}`,
-    [DirectAgentEnv.githubApi]: 'https://api.github.test',
+    // The template's server URL stays; git maps it to the local bare repositories (git-config `url.<base>.insteadOf`).
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `url.file://${join(root, 'server')}/.insteadOf`,
+    GIT_CONFIG_VALUE_0: `${GHE.serverUrl}/`,
     FAKE_CURL_LOG: join(root, 'curl.log'),
   };
 }
@@ -192,8 +197,8 @@ async function runAgent(cli: string, output: string, exit = 0): Promise<Run> {
     .sort();
   const argv = calls.map((call) => readFileSync(join(argvDir, call), 'utf8').split('\0').slice(0, -1));
   const where = calls.map((call) => {
-    const [folder, branch, token] = readFileSync(join(argvDir, call.replace(/\.argv$/, '.env')), 'utf8').split('\t');
-    return { folder, branch, token };
+    const [folder, branch, token, enterpriseToken, host] = readFileSync(join(argvDir, call.replace(/\.argv$/, '.env')), 'utf8').split('\t');
+    return { folder, branch, token, enterpriseToken, host };
   });
   return { code: result.code, argv, where, stdout: result.stdout + result.stderr };
 }
@@ -281,29 +286,55 @@ describe('the direct agent script', () => {
     expect(retried.argv[0][retried.argv[0].length - 1]).not.toContain(SYSTEM_PROMPT);
   });
 
-  it('checks out the task branch from the base branch in the repository checkout, with git and gh as the GitHub App', async () => {
+  it('checks out the task branch of the configured git server, with git and gh as the GitHub App there only', async () => {
     const run = await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
     expect(run.code).toBe(0);
     const checkout = join(root, 'workspace', REPOSITORY.workingDirectory ?? REPOSITORY.service);
-    expect(run.where[0]).toEqual({ folder: checkout, branch: `feature/task-${TASK_ID}-implementation`, token: 'ghs_test-token' });
+    expect(run.where[0]).toEqual({
+      folder: checkout,
+      branch: `feature/task-${TASK_ID}-implementation`,
+      token: 'ghs_test-token',
+      enterpriseToken: 'ghs_test-token',
+      host: 'ghe.example.test',
+    });
     expect(readFileSync(join(checkout, 'README.md'), 'utf8')).toBe('hello\n');
+    expect(git(checkout, 'config', '--local', 'remote.origin.url')).toBe(`${GHE.serverUrl}/${REPOSITORY.name}.git`);
     const home = join(root, 'workspace', '.agent-play', 'home', 'rex');
-    expect(git(checkout, 'config', '--file', join(home, '.gitconfig'), 'user.name')).toBe(`${CONFIG.agents.rex.githubApp}[bot]`);
-    expect(git(checkout, 'config', '--file', join(home, '.gitconfig'), 'credential.helper')).toBe(join(home, GitPrograms.credentialHelper));
-    // git asks the credential helper, which mints a token through the same program.
-    const filled = execFileSync('git', ['credential', 'fill'], {
-      cwd: checkout,
-      input: 'protocol=https\nhost=github.com\n\n',
-      env: { ...scriptEnvironment('claude', join(root, 'bin')), GIT_TERMINAL_PROMPT: '0' },
+    const gitconfig = join(home, '.gitconfig');
+    expect(git(checkout, 'config', '--file', gitconfig, 'user.name')).toBe(`${CONFIG.agents.rex.githubApp}[bot]`);
+    expect(git(checkout, 'config', '--file', gitconfig, `credential.${GHE.serverUrl}.helper`)).toBe(
+      join(home, GitPrograms.credentialHelper),
+    );
+    // git asks the credential helper, which mints a token through the same program; another host gets nothing.
+    const fill = (host: string) =>
+      spawnSync('git', ['credential', 'fill'], {
+        cwd: checkout,
+        input: `protocol=https\nhost=${host}\n\n`,
+        env: { ...scriptEnvironment('claude', join(root, 'bin')), GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '' },
+        encoding: 'utf8',
+      });
+    expect(fill('ghe.example.test').stdout).toContain('username=x-access-token\npassword=ghs_test-token');
+    const elsewhere = fill('github.com');
+    expect(elsewhere.stdout).not.toContain('ghs_test-token');
+    expect(elsewhere.status).not.toBe(0);
+  });
+
+  it('drops a credential helper for every host that an earlier run left in the home on the workspace', async () => {
+    const home = join(root, 'workspace', '.agent-play', 'home', 'rex');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, '.gitconfig'), `[credential]\n\thelper = ${join(home, GitPrograms.credentialHelper)}\n`);
+    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    expect(run.code).toBe(0);
+    const helpers = spawnSync('git', ['config', '--file', join(home, '.gitconfig'), '--get-regexp', '^credential\\.'], {
       encoding: 'utf8',
     });
-    expect(filled).toContain('username=x-access-token\npassword=ghs_test-token');
+    expect(helpers.stdout.trim().split('\n')).toEqual([`credential.${GHE.serverUrl}.helper ${join(home, GitPrograms.credentialHelper)}`]);
   });
 
   it("asks GitHub for an installation token with a JWT signed by the App's key", async () => {
     await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
     const args = readFileSync(join(root, 'curl.log'), 'utf8').split('\0');
-    expect(args).toContain(`https://api.github.test/app/installations/${INSTALLATION_ID}/access_tokens`);
+    expect(args).toContain(`${GHE.apiUrl}/app/installations/${INSTALLATION_ID}/access_tokens`);
     expect(args[args.indexOf('-X') + 1]).toBe('POST');
     const bearer = args.find((arg) => arg.startsWith('Authorization: Bearer '))!.slice('Authorization: Bearer '.length);
     const [header, payload, signature] = bearer.split('.');

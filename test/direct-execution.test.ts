@@ -6,7 +6,12 @@ import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { PlayWorkflowTemplate } from '../constructs/workflows/play-workflow-template';
-import { DEFAULT_DIRECT_RESOURCES, MAX_DIRECT_SYSTEM_PROMPT_BYTES } from '../constructs/model/direct-execution';
+import {
+  DEFAULT_DIRECT_RESOURCES,
+  GITHUB_API_URL,
+  GITHUB_SERVER_URL,
+  MAX_DIRECT_SYSTEM_PROMPT_BYTES,
+} from '../constructs/model/direct-execution';
 import { EXECUTOR_TABLE, EXECUTORS } from '../constructs/model/executors';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
 import { synthesizePlatform } from '../src/synth/synthesize';
@@ -30,6 +35,7 @@ describe('direct execution config', () => {
     const config = resolveConfig({ env: {} });
     expect(config.execution).toBe('coderun');
     expect(config.direct.resources).toEqual(DEFAULT_DIRECT_RESOURCES);
+    expect(config.direct.github).toEqual({ apiUrl: 'https://api.github.com', serverUrl: 'https://github.com' });
   });
 
   it('refuses an agent that runs direct on a CLI whose session could not be confirmed, naming the agent and the fix', () => {
@@ -91,6 +97,20 @@ describe('direct execution config', () => {
       'agents.rex.resources.limits.memory: expected memory such as 512Mi or 4Gi',
     ],
     [
+      { direct: { github: { apiUrl: 'http://ghe.example.com/api/v3' } } },
+      'direct.github.apiUrl: expected an https URL without a trailing slash, such as https://github.example.com/api/v3',
+    ],
+    [
+      { direct: { github: { serverUrl: 'https://ghe.example.com/' } } },
+      'direct.github.serverUrl: expected an https URL without a trailing slash, such as https://github.example.com',
+    ],
+    [
+      { direct: { github: { serverUrl: 'https://ghe.example.com/{{workflow.name}}' } } },
+      'direct.github.serverUrl: expected an https URL without a trailing slash',
+    ],
+    [{ direct: { github: { serverUrl: 'https://token@ghe.example.com' } } }, 'direct.github.serverUrl: expected an https URL'],
+    [{ direct: { github: { url: 'https://ghe.example.com' } } }, 'direct.github: unknown setting "url"'],
+    [
       { direct: { resources: { requests: { memory: '8Gi' } } } },
       'direct.resources: the memory request 8Gi is above the limit 4Gi; lower the request or raise the limit',
     ],
@@ -120,7 +140,8 @@ describe('a platform in direct mode', () => {
   it('needs only Kubernetes and Argo (Workflows, Events) APIs: nothing of the CodeRun controller', () => {
     const groups = new Set(OBJECTS.map((object) => (object.apiVersion.includes('/') ? object.apiVersion.split('/')[0] : 'core')));
     expect([...groups].sort()).toEqual(['argoproj.io', 'core', 'rbac.authorization.k8s.io']);
-    expect(JSON.stringify(OBJECTS.filter((object) => object.kind !== 'Role'))).not.toContain('agents.platform/v1');
+    expect(JSON.stringify(OBJECTS)).not.toContain('agents.platform/v1');
+    expect(JSON.stringify(OBJECTS)).not.toContain('"coderuns"');
   });
 
   it('creates no CodeRun: no CRD, no CodeRun template, no resource step, and an exit handler with nothing to cancel', () => {
@@ -150,6 +171,25 @@ describe('a platform in direct mode', () => {
     expect(template('run-code-quality').synchronization.mutexes).toEqual([{ name: 'workspace-play-test-cleo' }]);
   });
 
+  it('reaches github.com unless the config names a GitHub Enterprise Server, whose URLs every direct step gets as environment', () => {
+    const github = (objects: readonly K8sObject[]) => {
+      const play = objects.find((object) => object.metadata.labels?.['workflow-type'] === 'play') as K8sObject;
+      const steps = play.spec.templates.filter((entry: any) => entry.script?.env?.some((variable: any) => variable.name === 'GIT_SERVER'));
+      expect(steps.length).toBeGreaterThan(0);
+      return new Set(
+        steps.map((step: any) => {
+          const env = Object.fromEntries(step.script.env.map((variable: any) => [variable.name, variable.value]));
+          return `${env.GITHUB_API} ${env.GIT_SERVER}`;
+        }),
+      );
+    };
+    expect(github(OBJECTS)).toEqual(new Set([`${GITHUB_API_URL} ${GITHUB_SERVER_URL}`]));
+    const enterprise = { apiUrl: 'https://ghe.example.com:8443/api/v3', serverUrl: 'https://ghe.example.com:8443' };
+    const texts = synthesizePlatform(resolveConfig({ file: { execution: 'direct', direct: { github: enterprise } }, env: {} }));
+    expect(github(parseManifests(texts))).toEqual(new Set([`${enterprise.apiUrl} ${enterprise.serverUrl}`]));
+    expect(validateManifestTexts(texts, 'enterprise').findings).toEqual([]);
+  });
+
   it('keeps a coderun agent on the CodeRun path inside a direct platform', () => {
     const mixed = resolveConfig({ file: { execution: 'direct', agents: { tess: { execution: 'coderun' } } }, env: {} });
     const play = parseManifests(synthesizePlatform(mixed)).find(
@@ -160,6 +200,57 @@ describe('a platform in direct mode', () => {
     expect(names).not.toContain('run-testing-agent');
     expect(names).toContain('run-implementation-agent');
     expect(names).toContain('cancel-coderuns');
+  });
+});
+
+/** Every `group/resource:verb` the play's service account is granted, over all its Roles. */
+function playPermissions(objects: readonly K8sObject[]): string[] {
+  const roles = objects
+    .filter((object) => object.kind === 'RoleBinding' && object.subjects.some((subject: any) => subject.name === 'agent-play'))
+    .map((binding) => binding.roleRef.name);
+  return objects
+    .filter((object) => object.kind === 'Role' && roles.includes(object.metadata.name))
+    .flatMap((role) => role.rules)
+    .flatMap((rule: any) =>
+      rule.apiGroups.flatMap((group: string) =>
+        rule.resources.flatMap((resource: string) => rule.verbs.map((verb: string) => `${group}/${resource}:${verb}`)),
+      ),
+    )
+    .sort();
+}
+
+describe("the play's RBAC follows the execution mode (least privilege)", () => {
+  const CODERUN_PERMISSIONS = [
+    'agents.platform/coderuns:create',
+    'agents.platform/coderuns:delete',
+    'agents.platform/coderuns:get',
+    'agents.platform/coderuns:list',
+    'agents.platform/coderuns:watch',
+    'argoproj.io/workflows/finalizers:update',
+  ];
+  const permissionsOf = (file: object) => playPermissions(parseManifests(synthesizePlatform(resolveConfig({ file, env: {} }))));
+  const withoutCodeRuns = (permissions: string[]) => permissions.filter((permission) => !CODERUN_PERMISSIONS.includes(permission));
+
+  it('grants nothing on CodeRuns, nor the finalizers their owner references need, when every agent runs direct', () => {
+    const rules = OBJECTS.filter((object) => object.kind === 'Role').flatMap((role) => role.rules);
+    expect(rules.filter((rule: any) => rule.resources.includes('coderuns'))).toEqual([]);
+    expect(rules.filter((rule: any) => rule.resources.includes('workflows/finalizers'))).toEqual([]);
+  });
+
+  it('keeps the CodeRun grants in the default platform and in a mixed one, and every other grant in all three', () => {
+    const coderun = playPermissions(parseManifests(synthesizePlatform(resolveConfig({ env: {} }))));
+    const mixed = permissionsOf({ execution: 'direct', agents: { tess: { execution: 'coderun' } } });
+    const direct = playPermissions(OBJECTS);
+    expect(coderun).toEqual(expect.arrayContaining(CODERUN_PERMISSIONS));
+    expect(mixed).toEqual(coderun);
+    expect(
+      parseManifests(
+        synthesizePlatform(resolveConfig({ file: { execution: 'direct', agents: { tess: { execution: 'coderun' } } }, env: {} })),
+      ).some((o) => o.kind === 'CustomResourceDefinition'),
+    ).toBe(true);
+    expect(direct).toEqual(withoutCodeRuns(coderun));
+    expect(direct).toContain('argoproj.io/workflows:patch');
+    expect(direct).toContain('/configmaps:patch');
   });
 });
 
@@ -216,6 +307,10 @@ describe('the play construct checks its direct-execution props', () => {
       'directResources: the CPU request 3 is above the limit 2',
     ],
     [{ agentsConfigMap: 'Agents_Map' }, 'agentsConfigMap "Agents_Map": is not a ConfigMap name'],
+    [
+      { directGithub: { apiUrl: 'ftp://ghe.example.com', serverUrl: 'https://ghe.example.com' } },
+      'directGithub: is not valid at apiUrl: expected an https URL without a trailing slash',
+    ],
   ])('%j is refused in one line', (extra, message) => {
     expect(build(extra)).toThrow(message);
   });

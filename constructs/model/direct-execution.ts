@@ -57,9 +57,40 @@ export const ResourcesSchema = z.strictObject({
     .prefault({}),
 });
 
-/** The platform's settings of direct execution (`direct`): the default resources of every direct agent. */
+/** GitHub's REST API, where a direct agent's App gets its installation tokens, unless the config says otherwise. */
+export const GITHUB_API_URL = 'https://api.github.com';
+/** GitHub's git server, where a direct agent clones `{server}/{owner}/{name}.git`, unless the config says otherwise. */
+export const GITHUB_SERVER_URL = 'https://github.com';
+
+/**
+ * An https URL without user, query, fragment or trailing slash (the script appends `/app/...` and
+ * `/{owner}/{name}.git`), and without `{`: it reaches the pod through an Argo template, where `{{` would be
+ * an expression.
+ */
+const HTTPS_URL =
+  /^https:\/\/[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*(?::[0-9]{1,5})?(?:\/[A-Za-z0-9._~-]+)*$/;
+const httpsUrl = (example: string) =>
+  z.string().regex(HTTPS_URL, { message: `expected an https URL without a trailing slash, such as ${example}` });
+
+/**
+ * Where direct agents reach GitHub: github.com, or a GitHub Enterprise Server (`apiUrl`
+ * `https://{host}/api/v3`, `serverUrl` `https://{host}`).
+ */
+export const GithubEndpointsSchema = z.strictObject({
+  apiUrl: httpsUrl('https://github.example.com/api/v3').default(GITHUB_API_URL),
+  serverUrl: httpsUrl('https://github.example.com').default(GITHUB_SERVER_URL),
+});
+
+/** Where direct agents reach GitHub: its REST API and its git server. */
+export type GithubEndpoints = z.output<typeof GithubEndpointsSchema>;
+
+/**
+ * The platform's settings of direct execution (`direct`): the default resources of every direct agent, and
+ * the GitHub its agents work with.
+ */
 export const DirectSchema = z.strictObject({
   resources: ResourcesSchema.prefault({}),
+  github: GithubEndpointsSchema.prefault({}),
 });
 
 /** Requests and limits, every field set. */

@@ -91,6 +91,7 @@ export class AgentPlatform extends Construct {
     this.rbac = new PlayRbac(chart(PlatformCharts.rbac), 'Play', {
       serviceAccountName: config.play.serviceAccount,
       repositories: config.repositories.map((repository) => repository.name),
+      codeRuns,
     });
     new AgentsConfigMap(chart(PlatformCharts.agents), 'Agents', { agents: config.agents, clis: config.clis });
     this.addWorkspaces(chart(PlatformCharts.workspaces));
@@ -125,6 +126,7 @@ export class AgentPlatform extends Construct {
           parameters: config.play.parameters,
           execution: config.execution,
           directResources: config.direct.resources,
+          directGithub: config.direct.github,
         }),
       );
     }

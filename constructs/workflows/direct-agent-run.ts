@@ -11,6 +11,10 @@ import {
   cliApiKeySecretName,
   directRefusal,
   ExecutionSchema,
+  GITHUB_API_URL,
+  GITHUB_SERVER_URL,
+  GithubEndpointsSchema,
+  type GithubEndpoints,
   ResourcesSchema,
   resourcesProblem,
   type AgentResources,
@@ -39,10 +43,7 @@ export const DIRECT_GITHUB_APP_PATH = '/var/run/secrets/agent-play/github-app';
  * write there, and a pod past its emptyDir's sizeLimit is evicted.
  */
 export const DIRECT_TMP_SIZE = '4Gi';
-/** GitHub's REST API, where the App's installation tokens come from. */
-export const GITHUB_API_URL = 'https://api.github.com';
-/** GitHub's git server: the checkout clones `{server}/{owner}/{name}.git`. */
-export const GITHUB_SERVER_URL = 'https://github.com';
+export { GITHUB_API_URL, GITHUB_SERVER_URL } from '../model/direct-execution';
 /** The name of the system prompt file under `DIRECT_PROMPT_PATH`. */
 const PROMPT_FILE = 'system-prompt.md';
 
@@ -79,6 +80,11 @@ export interface DirectAgentRunProps {
   readonly resources: AgentResources;
   /** The agents ConfigMap that holds the system prompts (`AgentsConfigMap`). */
   readonly agentsConfigMap: string;
+  /**
+   * Where the agent reaches GitHub: the REST API its App's installation tokens come from, and the git server
+   * it clones from. @default github.com (`GITHUB_API_URL`, `GITHUB_SERVER_URL`)
+   */
+  readonly github?: GithubEndpoints;
 }
 
 /** The direct-execution props of a play (`PlayWorkflowTemplateProps`), as its constructor checks them. */
@@ -89,11 +95,14 @@ export interface DirectPlayProps {
   readonly directResources?: AgentResources;
   /** The agents ConfigMap's name. @default controller-agents */
   readonly agentsConfigMap?: string;
+  /** Where direct agents reach GitHub (a GitHub Enterprise Server's URLs). @default github.com */
+  readonly directGithub?: GithubEndpoints;
 }
 
 /**
  * Checks a play's direct-execution props: the mode is one of `EXECUTION_MODES`, the resources are Kubernetes
- * quantities with each request at most its limit, the ConfigMap name is a legal name.
+ * quantities with each request at most its limit, the ConfigMap name is a legal name, the GitHub URLs are https
+ * URLs.
  *
  * @throws naming the owner, the prop and what to change
  */
@@ -110,6 +119,8 @@ export function checkDirectPlayProps(owner: string, props: DirectPlayProps): voi
       props.agentsConfigMap,
       isDnsSubdomain(props.agentsConfigMap) ? undefined : 'is not a ConfigMap name: use lower-case letters, digits, "-" and "."',
     );
+  if (props.directGithub !== undefined)
+    checkProp(owner, 'directGithub', undefined, schemaProblem(GithubEndpointsSchema, props.directGithub));
 }
 
 /** The invocation of the agent's CLI. @throws when direct execution refuses the CLI, naming the agent and the fix */
@@ -150,8 +161,8 @@ function directEnvironment(props: DirectAgentRunProps, invocation: DirectInvocat
     { name: E.stateFolder, value: taskStateFolder(workflowParameter(PlayParameters.taskId)) },
     { name: E.githubAppCredentials, value: DIRECT_GITHUB_APP_PATH },
     { name: E.githubApp, value: props.agent.githubApp },
-    { name: E.githubApi, value: GITHUB_API_URL },
-    { name: E.gitServer, value: GITHUB_SERVER_URL },
+    { name: E.githubApi, value: props.github?.apiUrl ?? GITHUB_API_URL },
+    { name: E.gitServer, value: props.github?.serverUrl ?? GITHUB_SERVER_URL },
     {
       name: apiKeyVariableOf(invocation, props.cli.provider),
       valueFrom: { secretKeyRef: { name: cliApiKeySecretName(props.cliName), key: API_KEY_SECRET_KEY } },

@@ -94,17 +94,23 @@ mkdir -p "$state" "$HOME" "$WORKSPACE/$CHECKOUT" || exit 1
 cd "$WORKSPACE/$CHECKOUT" || exit 1
 task_branch="feature/task-$TASK_ID-implementation"
 
-# Git as the agent's GitHub App: a fresh installation token for every fetch and push, and for gh (GH_TOKEN).
+# Git as the agent's GitHub App: a fresh installation token for every fetch and push to its git server (and
+# to no other host), and one for gh: GH_TOKEN on github.com, GH_ENTERPRISE_TOKEN on the server GH_HOST names.
+server_origin="$(printf '%s' "$GIT_SERVER" | cut -d / -f 1-3)"
 cat >"$HOME/${GitPrograms.token}" <<'GITHUB_TOKEN_PROGRAM'
 ${GITHUB_TOKEN_PROGRAM}GITHUB_TOKEN_PROGRAM
 cat >"$HOME/${GitPrograms.credentialHelper}" <<'GIT_CREDENTIAL_HELPER'
 ${GIT_CREDENTIAL_HELPER}GIT_CREDENTIAL_HELPER
 chmod 0700 "$HOME/${GitPrograms.token}" "$HOME/${GitPrograms.credentialHelper}" || exit 1
-git config --global credential.helper "$HOME/${GitPrograms.credentialHelper}" &&
+# HOME is on the workspace: a helper for every host that an earlier version of this script set stays there.
+git config --global --unset-all credential.helper >/dev/null 2>&1 || true
+git config --global "credential.$server_origin.helper" "$HOME/${GitPrograms.credentialHelper}" &&
   git config --global user.name "$GITHUB_APP[bot]" &&
   git config --global user.email "$GITHUB_APP[bot]@users.noreply.github.com" || exit 1
 GH_TOKEN="$("$HOME/${GitPrograms.token}")" || { echo "direct-agent: no installation token for $GITHUB_APP" >&2; exit 1; }
-export GH_TOKEN
+GH_ENTERPRISE_TOKEN="$GH_TOKEN"
+GH_HOST="${'$'}{server_origin#https://}"
+export GH_TOKEN GH_ENTERPRISE_TOKEN GH_HOST
 
 # The checkout on the task branch: the local branch (earlier work of this workspace), else the pushed one,
 # else a new branch from the base branch.

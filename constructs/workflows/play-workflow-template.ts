@@ -56,7 +56,14 @@ import { argoResumeTemplate } from './argo-resume';
 import { argoCliImage } from '../model/argo-images';
 import { workflowLifetime } from './workflow-lifetime';
 import { DEFAULT_AGENTS_CONFIGMAP } from '../config/agents-config-map';
-import { DEFAULT_DIRECT_RESOURCES, executionOf, resourcesOf, type AgentResources, type ExecutionMode } from '../model/direct-execution';
+import {
+  DEFAULT_DIRECT_RESOURCES,
+  executionOf,
+  resourcesOf,
+  type AgentResources,
+  type ExecutionMode,
+  type GithubEndpoints,
+} from '../model/direct-execution';
 import { checkDirectPlayProps, directAgentTemplates } from './direct-agent-run';
 import { WorkflowTemplate } from './workflow-template';
 
@@ -99,6 +106,8 @@ export interface PlayWorkflowTemplateProps {
   readonly directResources?: AgentResources;
   /** The agents ConfigMap direct agents mount their system prompt from. @default controller-agents */
   readonly agentsConfigMap?: string;
+  /** Where direct agents reach GitHub: a GitHub Enterprise Server's API and git server URLs. @default github.com */
+  readonly directGithub?: GithubEndpoints;
   /** `metadata.name`. @default `play-{service}` */
   readonly name?: string;
   /** `metadata.namespace`. @default - the chart's namespace */
@@ -509,6 +518,7 @@ function agentRun(stage: AgentStage, parallelAgent: string | undefined, props: P
       retries: stage.retries,
       resources: resourcesOf(props.directResources ?? DEFAULT_DIRECT_RESOURCES, agent.resources),
       agentsConfigMap: props.agentsConfigMap ?? DEFAULT_AGENTS_CONFIGMAP,
+      github: props.directGithub,
     });
   const settings = { ...cli.settings, ...(agent.reasoningEffort ? { reasoningEffort: agent.reasoningEffort } : {}) };
   return codeRunTemplates({
