@@ -25,6 +25,7 @@ import { playLabels } from '../../constructs/model/play-workflow';
 import { playWorkflowName, releaseConfigMapName } from '../../constructs/model/play-contract';
 import { onStage } from '../../constructs/model/stage-behaviour';
 import { StageMachine } from '../../constructs/model/stage-machine';
+import type { SimulatedProgress } from './progress-record';
 
 export interface Play {
   readonly repository: string;
@@ -94,9 +95,11 @@ export interface ProgressView {
   readonly status: 'in-progress' | 'suspended' | 'completed' | 'failed';
   readonly reason?: string;
   readonly remediations: readonly RemediationEntry[];
-  /** The agent of the last agent stage entered. */
+  /** The agent of the last agent stage entered (several joined by "," for a parallel stage). */
   readonly lastAgent?: string;
   readonly cliHistory: readonly CliUse[];
+  /** The step it was last written at (-1: before step 0). */
+  readonly updatedAt: number;
 }
 
 export type CodeRunPhase = 'Running' | 'Succeeded' | 'Failed' | 'Cancelled';
@@ -347,12 +350,7 @@ export class PlayModel {
   }
 
   /** The task's progress records, one per task, in the order the tasks were first recorded. */
-  public progressRecords(): {
-    readonly repository: string;
-    readonly task: number;
-    readonly workflowName: string;
-    readonly record: ProgressView;
-  }[] {
+  public progressRecords(): SimulatedProgress[] {
     return [...this.progress.entries()].map(([key, record]) => {
       const [repository, task] = key.split('#');
       const config = this.repositoryConfig(repository);
@@ -516,10 +514,11 @@ export class PlayModel {
       remediations: before?.remediations ?? [],
       cliHistory: [...(before?.cliHistory ?? []), ...uses],
       ...(uses.length > 0
-        ? { lastAgent: uses[uses.length - 1].agent }
+        ? { lastAgent: uses.map((use) => use.agent).join(',') }
         : before?.lastAgent === undefined
           ? {}
           : { lastAgent: before.lastAgent }),
+      updatedAt: this.now,
     });
   }
 
@@ -551,7 +550,12 @@ export class PlayModel {
     if (!before) throw new Error(`task ${task} of ${repository} has no progress record`);
     const seen = entry.eventId !== '' && before.remediations.some((existing) => existing.eventId === entry.eventId);
     const stamped = { ...entry, at: this.now };
-    this.progress.set(key, { ...before, ...changes, remediations: seen ? before.remediations : [...before.remediations, stamped] });
+    this.progress.set(key, {
+      ...before,
+      ...changes,
+      remediations: seen ? before.remediations : [...before.remediations, stamped],
+      updatedAt: this.now,
+    });
   }
 
   /** Removes the given gates' releases from a release ConfigMap (they do not hold in the next round). */

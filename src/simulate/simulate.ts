@@ -9,7 +9,8 @@ import { RESUMER_PARAMETERS, type ResumerParameter } from '../../constructs/mode
 import { REMEDIATOR_TEMPLATE_NAME } from '../../constructs/model/remediator-contract';
 import { remediatorSettings, runRemediator, type RemediationReport, type RemediatorSettings } from './remediator-model';
 import { UnsupportedFeatureError } from './engine/unsupported';
-import { PlayModel, type AgentPodView, type CodeRunView, type Play, type PlayView, type ProgressView } from './play-model';
+import { PlayModel, type AgentPodView, type CodeRunView, type Play, type PlayView } from './play-model';
+import type { SimulatedProgress } from './progress-record';
 import type { GithubStep, Scenario, Step } from './scenario';
 import { githubEventData, runSensor, type FiredTrigger, type SensorRun } from './sensor-runner';
 
@@ -54,7 +55,7 @@ export interface SimulationReport {
   /** Every pod in which a direct agent ran its CLI, in order (none on a coderun platform). */
   readonly pods: AgentPodView[];
   /** Each task's progress record as the plays left it (what `agent-play status` reads). */
-  readonly progress: { readonly repository: string; readonly task: number; readonly workflowName: string; readonly record: ProgressView }[];
+  readonly progress: SimulatedProgress[];
 }
 
 /** What the simulator runs: the Sensors and the EventSource of a synthesized platform. */
