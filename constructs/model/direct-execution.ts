@@ -130,6 +130,42 @@ export function executionOf(agent: { readonly execution?: ExecutionMode }, platf
   return agent.execution ?? platform ?? DEFAULT_EXECUTION;
 }
 
+/** How one agent works for one repository: its execution mode and the CLI it runs. */
+export interface AgentExecution {
+  /** `direct` (the CLI runs in the play's pod) or `coderun` (a CodeRun for the controller). */
+  readonly mode: ExecutionMode;
+  /** The CLI: the repository's `agentClis` binding, else the agent's own `cli`. */
+  readonly cli: string;
+}
+
+/** The CLI an agent runs for a repository: the repository's `agentClis` binding wins over the agent's own. */
+export function agentCliOf(
+  agentName: string,
+  agent: { readonly cli: string },
+  repository: { readonly agentClis?: Readonly<Record<string, string>> },
+): string {
+  return repository.agentClis?.[agentName] ?? agent.cli;
+}
+
+/**
+ * How an agent works for a repository (its mode and CLI), resolved from the config the one way the play
+ * templates resolve it.
+ *
+ * @throws Error when the agent is not configured
+ */
+export function agentExecution(
+  config: {
+    readonly execution?: ExecutionMode;
+    readonly agents: Readonly<Record<string, { readonly cli: string; readonly execution?: ExecutionMode }>>;
+  },
+  repository: { readonly agentClis?: Readonly<Record<string, string>> },
+  agentName: string,
+): AgentExecution {
+  const agent = config.agents[agentName];
+  if (agent === undefined) throw new Error(`agent "${agentName}" is not configured; configured: ${Object.keys(config.agents).join(', ')}`);
+  return { mode: executionOf(agent, config.execution), cli: agentCliOf(agentName, agent, repository) };
+}
+
 /**
  * Why an agent bound to CLI `cliName` cannot run direct, as the end of a sentence, or `undefined` when it can.
  * The caller names the agent's path and suggests `execution: coderun`.

@@ -57,6 +57,7 @@ import { argoCliImage } from '../model/argo-images';
 import { workflowLifetime } from './workflow-lifetime';
 import { DEFAULT_AGENTS_CONFIGMAP } from '../config/agents-config-map';
 import {
+  agentCliOf,
   DEFAULT_DIRECT_RESOURCES,
   executionOf,
   resourcesOf,
@@ -249,7 +250,7 @@ function assertAgentBound(stage: AgentStage, props: PlayWorkflowTemplateProps): 
 
 /** The CLI an agent runs with in this repository: the repository's own binding, else the registry's. */
 function cliOf(agent: string, props: PlayWorkflowTemplateProps): string {
-  return props.repository.agentClis?.[agent] ?? props.agents[agent].cli;
+  return agentCliOf(agent, props.agents[agent], props.repository);
 }
 
 /** The inputs of the enter-stage template, in the order the progress script reads them. */

@@ -9,15 +9,23 @@
  *   (`CHECK_RELEASE_SCRIPT`);
  * - each attempt of an agent stage first cancels the stage's stale CodeRuns, then creates its own, with
  *   `contextVersion` the attempt number: at most one live CodeRun per stage and agent at any time; a play
- *   that fails cancels its running CodeRuns; a deleted play's CodeRuns go with it (owner references).
+ *   that fails cancels its running CodeRuns; a deleted play's CodeRuns go with it (owner references);
+ * - an agent that runs direct (its mode and CLI resolved by `agentExecution`, constructs/model) creates no
+ *   CodeRun: each attempt is a pod of the play that runs the CLI, and ends with it. The CLI's session lives
+ *   on the workspace (docs/executors.md, "Sessions"): an attempt resumes the task's confirmed session of the
+ *   same CLI, else starts one; a session is confirmed only when the CLI ran to its end and reported it, so
+ *   a pod killed first (evicted, or stopped with its play) leaves a new session unconfirmed and the next
+ *   attempt starts over from the context file (`constructs/workflows/direct-agent-script.ts`).
  *
  * Time is the index of the scenario step; the plays a scenario starts with were created before step 0.
  */
 import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/config-schema';
+import { agentExecution } from '../../constructs/model/direct-execution';
 import { playLabels } from '../../constructs/model/play-workflow';
 import { playWorkflowName, releaseConfigMapName } from '../../constructs/model/play-contract';
 import { onStage } from '../../constructs/model/stage-behaviour';
 import { StageMachine } from '../../constructs/model/stage-machine';
+import type { SimulatedProgress } from './progress-record';
 
 export interface Play {
   readonly repository: string;
@@ -66,6 +74,17 @@ export interface RemediationEntry {
   readonly reviewer: string;
   readonly url: string;
   readonly eventId: string;
+  /** The step it was recorded at (the model stamps it). */
+  readonly at?: number;
+}
+
+/** An agent stage entered, as the progress record's `cliHistory` keeps it. */
+export interface CliUse {
+  readonly stage: string;
+  readonly agent: string;
+  readonly cli: string;
+  /** The step index. */
+  readonly at: number;
 }
 
 /** A task's progress record, as the model keeps it. */
@@ -76,6 +95,11 @@ export interface ProgressView {
   readonly status: 'in-progress' | 'suspended' | 'completed' | 'failed';
   readonly reason?: string;
   readonly remediations: readonly RemediationEntry[];
+  /** The agent of the last agent stage entered (several joined by "," for a parallel stage). */
+  readonly lastAgent?: string;
+  readonly cliHistory: readonly CliUse[];
+  /** The step it was last written at (-1: before step 0). */
+  readonly updatedAt: number;
 }
 
 export type CodeRunPhase = 'Running' | 'Succeeded' | 'Failed' | 'Cancelled';
@@ -94,6 +118,42 @@ interface CodeRun extends CodeRunView {
   readonly play: Play;
 }
 
+/**
+ * How a direct agent's pod ended: `Succeeded` or `Failed` by the CLI's exit code, `Evicted` (the pod was
+ * gone, the CLI with it), `Stopped` (its play was stopped or deleted).
+ */
+export type AgentPodPhase = 'Running' | 'Succeeded' | 'Failed' | 'Evicted' | 'Stopped';
+
+/** One attempt of a direct agent: the play's own pod running the agent's CLI, as the report shows it. */
+export interface AgentPodView {
+  readonly repository: string;
+  readonly task: number;
+  readonly stage: string;
+  readonly agent: string;
+  readonly cli: string;
+  readonly round: number;
+  readonly attempt: number;
+  /** Whether the CLI started a new session or resumed the task's session. */
+  readonly session: 'started' | 'resumed';
+  phase: AgentPodPhase;
+}
+
+interface AgentPod extends AgentPodView {
+  readonly play: Play;
+}
+
+/** What the task's session file says (docs/executors.md, "Sessions"). */
+interface SessionFile {
+  readonly cli: string;
+  confirmed: boolean;
+}
+
+/** What a stop ended: the CodeRuns it cancelled and the direct agent pods it stopped. */
+export interface Stopped {
+  readonly codeRuns: CodeRunView[];
+  readonly pods: AgentPodView[];
+}
+
 /** How an attempt of an agent stage ended without success. */
 export type AgentFailure = 'failed' | 'evicted';
 
@@ -105,6 +165,11 @@ export class PlayModel {
   /** Task (`repository#task`) to its last progress record. */
   private readonly progress = new Map<string, ProgressView>();
   private readonly codeRuns: CodeRun[] = [];
+  private readonly pods: AgentPod[] = [];
+  /** `repository#task/agent` to its session file. */
+  private readonly sessions = new Map<string, SessionFile>();
+  /** What direct agents did since the last `takeNotes`, in words. */
+  private notes: string[] = [];
   /** The current step index; -1 before the first step. */
   private now = -1;
 
@@ -160,6 +225,7 @@ export class PlayModel {
     for (let index = this.codeRuns.length - 1; index >= 0; index -= 1) {
       if (this.codeRuns[index].play === play) this.codeRuns.splice(index, 1);
     }
+    this.endPods(play, 'Stopped', 'deleted with its play');
   }
 
   /** `agent-play resume`: a new Workflow at the stage of the task's progress record. @throws when nothing is recorded or a play lives */
@@ -204,6 +270,7 @@ export class PlayModel {
   public agentDone(play: Play): void {
     this.assertAgentStage(play);
     for (const run of this.liveCodeRuns(play, play.stage)) run.phase = 'Succeeded';
+    this.endPods(play, 'Succeeded', 'the CLI exited 0');
     this.advance(play);
   }
 
@@ -219,15 +286,23 @@ export class PlayModel {
     const stage = this.assertAgentStage(play);
     // A failed CodeRun ended by itself; an evicted pod leaves its CodeRun running.
     if (failure === 'failed') for (const run of this.liveCodeRuns(play, play.stage)) run.phase = 'Failed';
+    // A direct agent's CLI ends with its pod either way; only a CLI that exited reported its session.
+    if (failure === 'failed') this.endPods(play, 'Failed', 'the CLI exited non-zero');
+    else this.endPods(play, 'Evicted', 'the pod was evicted, the CLI with it');
+    const coderun = stage.agents.some((agent) => this.executionOf(play, agent).mode === 'coderun');
     if (play.attempt > stage.retries) {
       play.failed = true;
       for (const run of this.codeRuns.filter((candidate) => candidate.play === play && candidate.phase === 'Running'))
         run.phase = 'Cancelled';
       this.saveProgress(play);
-      return `attempt ${play.attempt} of ${play.stage} ${failure}; no retries left: the play failed and cancelled its running CodeRuns`;
+      return coderun
+        ? `attempt ${play.attempt} of ${play.stage} ${failure}; no retries left: the play failed and cancelled its running CodeRuns`
+        : `attempt ${play.attempt} of ${play.stage} ${failure}; no retries left: the play failed`;
     }
     this.startAttempt(play, play.attempt + 1);
-    return `attempt ${play.attempt - 1} of ${play.stage} ${failure}; attempt ${play.attempt} cancelled the stale CodeRun and created its own`;
+    return coderun
+      ? `attempt ${play.attempt - 1} of ${play.stage} ${failure}; attempt ${play.attempt} cancelled the stale CodeRun and created its own`
+      : `attempt ${play.attempt - 1} of ${play.stage} ${failure}; attempt ${play.attempt} runs the CLI in a new pod of the play`;
   }
 
   /** Records a release of `gate` in a release ConfigMap, now. */
@@ -262,6 +337,27 @@ export class PlayModel {
     return this.codeRuns.map(({ play: _play, ...view }) => ({ ...view }));
   }
 
+  /** Every direct agent pod the plays ran, in order (kept after their play is gone, for the record). */
+  public podViews(): AgentPodView[] {
+    return this.pods.map(({ play: _play, ...view }) => ({ ...view }));
+  }
+
+  /** What direct agents did since the last call, in words; then forgets it. */
+  public takeNotes(): string[] {
+    const notes = this.notes;
+    this.notes = [];
+    return notes;
+  }
+
+  /** The task's progress records, one per task, in the order the tasks were first recorded. */
+  public progressRecords(): SimulatedProgress[] {
+    return [...this.progress.entries()].map(([key, record]) => {
+      const [repository, task] = key.split('#');
+      const config = this.repositoryConfig(repository);
+      return { repository: config.name, task: Number(task), workflowName: playWorkflowName(config.service, Number(task)), record };
+    });
+  }
+
   /** The most CodeRuns of one play, stage and agent that were live at once, so far. */
   public get mostLiveCodeRuns(): number {
     return this.peakLive;
@@ -273,13 +369,21 @@ export class PlayModel {
     return this.codeRuns.filter((run) => run.play === play && run.stage === stage && run.phase === 'Running');
   }
 
-  /** One attempt: cancel the stage's stale CodeRuns, then create this attempt's, one per agent. */
+  /**
+   * One attempt: cancel the stage's stale CodeRuns, then create this attempt's, one per coderun agent; each
+   * direct agent runs its CLI in a pod of the play instead.
+   */
   private startAttempt(play: Play, attempt: number): void {
     const stage = this.stages.get(play.stage);
     if (stage.type !== 'agent') return;
     play.attempt = attempt;
     for (const run of this.liveCodeRuns(play, stage.name)) run.phase = 'Cancelled';
     for (const agent of stage.agents) {
+      const execution = this.executionOf(play, agent);
+      if (execution.mode === 'direct') {
+        this.startPod(play, agent, execution.cli);
+        continue;
+      }
       this.codeRuns.push({
         play,
         repository: play.repository,
@@ -294,6 +398,53 @@ export class PlayModel {
       ).length;
       this.peakLive = Math.max(this.peakLive, live);
     }
+  }
+
+  /** The agent's mode and CLI for the play's repository, as the config resolves them (never decided here). */
+  private executionOf(play: Play, agent: string) {
+    return agentExecution(this.config, this.repositoryConfig(play.repository), agent);
+  }
+
+  private sessionKey(play: Play, agent: string): string {
+    return `${this.taskKey(play.repository, play.task)}/${agent}`;
+  }
+
+  /** A direct attempt: resume the task's confirmed session of this CLI, else start one (unconfirmed until the CLI reports it). */
+  private startPod(play: Play, agent: string, cli: string): void {
+    const key = this.sessionKey(play, agent);
+    const file = this.sessions.get(key);
+    const session = file !== undefined && file.cli === cli && file.confirmed ? 'resumed' : 'started';
+    if (session === 'started') this.sessions.set(key, { cli, confirmed: false });
+    this.pods.push({
+      play,
+      repository: play.repository,
+      task: play.task,
+      stage: play.stage,
+      agent,
+      cli,
+      round: play.round,
+      attempt: play.attempt,
+      session,
+      phase: 'Running',
+    });
+    const moved = file !== undefined && file.cli !== cli ? `, moved from ${file.cli}: a new session from the context file` : '';
+    this.notes.push(
+      `direct: ${agent} runs ${cli} in the play's pod at ${play.stage} (round ${play.round}, attempt ${play.attempt}, session ${session}${moved})`,
+    );
+  }
+
+  /** The play's running agent pods end; a CLI that exited (`Succeeded`, `Failed`) has reported its session. */
+  private endPods(play: Play, phase: Exclude<AgentPodPhase, 'Running'>, why: string): AgentPodView[] {
+    const ended = this.pods.filter((pod) => pod.play === play && pod.phase === 'Running');
+    for (const pod of ended) {
+      pod.phase = phase;
+      const file = this.sessions.get(this.sessionKey(play, pod.agent));
+      const reported = phase === 'Succeeded' || phase === 'Failed';
+      if (file !== undefined && reported) file.confirmed = true;
+      const lost = !reported && pod.session === 'started' ? '; its new session was never confirmed, the next attempt starts one' : '';
+      this.notes.push(`direct: ${pod.agent}'s pod at ${pod.stage} (round ${pod.round}, attempt ${pod.attempt}) ${phase}: ${why}${lost}`);
+    }
+    return ended.map(({ play: _play, ...view }) => ({ ...view }));
   }
 
   private assertAgentStage(play: Play) {
@@ -326,7 +477,7 @@ export class PlayModel {
     play.stage = stage;
     play.waiting = false;
     play.attempt = 0;
-    this.saveProgress(play);
+    this.saveProgress(play, this.cliUses(play));
     onStage(this.stages.get(stage), {
       agent: () => this.startAttempt(play, 1),
       gate: () => {
@@ -337,7 +488,14 @@ export class PlayModel {
     });
   }
 
-  private saveProgress(play: Play): void {
+  /** The agents of the play's stage and their CLIs, as the enter-stage step records them; none at a gate. */
+  private cliUses(play: Play): CliUse[] {
+    const stage = this.stages.get(play.stage);
+    if (stage.type !== 'agent') return [];
+    return stage.agents.map((agent) => ({ stage: stage.name, agent, cli: this.executionOf(play, agent).cli, at: this.now }));
+  }
+
+  private saveProgress(play: Play, uses: readonly CliUse[] = []): void {
     const key = this.taskKey(play.repository, play.task);
     const before = this.progress.get(key);
     const status = play.failed
@@ -354,6 +512,13 @@ export class PlayModel {
       status,
       ...(play.reason === undefined ? {} : { reason: play.reason }),
       remediations: before?.remediations ?? [],
+      cliHistory: [...(before?.cliHistory ?? []), ...uses],
+      ...(uses.length > 0
+        ? { lastAgent: uses.map((use) => use.agent).join(',') }
+        : before?.lastAgent === undefined
+          ? {}
+          : { lastAgent: before.lastAgent }),
+      updatedAt: this.now,
     });
   }
 
@@ -363,17 +528,19 @@ export class PlayModel {
   }
 
   /**
-   * The remediator's stop: the play's exit handler cancels its running CodeRuns and records it failed (a
-   * stopped Workflow fails). Returns the CodeRuns it cancelled.
+   * The remediator's stop: `argo stop` ends the play's running pods (a direct agent's CLI with its pod), the
+   * play's exit handler cancels its running CodeRuns and records it failed (a stopped Workflow fails).
+   * Returns what it ended.
    */
-  public stop(play: Play, reason?: string): CodeRunView[] {
+  public stop(play: Play, reason?: string): Stopped {
     const cancelled = this.codeRuns.filter((run) => run.play === play && run.phase === 'Running');
     for (const run of cancelled) run.phase = 'Cancelled';
+    const pods = this.endPods(play, 'Stopped', 'the play was stopped');
     play.failed = true;
     play.waiting = false;
     if (reason !== undefined) play.reason = reason;
     this.saveProgress(play);
-    return cancelled.map(({ play: _play, ...view }) => ({ ...view }));
+    return { codeRuns: cancelled.map(({ play: _play, ...view }) => ({ ...view })), pods };
   }
 
   /** Appends an entry to the task's remediation history (once per event) and, for a new round, sets its round. */
@@ -382,7 +549,13 @@ export class PlayModel {
     const before = this.progress.get(key);
     if (!before) throw new Error(`task ${task} of ${repository} has no progress record`);
     const seen = entry.eventId !== '' && before.remediations.some((existing) => existing.eventId === entry.eventId);
-    this.progress.set(key, { ...before, ...changes, remediations: seen ? before.remediations : [...before.remediations, entry] });
+    const stamped = { ...entry, at: this.now };
+    this.progress.set(key, {
+      ...before,
+      ...changes,
+      remediations: seen ? before.remediations : [...before.remediations, stamped],
+      updatedAt: this.now,
+    });
   }
 
   /** Removes the given gates' releases from a release ConfigMap (they do not hold in the next round). */

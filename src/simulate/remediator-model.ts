@@ -12,7 +12,7 @@ import {
   RemediationKinds,
   type RemediatorParameter,
 } from '../../constructs/model/remediator-contract';
-import type { Play, PlayModel } from './play-model';
+import type { Play, PlayModel, Stopped } from './play-model';
 
 /** When step 0 happens in the simulator's clock; step N is N minutes later, the plays a scenario starts with a minute before. */
 export const SIMULATION_EPOCH = Date.UTC(2026, 0, 1);
@@ -42,6 +42,8 @@ export interface RemediationReport {
   readonly reason: string;
   /** The CodeRuns the stop cancelled (then deleted with the play), as `agent/stage`. */
   readonly cancelled: string[];
+  /** The direct agent pods the stop ended (no CodeRun to cancel), as `agent/stage`; absent when none. */
+  readonly stoppedPods?: string[];
 }
 
 /** What the remediator runs by, as its synthesized WorkflowTemplate says it (the env of its steps). */
@@ -155,9 +157,16 @@ export function runRemediator(
   }
   const successor = model.replace(play, start, round);
   say(
-    `stopped the play of task ${play.task} (round ${play.round}, at ${play.stage})${cancelled.length > 0 ? `, cancelled and deleted ${cancelled.map((run) => `${run.agent}/${run.stage}`).join(', ')}` : ''}; ${reason}; the new play is at ${successor.stage}`,
+    `stopped the play of task ${play.task} (round ${play.round}, at ${play.stage})${endedWork(cancelled)}; ${reason}; the new play is at ${successor.stage}`,
   );
   return report(play, kind, remediate ? 'next-round' : 're-run', round, start, reason, cancelled);
+}
+
+/** What a stop ended, in words: CodeRuns cancelled, direct agent pods ended with their CLI. */
+function endedWork(stopped: Stopped): string {
+  const codeRuns = stopped.codeRuns.map((run) => `${run.agent}/${run.stage}`);
+  const pods = stopped.pods.map((pod) => `${pod.agent}/${pod.stage}`);
+  return `${codeRuns.length > 0 ? `, cancelled and deleted ${codeRuns.join(', ')}` : ''}${pods.length > 0 ? `, ended the agent pod of ${pods.join(', ')} (direct: no CodeRun to cancel)` : ''}`;
 }
 
 function report(
@@ -167,7 +176,7 @@ function report(
   round: number,
   stage: string,
   reason: string,
-  cancelled: readonly { agent: string; stage: string }[],
+  stopped: Stopped,
 ): RemediationReport {
   return {
     repository: play.repository,
@@ -178,6 +187,7 @@ function report(
     round,
     stage,
     reason,
-    cancelled: cancelled.map((run) => `${run.agent}/${run.stage}`),
+    cancelled: stopped.codeRuns.map((run) => `${run.agent}/${run.stage}`),
+    ...(stopped.pods.length > 0 ? { stoppedPods: stopped.pods.map((pod) => `${pod.agent}/${pod.stage}`) } : {}),
   };
 }

@@ -9,7 +9,8 @@ import { RESUMER_PARAMETERS, type ResumerParameter } from '../../constructs/mode
 import { REMEDIATOR_TEMPLATE_NAME } from '../../constructs/model/remediator-contract';
 import { remediatorSettings, runRemediator, type RemediationReport, type RemediatorSettings } from './remediator-model';
 import { UnsupportedFeatureError } from './engine/unsupported';
-import { PlayModel, type CodeRunView, type Play, type PlayView } from './play-model';
+import { PlayModel, type AgentPodView, type CodeRunView, type Play, type PlayView } from './play-model';
+import type { SimulatedProgress } from './progress-record';
 import type { GithubStep, Scenario, Step } from './scenario';
 import { githubEventData, runSensor, type FiredTrigger, type SensorRun } from './sensor-runner';
 
@@ -51,6 +52,10 @@ export interface SimulationReport {
   readonly coderuns: CodeRunView[];
   /** The most CodeRuns of one play, stage and agent that were live at once (the design keeps it at 1). */
   readonly mostLiveCodeRuns: number;
+  /** Every pod in which a direct agent ran its CLI, in order (none on a coderun platform). */
+  readonly pods: AgentPodView[];
+  /** Each task's progress record as the plays left it (what `agent-play status` reads). */
+  readonly progress: SimulatedProgress[];
 }
 
 /** What the simulator runs: the Sensors and the EventSource of a synthesized platform. */
@@ -73,11 +78,22 @@ export function simulate(platform: SimulatedPlatform, scenario: Scenario): Simul
   if (!eventSource) throw new Error('the platform has no EventSource: nothing would deliver GitHub events');
   const source = { name: eventSource.metadata.name as string, eventName: Object.keys(eventSource.spec.github)[0] };
   for (const play of scenario.plays) model.addPlay(play.repository, play.task, play.stage, play.parameters);
+  // What direct agents did before step 0 belongs to no step; step 0 shows it first.
+  const before = model.takeNotes();
   const steps = scenario.steps.map((step, index) => {
     model.at(index);
-    return runStep({ model, plan }, sensors, source, step, index);
+    const report = runStep({ model, plan }, sensors, source, step, index);
+    if (index === 0) report.notes.unshift(...before);
+    return report;
   });
-  return { plays: model.views(), steps, coderuns: model.codeRunViews(), mostLiveCodeRuns: model.mostLiveCodeRuns };
+  return {
+    plays: model.views(),
+    steps,
+    coderuns: model.codeRunViews(),
+    mostLiveCodeRuns: model.mostLiveCodeRuns,
+    pods: model.podViews(),
+    progress: model.progressRecords(),
+  };
 }
 
 /** A step that acts on one task's play rather than on GitHub; returns what happened, in words. */
@@ -123,7 +139,7 @@ function runStep(
   const report: StepReport = { index, sensors: [], resumed: [], recorded: [], notes: [] };
   if (!('github' in step)) {
     try {
-      report.notes.push(runTaskStep(model, step));
+      report.notes.push(runTaskStep(model, step), ...model.takeNotes());
     } catch (error) {
       if (error instanceof UnsupportedFeatureError) throw error;
       report.ignored = (error as Error).message;
@@ -148,6 +164,7 @@ function runStep(
         if (lost) continue;
       }
       execute(context, trigger, report);
+      report.notes.push(...model.takeNotes());
     }
   }
   if (report.sensors.length === 0) report.ignored = `no sensor matched: ${runs.map(describeMiss).join('; ')}`;

@@ -29,11 +29,18 @@ export function formatTrace(report: SimulationReport): string {
     for (const run of report.coderuns)
       lines.push(`  task ${run.task} ${run.stage} ${run.agent} contextVersion ${run.contextVersion}: ${run.phase}`);
   }
+  if (report.pods.length > 0) {
+    lines.push('direct agent pods (no CodeRuns):');
+    for (const pod of report.pods)
+      lines.push(
+        `  task ${pod.task} ${pod.stage} ${pod.agent} runs ${pod.cli}, round ${pod.round} attempt ${pod.attempt}, session ${pod.session}: ${pod.phase}`,
+      );
+  }
   return `${lines.join('\n')}\n`;
 }
 
 /** The report as `--json` prints it: the issue's shape, without the trace notes. */
 export function reportJson(report: SimulationReport): string {
   const steps = report.steps.map(({ notes: _notes, ...step }) => step);
-  return `${JSON.stringify({ plays: report.plays, steps, coderuns: report.coderuns, mostLiveCodeRuns: report.mostLiveCodeRuns })}\n`;
+  return `${JSON.stringify({ plays: report.plays, steps, coderuns: report.coderuns, mostLiveCodeRuns: report.mostLiveCodeRuns, pods: report.pods })}\n`;
 }
