@@ -24,6 +24,7 @@ import { FakeCluster } from './support/fake-kubectl';
 import { runBash } from './support/run-bash';
 import { parseManifests } from './support/synth';
 import { progressConfigMapName, progressConfigMapOf, progressTaskKey } from '../constructs/model/naming';
+import { playWorkflow } from '../constructs/model/play-workflow';
 
 const REPOSITORY = '5dlabs/cto-play-test';
 const config = resolveConfig({});
@@ -150,15 +151,14 @@ describe('a small project', () => {
     expect(construct.chunks).toEqual([[5, 6, 7]]);
   });
 
-  it('creates each child as a play: the play template by workflowTemplateRef, the play name, the play labels and the project label', () => {
+  it('creates each child as a play, never applies over one: the play template by workflowTemplateRef, the play name, the play labels and the project label', () => {
     const startPlay = main.spec.templates.find((template: Json) => template.name === ProjectTemplates.startPlay);
-    expect(startPlay.resource).toMatchObject({
-      action: 'apply',
-      successCondition: 'status.phase == Succeeded',
-      failureCondition: 'status.phase in (Failed,Error)',
-    });
+    expect(startPlay.resource).toBeUndefined();
+    expect(startPlay.script.source).toContain('kubectl create -f - <<<"$PLAY_MANIFEST"');
+    expect(startPlay.script.source).not.toMatch(/kubectl (apply|replace|patch)/);
+    const manifest = startPlay.script.env.find((variable: Json) => variable.name === 'PLAY_MANIFEST').value;
     const child = JSON.parse(
-      startPlay.resource.manifest.replace(
+      manifest.replace(
         /\{\{inputs\.parameters\.([a-z-]+)\}\}/g,
         (_: string, name: string) => ({ 'task-id': '6', 'start-stage': 'implementation', 'task-type': 'backend' })[name] ?? '',
       ),
@@ -193,6 +193,26 @@ describe('a small project', () => {
     const script = main.spec.templates.find((template: Json) => template.name === ProjectTemplates.findStart).script;
     expect(script.env).toContainEqual({ name: 'FIRST_STAGE', value: stages.first.name });
     expect(script.env).toContainEqual({ name: 'PROGRESS_KEY', value: 'task-{{inputs.parameters.task-id}}.json' });
+  });
+
+  it('waits for the task, not for one Workflow: wait-play reads the same record as find-start, after start-play, only for a started task', () => {
+    const runTask = main.spec.templates.find((template: Json) => template.name === ProjectTemplates.runTask);
+    const [[findStart], [play], [wait]] = runTask.steps;
+    expect(play.template).toBe(ProjectTemplates.startPlay);
+    expect(wait.template).toBe(ProjectTemplates.waitPlay);
+    expect(wait.when).toBe(play.when);
+    expect(wait.arguments.parameters).toEqual([{ name: 'task-id', value: '{{inputs.parameters.task-id}}' }]);
+    const envOf = (name: string) =>
+      Object.fromEntries(
+        main.spec.templates.find((template: Json) => template.name === name).script.env.map((variable: Json) => [variable.name, variable.value]),
+      );
+    const [found, waited] = [envOf(findStart.template), envOf(wait.template)];
+    for (const name of ['PROGRESS_CONFIGMAP', 'PROGRESS_SHARDS', 'PROGRESS_KEY', 'TASK_ID', 'NAMESPACE']) expect(waited[name]).toBe(found[name]);
+    expect(waited.PLAY).toBe(playWorkflowName(repository.service, '{{inputs.parameters.task-id}}'));
+    expect(waited).toMatchObject({ COMPLETED: 'completed', FAILED: 'failed', ROUND_LABEL: PlayLabels.round });
+    const waitTemplate = main.spec.templates.find((template: Json) => template.name === ProjectTemplates.waitPlay);
+    expect(waitTemplate.resource).toBeUndefined();
+    expect(waitTemplate.script.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true });
   });
 
   it('validates: upstream CRD with unknown fields rejected, and every lint rule', () => {
@@ -339,8 +359,8 @@ describe('the project Workflow at run time', () => {
     }
   });
 
-  it('retries a lost start-play pod within the play deadline', () => {
-    const start = template(ProjectTemplates.startPlay);
+  it('retries a lost wait-play pod within the play deadline', () => {
+    const start = template(ProjectTemplates.waitPlay);
     expect(start.activeDeadlineSeconds).toBe(7 * 86400 + IMAGE_PULL_ALLOWANCE_SECONDS);
     expect(start.retryStrategy).toMatchObject({ limit: '2', retryPolicy: 'Always' });
     expect(Number.parseInt(start.retryStrategy.backoff.maxDuration, 10)).toBeGreaterThanOrEqual(start.activeDeadlineSeconds);
@@ -451,4 +471,177 @@ describe('find-start, run for real against a fake kubectl', () => {
       cluster.dispose();
     }
   });
+});
+
+describe('start-play and wait-play, run for real against a fake kubectl', () => {
+  const { objects } = build(manyTasks(2));
+  const NAMESPACE = 'agents';
+  const PLAY = playWorkflowName(repository.service, 5);
+  const PROGRESS = progressConfigMapOf(REPOSITORY, 5);
+  const scriptOf = (name: string) => objects[0].spec.templates.find((template: Json) => template.name === name).script;
+  const inputs: Record<string, string> = { 'task-id': '5', 'start-stage': 'implementation', 'task-type': 'backend' };
+  const envOf = (name: string, cluster: FakeCluster): Record<string, string> => ({
+    ...Object.fromEntries(
+      scriptOf(name).env.map((variable: Json) => [
+        variable.name,
+        variable.value
+          .replace(/\{\{inputs\.parameters\.([a-z-]+)\}\}/g, (_: string, key: string) => inputs[key] ?? '')
+          .replaceAll('{{workflow.namespace}}', NAMESPACE),
+      ]),
+    ),
+    HOME: cluster.root,
+    POLL_SECONDS: '0.1',
+  });
+  const run = (name: string, cluster: FakeCluster, timeoutMs = 8000) => runBash(scriptOf(name).source, cluster.scriptEnv(envOf(name, cluster)), timeoutMs);
+
+  /** A play of task 5 in `round`: running, or ended (stopped by the remediator when `stopped`). */
+  const play = (round: number, state: 'running' | 'ended' | 'stopped'): any => {
+    const workflow = playWorkflow({
+      service: repository.service,
+      namespace: NAMESPACE,
+      task: '5',
+      repository: REPOSITORY,
+      stage: 'implementation',
+      round: String(round),
+      parameters: [],
+    }) as any;
+    if (state !== 'running') workflow.metadata.labels['workflows.argoproj.io/completed'] = 'true';
+    if (state === 'stopped') workflow.spec.shutdown = 'Stop';
+    return workflow;
+  };
+  /** The progress shard of task 5 holding its record (fields as the progress script and the remediator write them). */
+  const progress = (record: Json): any => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: PROGRESS, namespace: NAMESPACE },
+    data: { [progressTaskKey(5)]: JSON.stringify({ task: '5', workflowName: PLAY, stage: 'code-quality', ...record }) },
+  });
+  const recordReads = (cluster: FakeCluster) => cluster.calls().filter((call) => call.args.join(' ').startsWith(`get configmap ${PROGRESS}`)).length;
+  /** Waits until the script has read the record `count` more times: it is polling in the state the test set. */
+  async function readsMore(cluster: FakeCluster, count: number): Promise<void> {
+    const target = recordReads(cluster) + count;
+    for (let tries = 0; tries < 200 && recordReads(cluster) < target; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(recordReads(cluster)).toBeGreaterThanOrEqual(target);
+  }
+  async function withCluster(body: (cluster: FakeCluster) => Promise<void>): Promise<void> {
+    const cluster = FakeCluster.create();
+    try {
+      await body(cluster);
+      expect(cluster.unsupported()).toEqual([]);
+    } finally {
+      cluster.dispose();
+    }
+  }
+
+  it('start-play creates the play when the task has none', () =>
+    withCluster(async (cluster) => {
+      const started = await run(ProjectTemplates.startPlay, cluster);
+      expect(started.code, started.stderr).toBe(0);
+      const created = cluster.get('workflow', NAMESPACE, PLAY);
+      expect(created?.metadata.labels).toMatchObject({ [PlayLabels.round]: '1', [ProjectLabels.project]: 'launch' });
+      expect(created?.spec.arguments.parameters).toContainEqual({ name: 'start-stage', value: 'implementation' });
+    }));
+
+  it("start-play leaves the task's play alone when one exists, in whatever round (the remediator's successor)", () =>
+    withCluster(async (cluster) => {
+      cluster.put(play(2, 'running'));
+      const before = cluster.get('workflow', NAMESPACE, PLAY);
+      const started = await run(ProjectTemplates.startPlay, cluster);
+      expect(started.code, started.stderr).toBe(0);
+      expect(started.stdout).toContain('exists already');
+      expect(cluster.get('workflow', NAMESPACE, PLAY)).toEqual(before);
+      expect(cluster.get('workflow', NAMESPACE, PLAY)?.metadata.labels?.[PlayLabels.round]).toBe('2');
+    }));
+
+  it('start-play fails on any other error', () =>
+    withCluster(async (cluster) => {
+      cluster.forbid('create', 'workflow');
+      const started = await run(ProjectTemplates.startPlay, cluster);
+      expect(started.code).toBe(1);
+      expect(started.stderr).toContain('Forbidden');
+    }));
+
+  it('wait-play passes a completed task', () =>
+    withCluster(async (cluster) => {
+      cluster.put(play(1, 'ended'));
+      cluster.put(progress({ status: 'completed', stage: 'completed', round: 1 }));
+      const waited = await run(ProjectTemplates.waitPlay, cluster);
+      expect(waited.code, waited.stderr).toBe(0);
+      expect(waited.stdout).toContain('task 5 completed (round 1)');
+    }));
+
+  it('wait-play fails a task whose rounds are exhausted, naming the reason', () =>
+    withCluster(async (cluster) => {
+      cluster.put(play(3, 'stopped'));
+      cluster.put(progress({ status: 'failed', round: 3, reason: 'remediation rounds exhausted: 3 of 3' }));
+      const waited = await run(ProjectTemplates.waitPlay, cluster);
+      expect(waited.code).toBe(1);
+      expect(waited.stderr).toContain('task 5 failed at code-quality in round 3: remediation rounds exhausted: 3 of 3');
+    }));
+
+  it('wait-play fails a task whose play failed on its own', () =>
+    withCluster(async (cluster) => {
+      cluster.put(play(1, 'ended'));
+      cluster.put(progress({ status: 'failed', round: 1 }));
+      const waited = await run(ProjectTemplates.waitPlay, cluster);
+      expect(waited.code).toBe(1);
+      expect(waited.stderr).toContain('task 5 failed at code-quality in round 1');
+    }));
+
+  it('wait-play keeps waiting while there is no record yet, and while a failed record is older than the running play', () =>
+    withCluster(async (cluster) => {
+      const pending = run(ProjectTemplates.waitPlay, cluster, 60_000);
+      await readsMore(cluster, 3);
+      // A re-run started the task again at its stored stage: the record still says how the last play ended.
+      cluster.put(play(1, 'running'));
+      cluster.put(progress({ status: 'failed', round: 1 }));
+      await readsMore(cluster, 3);
+      cluster.put(progress({ status: 'completed', stage: 'completed', round: 1 }));
+      const waited = await pending;
+      expect(waited.code, waited.stderr).toBe(0);
+      expect(waited.stdout).toContain('task 5: no record yet');
+      expect(waited.stdout).toContain(`task 5: failed at code-quality, round 1; play ${PLAY} is running`);
+    }));
+
+  it('wait-play survives a remediation: the stopped play, the round recorded, no play, the successor, then completed in round 2', () =>
+    withCluster(async (cluster) => {
+      cluster.put(play(1, 'running'));
+      cluster.put(progress({ status: 'in-progress', round: 1 }));
+      const pending = run(ProjectTemplates.waitPlay, cluster, 60_000);
+      await readsMore(cluster, 2);
+      // stop-play: the exit handler records the end, the play ends with spec.shutdown set.
+      cluster.put(play(1, 'stopped'));
+      cluster.put(progress({ status: 'failed', round: 1 }));
+      await readsMore(cluster, 2);
+      // replace-play: the next round is recorded, then the play is deleted and its successor created.
+      cluster.put(progress({ status: 'failed', round: 2, stage: 'implementation' }));
+      await readsMore(cluster, 2);
+      cluster.delete('workflow', NAMESPACE, PLAY);
+      await readsMore(cluster, 2);
+      cluster.put(play(2, 'running'));
+      await readsMore(cluster, 2);
+      cluster.put(progress({ status: 'in-progress', round: 2, stage: 'implementation' }));
+      await readsMore(cluster, 2);
+      cluster.put(progress({ status: 'completed', round: 2, stage: 'completed' }));
+      const waited = await pending;
+      expect(waited.code, waited.stderr).toBe(0);
+      expect(waited.stdout.split('\n')).toEqual([
+        'task 5: in-progress at code-quality, round 1',
+        `task 5: failed at code-quality, round 1; play ${PLAY} was stopped`,
+        `task 5: failed at implementation, round 2; play ${PLAY} is of round 1, the record of round 2`,
+        `task 5: failed at implementation, round 2; no play ${PLAY} (being replaced)`,
+        `task 5: failed at implementation, round 2; play ${PLAY} is running`,
+        'task 5: in-progress at implementation, round 2',
+        'task 5 completed (round 2)',
+        '',
+      ]);
+    }));
+
+  it('wait-play fails on an API error other than NotFound (a retry continues the wait)', () =>
+    withCluster(async (cluster) => {
+      cluster.forbid('get', 'configmap');
+      const waited = await run(ProjectTemplates.waitPlay, cluster);
+      expect(waited.code).toBe(1);
+      expect(waited.stderr).toContain('Forbidden');
+    }));
 });

@@ -14,7 +14,7 @@ import { PlayResumerTemplate } from '../events/play-resumer-template';
 import { RESUMER_GRANTS, sensorGrants } from '../rbac/events-rbac';
 import { addRemediation, remediationEvents } from './remediation-objects';
 import { PlayRbac } from '../rbac/play-rbac';
-import { PROJECT_GRANTS, PROJECT_SERVICE_ACCOUNT } from '../rbac/project-rbac';
+import { PROJECT_SERVICE_ACCOUNT, projectGrants } from '../rbac/project-rbac';
 import { ScopedServiceAccount } from '../rbac/scoped-service-account';
 import { WorkspacePvc } from '../storage/workspace-pvc';
 import { CodeRunWorkflowTemplate } from '../workflows/coderun-workflow-template';
@@ -139,7 +139,10 @@ export class AgentPlatform extends Construct {
   /** A project WorkflowTemplate (or several, for a large one) per configured project, and its service account. */
   private addProjects(chart: Chart): void {
     const config = this.config;
-    new ScopedServiceAccount(chart, 'ProjectRbac', { name: PROJECT_SERVICE_ACCOUNT, grants: PROJECT_GRANTS });
+    new ScopedServiceAccount(chart, 'ProjectRbac', {
+      name: PROJECT_SERVICE_ACCOUNT,
+      grants: projectGrants(config.projects.map((project) => project.repository)),
+    });
     const playParameters = { [PlayParameters.taskType]: '', ...config.play.parameters };
     for (const project of config.projects) {
       const repository = config.repositories.find((candidate) => candidate.name === project.repository);

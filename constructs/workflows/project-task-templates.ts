@@ -1,12 +1,13 @@
 /**
  * The templates that run one task of a project as a child play, in every WorkflowTemplate of the project
- * that holds chunks: look up the task's progress record (every run is a resume), then create the play, or
- * apply it again when it exists, and wait for it to end.
+ * that holds chunks: look up the task's progress record (every run is a resume), create the play unless the
+ * task has one, and wait for the task (its progress record), not for one Workflow: the remediator replaces a
+ * play by stopping, deleting and re-creating it under the same name (docs/remediation.md).
  */
 import { inputParameter, stepOutput, WorkflowVariables } from '../model/argo-expressions';
-import { ProjectLabels } from '../model/labels';
+import { PlayLabels, ProjectLabels } from '../model/labels';
 import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey } from '../model/naming';
-import { PlayParameters, ProgressStatuses } from '../model/play-contract';
+import { PlayParameters, playWorkflowName, ProgressStatuses } from '../model/play-contract';
 import { playWorkflow } from '../model/play-workflow';
 import type { RepositoryConfig } from '../model/config-schema';
 import type { Template } from './argo-types';
@@ -18,6 +19,7 @@ export const ProjectTemplates = {
   runTask: 'run-task',
   findStart: 'find-start',
   startPlay: 'start-play',
+  waitPlay: 'wait-play',
 } as const;
 
 /** What `find-start` decides for a task. */
@@ -78,7 +80,7 @@ export interface ProjectTaskTemplatesProps {
   /** The play parameters a task may set (task-type and the declared ones), with their defaults. */
   readonly parameters: Readonly<Record<string, string>>;
   readonly helperImage: string;
-  /** The longest a child play may run, in seconds: start-play waits at most that long. */
+  /** The longest a child play may run, in seconds: wait-play waits at most that long. */
   readonly playDeadlineSeconds: number;
 }
 
@@ -128,17 +130,102 @@ function childPlay(props: ProjectTaskTemplatesProps): Record<string, unknown> {
 }
 
 /**
- * `apply` rather than `create`: a re-run finds the children of the last run and waits for them instead of
- * failing on AlreadyExists; an unchanged manifest changes nothing on an existing play. For the same reason a
- * lost waiting pod (an evicted pod is Failed, not Error) is simply retried within the play's own deadline: a
- * play that failed is applied unchanged and read as failed again, never started again.
+ * Creates the task's play unless one exists. A play of that name is the task's, in whatever round: a re-run
+ * of the project finds the children of the last run, and the remediator's successor of the original, which
+ * must never be overwritten with the original manifest (round 1, as `apply` would). Any other error fails.
  */
+const START_PLAY_SCRIPT = String.raw`set -euo pipefail
+if kubectl create -f - <<<"$PLAY_MANIFEST" >/dev/null 2>"$HOME/error"; then
+  echo "task $TASK_ID: created play $PLAY"
+elif grep -q AlreadyExists "$HOME/error"; then
+  echo "task $TASK_ID: play $PLAY exists already (a re-run, or a later round); waiting for the task"
+else
+  cat "$HOME/error" >&2
+  exit 1
+fi
+`;
+
+/**
+ * Waits for the task, by its progress record, until it is `completed` (success) or `failed` (failure,
+ * with the record's reason). A `failed` record is final only when the play named PLAY exists and has
+ * ended, and either the record has a reason (the remediator's "remediation rounds exhausted") or the play
+ * ended on its own in the record's round. Otherwise the task is between plays, so the wait goes on:
+ * no play (the remediator deleted it and is about to create the successor), a play still running (a record
+ * of an earlier play not yet overwritten by this one), a play of an earlier round than the record (the
+ * remediator recorded the next round), or a play stopped (`spec.shutdown`, which the remediator sets
+ * before it replaces the play or records why it gave up). A play stopped by hand is therefore waited on
+ * until the deadline. An API error other than NotFound fails the attempt (a retry continues the wait).
+ */
+const WAIT_PLAY_SCRIPT = String.raw`set -euo pipefail
+${TASK_CONFIGMAP_BASH}
+configmap="$(task_configmap)"
+# Prints the object ($1 $2) as JSON, nothing when absent; fails on an API error other than NotFound.
+object_of() {
+  local object
+  if object="$(kubectl get "$1" "$2" -n "$NAMESPACE" -o json 2>"$HOME/error")"; then
+    printf '%s' "$object"
+  elif ! grep -q NotFound "$HOME/error"; then
+    cat "$HOME/error" >&2
+    return 1
+  fi
+}
+# Why a failed record does not end the wait yet, given the play (empty when none); empty when it does.
+between_plays() {
+  local play="$1" record="$2"
+  [ -n "$play" ] || { echo "no play $PLAY (being replaced)"; return; }
+  [ "$(jq -r '.metadata.labels["workflows.argoproj.io/completed"] // "false"' <<<"$play")" = "true" ] || { echo "play $PLAY is running"; return; }
+  [ -z "$(jq -r '.reason // ""' <<<"$record")" ] || return 0
+  local played recorded
+  played="$(jq -r --arg key "$ROUND_LABEL" '.metadata.labels[$key] // "1"' <<<"$play")"
+  recorded="$(jq -r '.round // 1' <<<"$record")"
+  [ "$played" = "$recorded" ] || { echo "play $PLAY is of round $played, the record of round $recorded"; return; }
+  [ -z "$(jq -r '.spec.shutdown // ""' <<<"$play")" ] || echo "play $PLAY was stopped"
+}
+last=""
+while :; do
+  record="$(object_of configmap "$configmap" | jq -c --arg key "$PROGRESS_KEY" '.data[$key] // "{}" | fromjson? // {}')"
+  status="$(jq -r '.status // ""' <<<"$record")"
+  round="$(jq -r '.round // 1' <<<"$record")"
+  stage="$(jq -r '.stage // ""' <<<"$record")"
+  if [ "$status" = "$COMPLETED" ]; then
+    echo "task $TASK_ID completed (round $round)"
+    exit 0
+  fi
+  note="$status at $stage, round $round"
+  if [ "$status" = "$FAILED" ]; then
+    play="$(object_of workflow "$PLAY")"
+    waiting="$(between_plays "$play" "$record")"
+    if [ -z "$waiting" ]; then
+      reason="$(jq -r 'if .reason then ": " + .reason else "" end' <<<"$record")"
+      echo "task $TASK_ID failed at $stage in round $round$reason" >&2
+      exit 1
+    fi
+    note="$note; $waiting"
+  fi
+  [ -n "$status" ] || note="no record yet"
+  [ "$note" = "$last" ] || echo "task $TASK_ID: $note"
+  last="$note"
+  sleep "$POLL_SECONDS"
+done
+`;
+
+/** Seconds between two reads of the progress record while a task's play runs. */
+const WAIT_POLL_SECONDS = 30;
+
+/** The values both play steps read: the task, its play and where its record is. */
+function taskEnv(props: ProjectTaskTemplatesProps) {
+  return [
+    { name: 'TASK_ID', value: inputParameter(PlayParameters.taskId) },
+    { name: 'NAMESPACE', value: WorkflowVariables.namespace },
+    { name: 'PLAY', value: playWorkflowName(props.repository.service, inputParameter(PlayParameters.taskId)) },
+  ];
+}
+
 function startPlay(props: ProjectTaskTemplatesProps): Template {
-  const deadline = props.playDeadlineSeconds + IMAGE_PULL_ALLOWANCE_SECONDS;
-  return {
+  return hardenedScript({
     name: ProjectTemplates.startPlay,
-    activeDeadlineSeconds: deadline,
-    retryStrategy: sharedDeadlineRetry({ limit: 2, attemptSeconds: deadline, backoffSeconds: 30 }),
+    image: props.helperImage,
+    source: START_PLAY_SCRIPT,
     inputs: {
       parameters: [
         { name: PlayParameters.taskId },
@@ -146,13 +233,35 @@ function startPlay(props: ProjectTaskTemplatesProps): Template {
         ...Object.keys(props.parameters).map((name) => ({ name })),
       ],
     },
-    resource: {
-      action: 'apply',
-      manifest: `${JSON.stringify(childPlay(props), null, 2)}\n`,
-      successCondition: 'status.phase == Succeeded',
-      failureCondition: 'status.phase in (Failed,Error)',
-    },
-  };
+    retryStrategy: { limit: '3', retryPolicy: 'Always', backoff: { duration: '5s', factor: 2, maxDuration: '1m' } },
+    env: [...taskEnv(props), { name: 'PLAY_MANIFEST', value: JSON.stringify(childPlay(props)) }],
+  });
+}
+
+/**
+ * The wait runs as long as a play may (its deadline shared by every attempt), so a lost waiting pod (an
+ * evicted pod is Failed, not Error) is retried within the play's own deadline and reads the same record.
+ */
+function waitPlay(props: ProjectTaskTemplatesProps): Template {
+  const deadline = props.playDeadlineSeconds + IMAGE_PULL_ALLOWANCE_SECONDS;
+  const template = hardenedScript({
+    name: ProjectTemplates.waitPlay,
+    image: props.helperImage,
+    source: WAIT_PLAY_SCRIPT,
+    inputs: { parameters: [{ name: PlayParameters.taskId }] },
+    activeDeadlineSeconds: deadline,
+    env: [
+      ...taskEnv(props),
+      { name: 'PROGRESS_CONFIGMAP', value: progressConfigMapName(props.repository.name) },
+      { name: 'PROGRESS_SHARDS', value: String(PROGRESS_SHARDS) },
+      { name: 'PROGRESS_KEY', value: progressTaskKey(inputParameter(PlayParameters.taskId)) },
+      { name: 'ROUND_LABEL', value: PlayLabels.round },
+      { name: 'COMPLETED', value: ProgressStatuses.completed },
+      { name: 'FAILED', value: ProgressStatuses.failed },
+      { name: 'POLL_SECONDS', value: String(WAIT_POLL_SECONDS) },
+    ],
+  });
+  return { ...template, retryStrategy: sharedDeadlineRetry({ limit: 2, attemptSeconds: deadline, backoffSeconds: 30 }) };
 }
 
 function runTask(props: ProjectTaskTemplatesProps): Template {
@@ -184,11 +293,19 @@ function runTask(props: ProjectTaskTemplatesProps): Template {
           },
         },
       ],
+      [
+        {
+          name: 'wait',
+          template: ProjectTemplates.waitPlay,
+          when: `'${findOutput(ACTION_OUTPUT)}' == '${TaskActions.start}'`,
+          arguments: { parameters: [{ name: PlayParameters.taskId, value: inputParameter(PlayParameters.taskId) }] },
+        },
+      ],
     ],
   };
 }
 
-/** The three templates, in the order they are added to a WorkflowTemplate. */
+/** The four templates, in the order they are added to a WorkflowTemplate. */
 export function projectTaskTemplates(props: ProjectTaskTemplatesProps): Template[] {
-  return [runTask(props), findStart(props), startPlay(props)];
+  return [runTask(props), findStart(props), startPlay(props), waitPlay(props)];
 }

@@ -32,9 +32,9 @@ import { ARGO_API_VERSION } from '../model/argo-api';
 export const PROJECT_OBJECT_BUDGET_BYTES = 150 * 1024;
 
 /**
- * Tasks per chunk. Each chunk runs as a child Workflow of its own, whose status holds about four nodes per
- * task (run-task, find-start, start-play and its retry node) of about 1 KiB each, beside the stored
- * WorkflowTemplate: 100 tasks keep a chunk near 0.5 MiB, under the controller's 1 MiB before it compresses
+ * Tasks per chunk. Each chunk runs as a child Workflow of its own, whose status holds about seven nodes per
+ * task (run-task; find-start, start-play and wait-play, each with its retry node) of about 1 KiB each, beside
+ * the stored WorkflowTemplate: 100 tasks keep a chunk near 0.7 MiB, under the controller's 1 MiB before it compresses
  * the node status (argo-workflows `workflow/packer/packer.go`, MAX_WORKFLOW_SIZE) and etcd's 1.5 MiB. The
  * project Workflow itself then holds two nodes per chunk. See docs/limits.md.
  */
@@ -54,7 +54,7 @@ export interface ProjectWorkflowTemplateProps {
   readonly helperImage: string;
   /**
    * The service account of the project's Workflows (its name, or a cdk8s-plus service account): may read
-   * progress ConfigMaps and create, patch and read Workflows (`PROJECT_GRANTS`).
+   * progress ConfigMaps and create and read Workflows (`projectGrants`).
    */
   readonly serviceAccountName: ServiceAccountRef;
   /** The longest a child play may run (its WorkflowTemplate's deadline): a cdk8s `Duration` or text. @default 7d */
