@@ -23,7 +23,7 @@ import { validateArgoWorkflowsObject } from './support/argo-schemas';
 import { FakeCluster } from './support/fake-kubectl';
 import { runBash } from './support/run-bash';
 import { parseManifests } from './support/synth';
-import { progressConfigMapName, progressConfigMapOf, progressTaskKey } from '../constructs/model/naming';
+import { progressConfigMapName, progressConfigMapNames, progressConfigMapOf, progressTaskKey } from '../constructs/model/naming';
 import { playWorkflow } from '../constructs/model/play-workflow';
 
 const REPOSITORY = '5dlabs/cto-play-test';
@@ -204,10 +204,13 @@ describe('a small project', () => {
     expect(wait.arguments.parameters).toEqual([{ name: 'task-id', value: '{{inputs.parameters.task-id}}' }]);
     const envOf = (name: string) =>
       Object.fromEntries(
-        main.spec.templates.find((template: Json) => template.name === name).script.env.map((variable: Json) => [variable.name, variable.value]),
+        main.spec.templates
+          .find((template: Json) => template.name === name)
+          .script.env.map((variable: Json) => [variable.name, variable.value]),
       );
     const [found, waited] = [envOf(findStart.template), envOf(wait.template)];
-    for (const name of ['PROGRESS_CONFIGMAP', 'PROGRESS_SHARDS', 'PROGRESS_KEY', 'TASK_ID', 'NAMESPACE']) expect(waited[name]).toBe(found[name]);
+    for (const name of ['PROGRESS_CONFIGMAP', 'PROGRESS_SHARDS', 'PROGRESS_KEY', 'TASK_ID', 'NAMESPACE'])
+      expect(waited[name]).toBe(found[name]);
     expect(waited.PLAY).toBe(playWorkflowName(repository.service, '{{inputs.parameters.task-id}}'));
     expect(waited).toMatchObject({ COMPLETED: 'completed', FAILED: 'failed', ROUND_LABEL: PlayLabels.round });
     const waitTemplate = main.spec.templates.find((template: Json) => template.name === ProjectTemplates.waitPlay);
@@ -251,6 +254,28 @@ describe('projects in the configuration', () => {
       'WorkflowTemplate/project-launch',
     ]);
     expect(validateManifestTexts(files, 'dist-manifests').findings).toEqual([]);
+  });
+
+  it("grant their service account get on the projects' progress ConfigMaps only, and create and get on Workflows, never patch", () => {
+    const withProject = resolveConfig({ file: { projects: [{ name: 'launch', repository: REPOSITORY, tasks: [{ id: 1 }] }] } });
+    const objects = parseAllDocuments(synthesizePlatform(withProject).get('project-workflow-templates.yaml') ?? '').map((document) =>
+      document.toJS(),
+    );
+    const role = objects.find((object) => object.kind === 'Role');
+    const rulesOf = (resource: string) => role.rules.filter((rule: Json) => rule.resources.includes(resource));
+    expect(rulesOf('configmaps')).toEqual([
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        verbs: ['get'],
+        resourceNames: [...progressConfigMapNames(REPOSITORY), progressConfigMapName(REPOSITORY)],
+      },
+    ]);
+    expect(
+      rulesOf('workflows')
+        .flatMap((rule: Json) => rule.verbs)
+        .sort(),
+    ).toEqual(['create', 'get']);
   });
 
   it('are checked with the rest of the configuration, at the path to change', () => {
@@ -492,7 +517,8 @@ describe('start-play and wait-play, run for real against a fake kubectl', () => 
     HOME: cluster.root,
     POLL_SECONDS: '0.1',
   });
-  const run = (name: string, cluster: FakeCluster, timeoutMs = 8000) => runBash(scriptOf(name).source, cluster.scriptEnv(envOf(name, cluster)), timeoutMs);
+  const run = (name: string, cluster: FakeCluster, timeoutMs = 8000) =>
+    runBash(scriptOf(name).source, cluster.scriptEnv(envOf(name, cluster)), timeoutMs);
 
   /** A play of task 5 in `round`: running, or ended (stopped by the remediator when `stopped`). */
   const play = (round: number, state: 'running' | 'ended' | 'stopped'): any => {
@@ -516,7 +542,8 @@ describe('start-play and wait-play, run for real against a fake kubectl', () => 
     metadata: { name: PROGRESS, namespace: NAMESPACE },
     data: { [progressTaskKey(5)]: JSON.stringify({ task: '5', workflowName: PLAY, stage: 'code-quality', ...record }) },
   });
-  const recordReads = (cluster: FakeCluster) => cluster.calls().filter((call) => call.args.join(' ').startsWith(`get configmap ${PROGRESS}`)).length;
+  const recordReads = (cluster: FakeCluster) =>
+    cluster.calls().filter((call) => call.args.join(' ').startsWith(`get configmap ${PROGRESS}`)).length;
   /** Waits until the script has read the record `count` more times: it is polling in the state the test set. */
   async function readsMore(cluster: FakeCluster, count: number): Promise<void> {
     const target = recordReads(cluster) + count;

@@ -10,7 +10,9 @@ import type { Grant } from './scoped-service-account';
  * must survive).
  */
 export function projectGrants(repositories: readonly string[]): readonly Grant[] {
-  const names = [...new Set(repositories)].sort().flatMap((repository) => [...progressConfigMapNames(repository), progressConfigMapName(repository)]);
+  const names = [...new Set(repositories)]
+    .sort()
+    .flatMap((repository) => [...progressConfigMapNames(repository), progressConfigMapName(repository)]);
   return [
     { apiGroup: '', resource: 'configmaps', verbs: ['get'], resourceNames: names },
     { apiGroup: 'argoproj.io', resource: 'workflows', verbs: ['create', 'get'] },

@@ -868,6 +868,24 @@ export const WORKFLOW_TABLES: RuleTable[] = [
           }),
       ),
       pair(
+        'apply over a play Workflow (the remediator replaces it under the same name)',
+        'resource template "work" would apply over a play',
+        wt,
+        (s) =>
+          (s.templates[1] = {
+            name: 'work',
+            resource: {
+              action: 'apply',
+              manifest: 'kind: Workflow\nmetadata:\n  name: play-x-task-{{inputs.parameters.t}}\n  labels: { workflow-type: play }',
+            },
+          }),
+        (s) =>
+          (s.templates[1] = {
+            name: 'work',
+            resource: { action: 'apply', manifest: 'kind: Workflow\nmetadata:\n  name: chunk-1\n  labels: { workflow-type: project }' },
+          }),
+      ),
+      pair(
         'an action that is not a string, pinned with the actions and the path',
         'resource template "work": action must be one of get, create, apply, delete, replace, patch',
         wt,
