@@ -155,6 +155,9 @@ fi
  * remediator recorded the next round), or a play stopped (`spec.shutdown`, which the remediator sets
  * before it replaces the play or records why it gave up). A play stopped by hand is therefore waited on
  * until the deadline. An API error other than NotFound fails the attempt (a retry continues the wait).
+ * The controller labels a Workflow `workflows.argoproj.io/completed: "true"` only once its exit handler,
+ * which writes the record's end, has run, and never clears `spec.shutdown` (argo-workflows
+ * `workflow/controller/operator.go`, `operate` and `markWorkflowPhase`).
  */
 const WAIT_PLAY_SCRIPT = String.raw`set -euo pipefail
 ${TASK_CONFIGMAP_BASH}
