@@ -116,6 +116,122 @@ export const WORKFLOW_TABLES: RuleTable[] = [
             ],
           }),
       ),
+      pair(
+        'a template with an empty name',
+        'every template needs a name',
+        wt,
+        (s) => (work(s).name = ''),
+        () => {},
+        'spec.templates[1].name',
+      ),
+      pair(
+        'a template name: the whole message and where it points',
+        `template name "main_dag" must match ^[a-zA-Z0-9][-a-zA-Z0-9]*$ (no '_' or '.')`,
+        wt,
+        (s) => (s.templates[0].name = 'main_dag'),
+        (s) => (s.templates[0].name = 'main-dag'),
+        'spec.templates[0].name',
+      ),
+      pair(
+        'a task name too long: the whole message and where it points',
+        `DAG task name "${'b'.repeat(129)}" is longer than 128 characters`,
+        wt,
+        (s) => (taskB(s).name = 'b'.repeat(129)),
+        (s) => (taskB(s).name = 'b'.repeat(128)),
+        'spec.templates[0].dag.tasks[1].name',
+      ),
+      pair(
+        'two steps named alike: the whole message and where it points',
+        'step name "s" is used twice; names must be unique',
+        wt,
+        (s) => (s.templates[0] = { name: 'main', steps: [[{ name: 's', template: 'work' }], [{ name: 's', template: 'work' }]] }),
+        (s) =>
+          (s.templates[0] = {
+            name: 'main',
+            steps: [[{ name: 's', template: 'work' }], [{ name: '{{item.x}}', template: 'work', withItems: [{ x: 't' }] }]],
+          }),
+        'spec.templates[0].steps[1][0].name',
+      ),
+      pair(
+        'a parameter name: the whole message and where it points; a placeholder name is left alone',
+        `parameter name "a.b" may only hold letters, digits, '-' and '_'`,
+        wt,
+        (s) => (work(s).inputs = { parameters: [{ name: 'a.b' }] }),
+        (s) => (work(s).inputs = { parameters: [{ name: '{{workflow.parameters.name}}' }, { name: 'a_b' }] }),
+        'spec.templates[1].inputs.parameters[0].name',
+      ),
+      pair(
+        'an artifact with an empty name',
+        'every artifact needs a name',
+        wt,
+        (s) => (work(s).outputs = { artifacts: [{ name: '', path: '/x' }] }),
+        (s) => (work(s).outputs = { artifacts: [{ name: 'x', path: '/x' }] }),
+        'spec.templates[1].outputs.artifacts[0].name',
+      ),
+      pair(
+        'an artifact name: the whole message',
+        `artifact name "a b" may only hold letters, digits, '-' and '_'`,
+        wt,
+        (s) => (work(s).outputs = { artifacts: [{ name: 'a b', path: '/x' }] }),
+        (s) => (work(s).outputs = { artifacts: [{ name: 'a.b', path: '/x' }] }),
+        'spec.templates[1].outputs.artifacts[0].name',
+      ),
+      pair(
+        "a Workflow's parameter declared twice: the whole message and where it points; a parameter and an artifact may share a name",
+        'parameter "p" is declared twice',
+        wt,
+        (s) =>
+          (s.arguments = {
+            parameters: [
+              { name: 'p', value: '1' },
+              { name: 'p', value: '2' },
+            ],
+          }),
+        (s) => (s.arguments = { parameters: [{ name: 'p', value: '1' }], artifacts: [{ name: 'p', raw: { data: 'x' } }] }),
+        'spec.arguments.parameters[1].name',
+      ),
+      pair(
+        'a step argument declared twice',
+        'artifact "x" is declared twice',
+        wt,
+        (s) =>
+          (s.templates[0] = {
+            name: 'main',
+            steps: [
+              [
+                {
+                  name: 's',
+                  template: 'work',
+                  arguments: {
+                    artifacts: [
+                      { name: 'x', raw: { data: '1' } },
+                      { name: 'x', raw: { data: '2' } },
+                    ],
+                  },
+                },
+              ],
+            ],
+          }),
+        (s) =>
+          (s.templates[0] = {
+            name: 'main',
+            steps: [
+              [
+                {
+                  name: 's',
+                  template: 'work',
+                  arguments: {
+                    artifacts: [
+                      { name: 'x', raw: { data: '1' } },
+                      { name: 'y', raw: { data: '2' } },
+                    ],
+                  },
+                },
+              ],
+            ],
+          }),
+        'spec.templates[0].steps[0][0].arguments.artifacts[1].name',
+      ),
     ],
   },
   {
@@ -134,6 +250,22 @@ export const WORKFLOW_TABLES: RuleTable[] = [
         wt,
         (s) => (work(s).script = { image: 'alpine', source: 'true' }),
         () => {},
+      ),
+      pair(
+        'a template with no type: the whole message and where it points',
+        'template "work" has no type: give it one of container, script, dag, steps, resource, suspend, containerSet, data, http, plugin',
+        wt,
+        (s) => (work(s).container = null),
+        (s) => (work(s).script = null),
+        'spec.templates[1]',
+      ),
+      pair(
+        'a template with two types: the whole message',
+        'template "work" has several types (container, script): split it into one template per type',
+        wt,
+        (s) => (work(s).script = { image: 'alpine', source: 'true' }),
+        (s) => ((work(s).script = { image: 'alpine', source: 'true' }), (work(s).container = undefined)),
+        'spec.templates[1]',
       ),
     ],
   },
