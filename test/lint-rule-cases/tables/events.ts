@@ -1051,7 +1051,7 @@ export const EVENTS_TABLES: RuleTable[] = [
         (s) => (
           (s.templates[1] = {
             name: 'work',
-            resource: { action: 'create', manifest: '--- 5\n---\nmetadata:\n  labels:\n    stage: "waiting-pr"\n' },
+            resource: { action: 'create', manifest: '--- 5\n---\nkind: ConfigMap\n---\nmetadata:\n  labels:\n    stage: "waiting-pr"\n' },
           }),
           s.templates.push({ name: 'other', resource: { action: 'create', manifest: 5 } })
         ),
@@ -1066,9 +1066,11 @@ export const EVENTS_TABLES: RuleTable[] = [
             template: { name: 'make', k8s: { operation: 'create', source: { resource: { metadata: { labels: { stage: 'a b' } } } } } },
           }),
         (s) =>
-          s.triggers.push({
-            template: { name: 'make', k8s: { operation: 'create', source: { resource: { metadata: { labels: { stage: 'a-b' } } } } } },
-          }),
+          s.triggers.push(
+            { template: { name: 'make', k8s: { operation: 'create', source: { resource: { metadata: { labels: { stage: 'a-b' } } } } } } },
+            { template: { name: 'apply', k8s: { operation: 'apply', source: { configmap: { name: 'manifests', key: 'job' } } } } },
+            { template: { name: 'bare', k8s: { operation: 'create' } } },
+          ),
         'spec.triggers[1].template.k8s.source.resource.metadata.labels.stage',
       ),
       pair(
@@ -1104,6 +1106,22 @@ export const EVENTS_TABLES: RuleTable[] = [
           manifest('PersistentVolumeClaim', 'workspace', {}, { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Prune=false-ish' } }),
         ],
         fixed: [manifest('PersistentVolumeClaim', 'workspace', {}, { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Prune=false' } })],
+      },
+      {
+        name: 'a PVC without sync options: where it points',
+        message: `no ${ARGOCD_SYNC_OPTIONS_ANNOTATION}: Prune=false: an ArgoCD sync that no longer finds this claim in Git deletes it and the work on it`,
+        path: 'metadata.annotations',
+        broken: [
+          manifest('PersistentVolumeClaim', 'workspace', {}, { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: ['Prune=false'] } }),
+        ],
+        fixed: [
+          manifest(
+            'PersistentVolumeClaim',
+            'workspace',
+            {},
+            { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Prune=false,Delete=false' } },
+          ),
+        ],
       },
     ],
   },

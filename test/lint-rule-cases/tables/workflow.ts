@@ -232,6 +232,13 @@ export const WORKFLOW_TABLES: RuleTable[] = [
           }),
         'spec.templates[0].steps[0][0].arguments.artifacts[1].name',
       ),
+      pair(
+        "entries of a parameter list that are not objects are the schema's finding",
+        'every parameter needs a name',
+        wt,
+        (s) => (s.arguments = { parameters: [{ value: 'x' }] }),
+        (s) => (s.arguments = { parameters: ['p', null, { name: 'q', value: 'x' }] }),
+      ),
     ],
   },
   {
@@ -265,6 +272,14 @@ export const WORKFLOW_TABLES: RuleTable[] = [
         wt,
         (s) => (work(s).script = { image: 'alpine', source: 'true' }),
         (s) => ((work(s).script = { image: 'alpine', source: 'true' }), (work(s).container = undefined)),
+        'spec.templates[1]',
+      ),
+      pair(
+        'a template whose name is not a string is named ""; entries that are not templates are skipped',
+        'template "" has no type: give it one of',
+        wt,
+        (s) => ((work(s).name = 7), delete work(s).container),
+        (s) => ((work(s).name = 7), s.templates.push('not a template', null)),
         'spec.templates[1]',
       ),
     ],
@@ -698,6 +713,13 @@ export const WORKFLOW_TABLES: RuleTable[] = [
         (s) => s.templates[0].dag.tasks.push({ name: 'a1', template: 'work' }),
         'spec.templates[0].dag.tasks[2].name',
       ),
+      pair(
+        "a task name that is not a string is the schema's finding, not a digit-led name",
+        'starts with a digit',
+        wt,
+        (s) => (s.templates[0].dag.tasks[0].name = '1a'),
+        (s) => (s.templates[0].dag.tasks[0].name = 1),
+      ),
     ],
   },
   {
@@ -1122,6 +1144,47 @@ export const WORKFLOW_TABLES: RuleTable[] = [
         fixed: [
           manifest('CronWorkflow', 'run', { workflowSpec: { workflowTemplateRef: { name: 'play', clusterScope: true } } }),
           manifest('WorkflowTemplate', 'play', { arguments: { parameters: [{ name: 'p' }, { name: 'q' }] } }),
+        ],
+      },
+      {
+        name: 'a task whose name is not a string is named ""; entries that are not tasks or objects that are not workflows are skipped',
+        message: '"" does not pass parameter q, which template "work" requires',
+        path: 'spec.templates[0].dag.tasks[1].arguments',
+        broken: [wt((s) => ((work(s).inputs = { parameters: [{ name: 'q' }] }), (taskB(s).name = 5)))],
+        fixed: [
+          wt(
+            (s) => (
+              (work(s).inputs = { parameters: [{ name: 'q' }, 'not a parameter'] }), s.templates[0].dag.tasks.splice(0, 2, 'not a task')
+            ),
+          ),
+          {
+            ...manifest('WorkflowTemplate', 'broken', {}),
+            object: { apiVersion: 'argoproj.io/v1alpha1', kind: 'WorkflowTemplate', metadata: { name: 'broken' }, spec: 'x' },
+          },
+        ],
+      },
+      {
+        name: 'a step whose name is not a string is named ""; entries that are not steps are skipped',
+        message: '"" does not pass parameter q, which template "work" requires',
+        path: 'spec.templates[0].steps[0][1].arguments',
+        broken: [
+          wt(
+            (s) => (
+              (work(s).inputs = { parameters: [{ name: 'q' }] }),
+              (s.templates[0] = { name: 'main', steps: [['not a step', { name: 5, template: 'work' }]] })
+            ),
+          ),
+        ],
+        fixed: [
+          wt(
+            (s) => (
+              (work(s).inputs = { parameters: [{ name: 'q' }] }),
+              (s.templates[0] = {
+                name: 'main',
+                steps: [['not a step', { name: 5, template: 'work', arguments: { parameters: [{ name: 'q', value: '1' }] } }]],
+              })
+            ),
+          ),
         ],
       },
     ],
