@@ -36,7 +36,8 @@ describe('operands of accepted expressions', () => {
     ['!!a&&b||c', TASK, [{ name: 'a' }, { name: 'b' }, { name: 'c' }]],
     ['dep.v1 || dep.Two', DEPENDENCY, [{ name: 'dep.v1' }, { name: 'dep', result: 'Two' }]],
     ['x.y.Result', DEPENDENCY, [{ name: 'x.y', result: 'Result' }]],
+    ['dep.Two.three', DEPENDENCY, [{ name: 'dep.Two.three' }]],
   ])('%s', (text, operand, operands) => {
-    expect(parseBooleanExpression(text, operand)).toEqual({ ok: true, operands });
+    expect(parseBooleanExpression(text, operand)).toStrictEqual({ ok: true, operands });
   });
 });

@@ -1012,6 +1012,12 @@ export const WORKFLOW_TABLES: RuleTable[] = [
         (s) => (taskB(s).arguments = { parameters: [{ name: 'p', value: '{{item.x}}' }] }),
         (s) => ((taskB(s).arguments = { parameters: [{ name: 'p', value: '{{item.x}}' }] }), (taskB(s).withSequence = { count: '2' })),
       ),
+      {
+        name: 'outputs.* is left to Argo in a Workflow too',
+        message: 'spec.arguments declares no parameter r',
+        broken: [workflow((s) => (work(s).container.args = ['{{workflow.parameters.r}}']))],
+        fixed: [workflow((s) => (work(s).container.args = ['{{outputs.parameters.r}} {{outputs.result}}']))],
+      },
     ],
   },
   {
@@ -1122,7 +1128,7 @@ export const WORKFLOW_TABLES: RuleTable[] = [
             workflowTemplateRef: { name: 'play' },
             arguments: { parameters: [{ name: 'p', valueFrom: { configMapKeyRef: { name: 'c', key: 'k' } } }] },
           }),
-          workflowTemplate((s) => (s.arguments = { parameters: [{ name: 'q', value: '1' }] }), {}),
+          manifest('WorkflowTemplate', 'other', { arguments: { parameters: [{ name: 'q' }] } }),
           manifest('WorkflowTemplate', 'play', {
             arguments: {
               parameters: [
@@ -1185,6 +1191,25 @@ export const WORKFLOW_TABLES: RuleTable[] = [
               })
             ),
           ),
+        ],
+      },
+      pair(
+        'a call missing a parameter and an artifact names both',
+        '"a" does not pass parameter q, artifact src, which template "work" requires',
+        wt,
+        (s) => (work(s).inputs = { parameters: [{ name: 'q' }], artifacts: [{ name: 'src', path: '/src' }] }),
+        (s) => (work(s).inputs = { parameters: [{ name: 'q', default: '1' }], artifacts: [{ name: 'src', path: '/src', optional: true }] }),
+      ),
+      {
+        name: "a templateRef to a template its WorkflowTemplate lacks is template-reference's finding",
+        message: 'which template "lib/t" requires',
+        broken: [
+          wt((s) => (taskB(s).templateRef = { name: 'lib', template: 't' }) && delete taskB(s).template),
+          manifest('WorkflowTemplate', 'lib', { templates: [{ name: 't', inputs: { parameters: [{ name: 'q' }] } }] }),
+        ],
+        fixed: [
+          wt((s) => (taskB(s).templateRef = { name: 'lib', template: 'v' }) && delete taskB(s).template),
+          manifest('WorkflowTemplate', 'lib', { templates: [{ name: 't', inputs: { parameters: [{ name: 'q' }] } }] }),
         ],
       },
     ],
