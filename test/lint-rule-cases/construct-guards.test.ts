@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../constructs/events/event-bus';
 import { GateSensor } from '../../constructs/events/gate-sensor';
 import { GithubEventSource } from '../../constructs/events/github-event-source';
-import { durationSeconds } from '../../constructs/model/duration';
-import { dnsName, dnsNameWithSuffix, labelValue, parseRepository } from '../../constructs/model/naming';
+import { durationSeconds, durationText } from '../../constructs/model/duration';
+import { dnsName, dnsNameWithSuffix, labelValue, parseRepository, progressShard } from '../../constructs/model/naming';
 import { chunkTasks, MAX_DAG_TASKS } from '../../constructs/model/project';
 import { resolveConfig } from '../../constructs/model/resolve-config';
 import { StageMachine } from '../../constructs/model/stage-machine';
@@ -161,6 +161,23 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
     '"90" is not a duration: expected a whole number and a unit, e.g. 90s, 30m, 4h, 7d',
   ],
   ['a zero duration', () => durationSeconds('0s'), 'is not a duration'],
+  [
+    'a duration object that is not whole seconds (cdk8s Duration refuses it itself; another DurationLike may not)',
+    () => durationText({ toSeconds: () => 1.5 }),
+    '1.5 seconds is not a duration: expected a whole positive number of seconds',
+  ],
+  ['a zero Duration', () => durationText(Duration.seconds(0)), '0 seconds is not a duration'],
+  [
+    'a verb that resourceNames cannot narrow',
+    () =>
+      new ScopedServiceAccount(chart(), 'sa', {
+        name: 'x',
+        grants: [{ apiGroup: '', resource: 'configmaps', verbs: ['get', 'list', 'watch'], resourceNames: ['settings'] }],
+      }),
+    'list, watch on "configmaps" cannot be restricted by resourceNames; grant it in a rule without names',
+  ],
+  ['a task id that is not digits', () => progressShard('12a'), 'task id "12a" is not a task id: digits only, at most 2147483647'],
+  ['a task id past the largest', () => progressShard(2147483648), 'task id "2147483648" is not a task id'],
   ['a name with no letter or digit', () => dnsName('--/__'), 'cannot build a Kubernetes name from "--/__": it has no letter or digit'],
   [
     'a suffix that leaves no room',
@@ -594,6 +611,28 @@ describe('guards no input reaches', () => {
   it('project-workflow-template refuses a chunk over 200 tasks, which chunkTasks never makes', () => {
     const ordered = Array.from({ length: 2 * MAX_DAG_TASKS + 1 }, (_, index) => ({ id: index + 1, dependsOn: [], parameters: {} }));
     expect(chunkTasks(ordered).map((chunk) => chunk.length)).toEqual([MAX_DAG_TASKS, MAX_DAG_TASKS, 1]);
+  });
+});
+
+describe('the guards let a legal value through', () => {
+  it('a Duration of whole seconds, in its largest whole unit', () => {
+    expect([Duration.seconds(90), Duration.hours(2), Duration.days(1)].map((value) => durationText(value))).toEqual(['90s', '2h', '1d']);
+  });
+
+  it('a task id up to the largest, as digits or a number', () => {
+    expect([progressShard('2147483647'), progressShard(0)].every(Number.isInteger)).toBe(true);
+  });
+
+  it('a verb resourceNames narrows', () => {
+    const scope = chart();
+    new ScopedServiceAccount(scope, 'sa', {
+      name: 'x',
+      grants: [{ apiGroup: '', resource: 'configmaps', verbs: ['get', 'update'], resourceNames: ['settings'] }],
+    });
+    const role = scope.toJson().find((object: any) => object.kind === 'Role');
+    expect(role.rules).toContainEqual(
+      expect.objectContaining({ resources: ['configmaps'], resourceNames: ['settings'], verbs: ['get', 'update'] }),
+    );
   });
 });
 

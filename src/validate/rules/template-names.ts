@@ -7,7 +7,6 @@ import type { LintRule, Violation } from '../finding';
 import {
   dagTasksOf,
   hasPlaceholder,
-  isRecord,
   namedList,
   pathOf,
   stepsOf,
@@ -103,7 +102,7 @@ export const argoNamesRule: LintRule = {
           'step',
         ),
       );
-      if (isRecord(holder.template)) violations.push(...templateParameterViolations(holder.template, holder.at));
+      violations.push(...templateParameterViolations(holder.template, holder.at));
     }
     return violations;
   },

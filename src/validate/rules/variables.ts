@@ -47,8 +47,8 @@ function workflowScope(target: ManifestObject, workflow: WorkflowSpec): { names:
   const { spec } = workflow;
   const metadata = isRecord(target.object.metadata) ? target.object.metadata : {};
   const workflowMetadata = isRecord(spec.workflowMetadata) ? spec.workflowMetadata : {};
-  const cronMetadata =
-    target.kind === 'CronWorkflow' && isRecord(target.object.spec?.workflowMetadata) ? target.object.spec.workflowMetadata : {};
+  // A CronWorkflow's spec.workflowMetadata sits beside its workflowSpec; for the other kinds it is workflowMetadata again.
+  const cronMetadata = isRecord(target.object.spec.workflowMetadata) ? target.object.spec.workflowMetadata : {};
   const names = new Set(WORKFLOW_FIXED);
   for (const parameter of namedList(spec.arguments, 'parameters')) names.add(`parameters.${parameter.name}`);
   for (const key of [
@@ -156,8 +156,8 @@ export const variableReferenceRule: LintRule = {
       const isLeaf = holder.template.dag === undefined && holder.template.steps === undefined;
       for (const { text, at } of stringsIn(holder.template, holder.at)) {
         for (const match of text.matchAll(TAG)) {
+          // An `{{=expression}}` tag starts with none of the checked prefixes, so unresolved() skips it.
           const reference = match[1].trim();
-          if (reference.startsWith('=')) continue;
           const why = unresolved(reference, globals, scope, isLeaf);
           if (why) violations.push({ path: pathOf(at), message: `{{${reference}}} cannot be resolved: ${why}` });
         }

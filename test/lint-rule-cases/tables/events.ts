@@ -1109,6 +1109,64 @@ export const EVENTS_TABLES: RuleTable[] = [
         (s) => (argo(s).source.resource.metadata = { labels: { 'current-stage': 'a'.repeat(64) } }),
         (s) => (argo(s).source.resource.metadata = { labels: { 'current-stage': 'a'.repeat(63) } }),
       ),
+      pair(
+        'a workflowMetadata label: where it points; a placeholder key is left alone',
+        'label value "a b" is not legal',
+        workflowTemplate,
+        (s) => (s.workflowMetadata = { labels: { stage: 'a b' } }),
+        (s) => (s.workflowMetadata = { labels: { stage: 'a-b', '{{workflow.parameters.key}}': 'a b' } }),
+        'spec.workflowMetadata.labels.stage',
+      ),
+      pair(
+        "a template's pod label value: where it points",
+        'label value "a b" is not legal',
+        workflowTemplate,
+        (s) => (s.templates[1].metadata = { labels: { stage: 'a b' } }),
+        (s) => (s.templates[1].metadata = { labels: { stage: 'a-b' } }),
+        'spec.templates[1].metadata.labels.stage',
+      ),
+      pair(
+        "a resource manifest's label in its second document: the whole message and where it points",
+        `the manifest's metadata.labels: label value "waiting pr" is not legal`,
+        workflowTemplate,
+        (s) =>
+          (s.templates[1] = {
+            name: 'work',
+            resource: { action: 'create', manifest: '--- 5\n---\nmetadata:\n  labels:\n    stage: "waiting pr"\n' },
+          }),
+        (s) => (
+          (s.templates[1] = {
+            name: 'work',
+            resource: { action: 'create', manifest: '--- 5\n---\nkind: ConfigMap\n---\nmetadata:\n  labels:\n    stage: "waiting-pr"\n' },
+          }),
+          s.templates.push({ name: 'other', resource: { action: 'create', manifest: 5 } })
+        ),
+        'spec.templates[1].resource.manifest.stage',
+      ),
+      pair(
+        "a Sensor k8s trigger resource's label: where it points",
+        'label value "a b" is not legal',
+        sensor,
+        (s) =>
+          s.triggers.push({
+            template: { name: 'make', k8s: { operation: 'create', source: { resource: { metadata: { labels: { stage: 'a b' } } } } } },
+          }),
+        (s) =>
+          s.triggers.push(
+            { template: { name: 'make', k8s: { operation: 'create', source: { resource: { metadata: { labels: { stage: 'a-b' } } } } } } },
+            { template: { name: 'apply', k8s: { operation: 'apply', source: { configmap: { name: 'manifests', key: 'job' } } } } },
+            { template: { name: 'bare', k8s: { operation: 'create' } } },
+          ),
+        'spec.triggers[1].template.k8s.source.resource.metadata.labels.stage',
+      ),
+      pair(
+        "a Sensor argoWorkflow trigger resource's label: where it points",
+        'label value "a b" is not legal',
+        sensor,
+        (s) => (argo(s).source.resource.metadata = { labels: { stage: 'a b' } }),
+        (s) => (argo(s).source.resource.metadata = { labels: { stage: '{{x}} b' } }),
+        'spec.triggers[0].template.argoWorkflow.source.resource.metadata.labels.stage',
+      ),
     ],
   },
   {
@@ -1134,6 +1192,22 @@ export const EVENTS_TABLES: RuleTable[] = [
           manifest('PersistentVolumeClaim', 'workspace', {}, { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Prune=false-ish' } }),
         ],
         fixed: [manifest('PersistentVolumeClaim', 'workspace', {}, { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Prune=false' } })],
+      },
+      {
+        name: 'a PVC without sync options: where it points',
+        message: `no ${ARGOCD_SYNC_OPTIONS_ANNOTATION}: Prune=false: an ArgoCD sync that no longer finds this claim in Git deletes it and the work on it`,
+        path: 'metadata.annotations',
+        broken: [
+          manifest('PersistentVolumeClaim', 'workspace', {}, { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: ['Prune=false'] } }),
+        ],
+        fixed: [
+          manifest(
+            'PersistentVolumeClaim',
+            'workspace',
+            {},
+            { annotations: { [ARGOCD_SYNC_OPTIONS_ANNOTATION]: 'Prune=false,Delete=false' } },
+          ),
+        ],
       },
     ],
   },

@@ -971,6 +971,22 @@ export const RUNTIME_TABLES: RuleTable[] = [
         broken: [sensor(twice)],
         fixed: [sensor((s) => (twice(s), delete s.dependencies[0].eventName, delete s.dependencies[1].eventName))],
       },
+      {
+        name: "a dependency without an EventSource name is another rule's finding",
+        message: MAYBE_NATS,
+        broken: [sensor(twice)],
+        fixed: [sensor((s) => (twice(s), delete s.dependencies[0].eventSourceName, delete s.dependencies[1].eventSourceName))],
+      },
+      {
+        name: 'only an EventBus is the bus (an EventSource named alike with a NATS event is not)',
+        message: ON_NATS,
+        broken: [sensor(twice), bus('default', NATS)],
+        fixed: [
+          sensor(twice),
+          manifest('EventSource', 'default', { nats: { orders: { url: 'nats://nats:4222', subject: 'orders' } } }, { namespace: 'argo' }),
+          bus('default', JETSTREAM),
+        ],
+      },
     ],
   },
   {

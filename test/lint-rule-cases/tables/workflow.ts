@@ -116,6 +116,129 @@ export const WORKFLOW_TABLES: RuleTable[] = [
             ],
           }),
       ),
+      pair(
+        'a template with an empty name',
+        'every template needs a name',
+        wt,
+        (s) => (work(s).name = ''),
+        () => {},
+        'spec.templates[1].name',
+      ),
+      pair(
+        'a template name: the whole message and where it points',
+        `template name "main_dag" must match ^[a-zA-Z0-9][-a-zA-Z0-9]*$ (no '_' or '.')`,
+        wt,
+        (s) => (s.templates[0].name = 'main_dag'),
+        (s) => (s.templates[0].name = 'main-dag'),
+        'spec.templates[0].name',
+      ),
+      pair(
+        'a task name too long: the whole message and where it points',
+        `DAG task name "${'b'.repeat(129)}" is longer than 128 characters`,
+        wt,
+        (s) => (taskB(s).name = 'b'.repeat(129)),
+        (s) => (taskB(s).name = 'b'.repeat(128)),
+        'spec.templates[0].dag.tasks[1].name',
+      ),
+      pair(
+        'two steps named alike: the whole message and where it points',
+        'step name "s" is used twice; names must be unique',
+        wt,
+        (s) => (s.templates[0] = { name: 'main', steps: [[{ name: 's', template: 'work' }], [{ name: 's', template: 'work' }]] }),
+        (s) =>
+          (s.templates[0] = {
+            name: 'main',
+            steps: [[{ name: 's', template: 'work' }], [{ name: '{{item.x}}', template: 'work', withItems: [{ x: 't' }] }]],
+          }),
+        'spec.templates[0].steps[1][0].name',
+      ),
+      pair(
+        'a parameter name: the whole message and where it points; a placeholder name is left alone',
+        `parameter name "a.b" may only hold letters, digits, '-' and '_'`,
+        wt,
+        (s) => (work(s).inputs = { parameters: [{ name: 'a.b' }] }),
+        (s) => (work(s).inputs = { parameters: [{ name: '{{workflow.parameters.name}}' }, { name: 'a_b' }] }),
+        'spec.templates[1].inputs.parameters[0].name',
+      ),
+      pair(
+        'an artifact with an empty name',
+        'every artifact needs a name',
+        wt,
+        (s) => (work(s).outputs = { artifacts: [{ name: '', path: '/x' }] }),
+        (s) => (work(s).outputs = { artifacts: [{ name: 'x', path: '/x' }] }),
+        'spec.templates[1].outputs.artifacts[0].name',
+      ),
+      pair(
+        'an artifact name: the whole message',
+        `artifact name "a b" may only hold letters, digits, '-' and '_'`,
+        wt,
+        (s) => (work(s).outputs = { artifacts: [{ name: 'a b', path: '/x' }] }),
+        (s) => (work(s).outputs = { artifacts: [{ name: 'a.b', path: '/x' }] }),
+        'spec.templates[1].outputs.artifacts[0].name',
+      ),
+      pair(
+        "a Workflow's parameter declared twice: the whole message and where it points; a parameter and an artifact may share a name",
+        'parameter "p" is declared twice',
+        wt,
+        (s) =>
+          (s.arguments = {
+            parameters: [
+              { name: 'p', value: '1' },
+              { name: 'p', value: '2' },
+            ],
+          }),
+        (s) => (s.arguments = { parameters: [{ name: 'p', value: '1' }], artifacts: [{ name: 'p', raw: { data: 'x' } }] }),
+        'spec.arguments.parameters[1].name',
+      ),
+      pair(
+        'a step argument declared twice',
+        'artifact "x" is declared twice',
+        wt,
+        (s) =>
+          (s.templates[0] = {
+            name: 'main',
+            steps: [
+              [
+                {
+                  name: 's',
+                  template: 'work',
+                  arguments: {
+                    artifacts: [
+                      { name: 'x', raw: { data: '1' } },
+                      { name: 'x', raw: { data: '2' } },
+                    ],
+                  },
+                },
+              ],
+            ],
+          }),
+        (s) =>
+          (s.templates[0] = {
+            name: 'main',
+            steps: [
+              [
+                {
+                  name: 's',
+                  template: 'work',
+                  arguments: {
+                    artifacts: [
+                      { name: 'x', raw: { data: '1' } },
+                      { name: 'y', raw: { data: '2' } },
+                    ],
+                  },
+                },
+              ],
+            ],
+          }),
+        'spec.templates[0].steps[0][0].arguments.artifacts[1].name',
+      ),
+      pair(
+        "entries of a parameter list that are not objects are the schema's finding",
+        'every parameter needs a name',
+        wt,
+        (s) => (s.arguments = { parameters: [{ value: 'x' }] }),
+        (s) => (s.arguments = { parameters: ['p', null, { name: 'q', value: 'x' }] }),
+      ),
     ],
   },
   {
@@ -134,6 +257,30 @@ export const WORKFLOW_TABLES: RuleTable[] = [
         wt,
         (s) => (work(s).script = { image: 'alpine', source: 'true' }),
         () => {},
+      ),
+      pair(
+        'a template with no type: the whole message and where it points',
+        'template "work" has no type: give it one of container, script, dag, steps, resource, suspend, containerSet, data, http, plugin',
+        wt,
+        (s) => (work(s).container = null),
+        (s) => (work(s).script = null),
+        'spec.templates[1]',
+      ),
+      pair(
+        'a template with two types: the whole message',
+        'template "work" has several types (container, script): split it into one template per type',
+        wt,
+        (s) => (work(s).script = { image: 'alpine', source: 'true' }),
+        (s) => ((work(s).script = { image: 'alpine', source: 'true' }), (work(s).container = undefined)),
+        'spec.templates[1]',
+      ),
+      pair(
+        'a template whose name is not a string is named ""; entries that are not templates are skipped',
+        'template "" has no type: give it one of',
+        wt,
+        (s) => ((work(s).name = 7), delete work(s).container),
+        (s) => ((work(s).name = 7), s.templates.push('not a template', null)),
+        'spec.templates[1]',
       ),
     ],
   },
@@ -566,6 +713,13 @@ export const WORKFLOW_TABLES: RuleTable[] = [
         (s) => s.templates[0].dag.tasks.push({ name: 'a1', template: 'work' }),
         'spec.templates[0].dag.tasks[2].name',
       ),
+      pair(
+        "a task name that is not a string is the schema's finding, not a digit-led name",
+        'starts with a digit',
+        wt,
+        (s) => (s.templates[0].dag.tasks[0].name = '1a'),
+        (s) => (s.templates[0].dag.tasks[0].name = 1),
+      ),
     ],
   },
   {
@@ -758,6 +912,112 @@ export const WORKFLOW_TABLES: RuleTable[] = [
         (s) => (work(s).container.args = ['{{workflow.priority}}']),
         (s) => ((s.priority = 1), (work(s).container.args = ['{{workflow.priority}}'])),
       ),
+      pair(
+        'a reference with spaces inside the braces is checked',
+        '{{inputs.parameters.q}} cannot be resolved: the template declares no input parameters.q',
+        wt,
+        (s) => (work(s).container.args = ['{{ inputs.parameters.q }}']),
+        (s) => ((work(s).inputs = { parameters: [{ name: 'q' }] }), (work(s).container.args = ['{{ inputs.parameters.q }}'])),
+        'spec.templates[1].container.args[0]',
+      ),
+      pair(
+        'input artifacts, whole input lists, outputs and pod variables resolve',
+        'the template declares no input artifacts.src.path',
+        wt,
+        (s) => (work(s).container.args = ['{{inputs.artifacts.src.path}}']),
+        (s) => (
+          (work(s).inputs = { artifacts: [{ name: 'src', path: '/src' }] }),
+          (work(s).container.args = [
+            '{{inputs.artifacts.src.path}} {{inputs.artifacts.src}} {{inputs.parameters}} {{inputs.artifacts}}',
+            '{{outputs.parameters.r}} {{pod.name}}',
+          ]),
+          (work(s).metadata = null)
+        ),
+        'spec.templates[1].container.args[0]',
+      ),
+      pair(
+        'an undeclared Workflow parameter, named in full',
+        '{{workflow.parameters.run-id}} cannot be resolved: spec.arguments declares no parameter run-id',
+        workflow,
+        (s) => (work(s).container.args = ['{{workflow.parameters.run-id}}']),
+        (s) => (
+          (s.arguments = { parameters: [{ name: 'run-id', value: '1' }] }), (work(s).container.args = ['{{workflow.parameters.run-id}}'])
+        ),
+      ),
+      {
+        name: 'a WorkflowTemplate takes any workflow parameter (the submitting Workflow may give it)',
+        message: 'spec.arguments declares no parameter p',
+        broken: [workflow((s) => (work(s).container.args = ['{{workflow.parameters.p}}']))],
+        fixed: [wt((s) => (work(s).container.args = ['{{workflow.parameters.p}}']))],
+      },
+      {
+        name: 'a ClusterWorkflowTemplate takes any workflow parameter',
+        message: 'spec.arguments declares no parameter p',
+        broken: [workflow((s) => (work(s).container.args = ['{{workflow.parameters.p}}']))],
+        fixed: [
+          manifest('ClusterWorkflowTemplate', 'play', {
+            ...workflow((s) => (work(s).container.args = ['{{workflow.parameters.p}}'])).object.spec,
+          }),
+        ],
+      },
+      {
+        name: 'a Workflow that references a WorkflowTemplate is not checked (its parameters come from there)',
+        message: 'spec.arguments declares no parameter p',
+        broken: [workflow((s) => (work(s).container.args = ['{{workflow.parameters.p}}']))],
+        fixed: [workflow((s) => ((s.workflowTemplateRef = { name: 'play' }), (work(s).container.args = ['{{workflow.parameters.p}}'])))],
+      },
+      {
+        name: "a CronWorkflow's labels come from its spec.workflowMetadata",
+        message: 'label team is not declared',
+        path: 'spec.workflowSpec.templates[0].container.args[0]',
+        broken: [
+          manifest('CronWorkflow', 'nightly', {
+            schedules: ['@daily'],
+            workflowSpec: { entrypoint: 'w', templates: [{ name: 'w', container: { image: 'a', args: ['{{workflow.labels.team}}'] } }] },
+          }),
+        ],
+        fixed: [
+          manifest('CronWorkflow', 'nightly', {
+            schedules: ['@daily'],
+            workflowMetadata: { labels: { team: 'web' } },
+            workflowSpec: { entrypoint: 'w', templates: [{ name: 'w', container: { image: 'a', args: ['{{workflow.labels.team}}'] } }] },
+          }),
+        ],
+      },
+      pair(
+        'item in a leaf template (a loop may call it) resolves; in a steps template without a loop it does not',
+        'item is only defined in a step or task with withItems, withParam or withSequence',
+        wt,
+        (s) =>
+          (s.templates[0] = {
+            name: 'main',
+            steps: [[{ name: 's', template: 'work', arguments: { parameters: [{ name: 'p', value: '{{item.x}}' }] } }]],
+          }),
+        (s) => (work(s).container.args = ['{{item.x}}']),
+        'spec.templates[0].steps[0][0].arguments.parameters[0].value',
+      ),
+      pair(
+        'item in a DAG whose loop is withParam',
+        'item is only defined',
+        wt,
+        (s) => (taskB(s).arguments = { parameters: [{ name: 'p', value: '{{item.x}}' }] }),
+        (s) => (
+          (taskB(s).arguments = { parameters: [{ name: 'p', value: '{{item.x}}' }] }), (taskB(s).withParam = '{{tasks.a.outputs.result}}')
+        ),
+      ),
+      pair(
+        'item in a DAG whose loop is withSequence',
+        'item is only defined',
+        wt,
+        (s) => (taskB(s).arguments = { parameters: [{ name: 'p', value: '{{item.x}}' }] }),
+        (s) => ((taskB(s).arguments = { parameters: [{ name: 'p', value: '{{item.x}}' }] }), (taskB(s).withSequence = { count: '2' })),
+      ),
+      {
+        name: 'outputs.* is left to Argo in a Workflow too',
+        message: 'spec.arguments declares no parameter r',
+        broken: [workflow((s) => (work(s).container.args = ['{{workflow.parameters.r}}']))],
+        fixed: [workflow((s) => (work(s).container.args = ['{{outputs.parameters.r}} {{outputs.result}}']))],
+      },
     ],
   },
   {
@@ -787,6 +1047,169 @@ export const WORKFLOW_TABLES: RuleTable[] = [
         fixed: [
           manifest('Workflow', 'run', { workflowTemplateRef: { name: 'play' }, arguments: { parameters: [{ name: 'p', value: '1' }] } }),
           workflowTemplate((s) => (s.arguments = { parameters: [{ name: 'p' }] })),
+        ],
+      },
+      pair(
+        'the whole message and where it points',
+        '"a" does not pass parameter q, which template "work" requires (no value or default): Argo fails the step with "was not supplied"',
+        wt,
+        (s) => (work(s).inputs = { parameters: [{ name: 'q' }] }),
+        (s) => (
+          (work(s).inputs = {
+            parameters: [
+              { name: 'q' },
+              { name: 'v', value: '1' },
+              { name: 'f', valueFrom: { configMapKeyRef: { name: 'c', key: 'k' } } },
+              { name: 'd', default: '' },
+            ],
+            artifacts: [
+              { name: 'src', path: '/src' },
+              { name: 'repo', path: '/repo', git: { repo: 'https://github.com/o/r' } },
+            ],
+          }),
+          s.templates[0].dag.tasks.forEach((task: any) => {
+            task.arguments = { parameters: [{ name: 'q', value: '1' }], artifacts: [{ name: 'src', raw: { data: 'x' } }] };
+          })
+        ),
+        'spec.templates[0].dag.tasks[0].arguments',
+      ),
+      {
+        name: 'a template of a WorkflowTemplate in the run called through templateRef',
+        message: '"b" does not pass parameter q, which template "lib/t" requires',
+        path: 'spec.templates[0].dag.tasks[1].arguments',
+        broken: [
+          wt((s) => (taskB(s).templateRef = { name: 'lib', template: 't' }) && delete taskB(s).template),
+          manifest('WorkflowTemplate', 'lib', { templates: [{ name: 'u' }, { name: 't', inputs: { parameters: [{ name: 'q' }] } }] }),
+        ],
+        fixed: [
+          wt((s) => (taskB(s).templateRef = { name: 'lib', template: 'u' }) && delete taskB(s).template),
+          manifest('WorkflowTemplate', 'other', { templates: [{ name: 'u', inputs: { parameters: [{ name: 'q' }] } }] }),
+          manifest('WorkflowTemplate', 'lib', { templates: [{ name: 't', inputs: { parameters: [{ name: 'q' }] } }, { name: 'u' }] }),
+          manifest('ClusterWorkflowTemplate', 'lib', { templates: [{ name: 'u', inputs: { parameters: [{ name: 'q' }] } }] }),
+        ],
+      },
+      {
+        name: 'templateRef with clusterScope calls the ClusterWorkflowTemplate',
+        message: 'which template "lib/t" requires',
+        broken: [
+          wt((s) => (taskB(s).templateRef = { name: 'lib', template: 't', clusterScope: true }) && delete taskB(s).template),
+          manifest('ClusterWorkflowTemplate', 'lib', { templates: [{ name: 't', inputs: { parameters: [{ name: 'q' }] } }] }),
+        ],
+        fixed: [
+          wt((s) => (taskB(s).templateRef = { name: 'lib', template: 't', clusterScope: true }) && delete taskB(s).template),
+          manifest('WorkflowTemplate', 'lib', { templates: [{ name: 't', inputs: { parameters: [{ name: 'q' }] } }] }),
+          manifest('ClusterWorkflowTemplate', 'lib', { templates: [{ name: 't' }] }),
+        ],
+      },
+      {
+        name: 'a templateRef whose name is a placeholder is not resolved',
+        message: 'which template "lib/t" requires',
+        broken: [
+          wt((s) => (taskB(s).templateRef = { name: 'lib', template: 't' }) && delete taskB(s).template),
+          manifest('WorkflowTemplate', 'lib', { templates: [{ name: 't', inputs: { parameters: [{ name: 'q' }] } }] }),
+        ],
+        fixed: [
+          wt((s) => (taskB(s).templateRef = { name: '{{workflow.parameters.lib}}', template: 't' }) && delete taskB(s).template),
+          manifest('WorkflowTemplate', '{{workflow.parameters.lib}}', {
+            templates: [{ name: 't', inputs: { parameters: [{ name: 'q' }] } }],
+          }),
+        ],
+      },
+      {
+        name: 'the whole message for one missing parameter, and where it points',
+        message: 'Workflow run must give p a value: WorkflowTemplate "play" declares it without one',
+        path: 'spec.arguments.parameters',
+        broken: [
+          manifest('Workflow', 'run', { workflowTemplateRef: { name: 'play' }, arguments: { parameters: [{ name: 'x', value: '1' }] } }),
+          workflowTemplate((s) => (s.arguments = { parameters: [{ name: 'p' }] })),
+        ],
+        fixed: [
+          manifest('Workflow', 'run', {
+            workflowTemplateRef: { name: 'play' },
+            arguments: { parameters: [{ name: 'p', valueFrom: { configMapKeyRef: { name: 'c', key: 'k' } } }] },
+          }),
+          manifest('WorkflowTemplate', 'other', { arguments: { parameters: [{ name: 'q' }] } }),
+          manifest('WorkflowTemplate', 'play', {
+            arguments: {
+              parameters: [
+                { name: 'p' },
+                { name: 'v', value: '1' },
+                { name: 'f', valueFrom: { configMapKeyRef: { name: 'c', key: 'k' } } },
+              ],
+            },
+          }),
+        ],
+      },
+      {
+        name: 'several missing parameters',
+        message: 'must give p, q a value: ClusterWorkflowTemplate "play" declares them without one',
+        broken: [
+          manifest('CronWorkflow', 'run', { workflowSpec: { workflowTemplateRef: { name: 'play', clusterScope: true }, arguments: {} } }),
+          manifest('ClusterWorkflowTemplate', 'play', { arguments: { parameters: [{ name: 'p' }, { name: 'q' }] } }),
+        ],
+        fixed: [
+          manifest('CronWorkflow', 'run', { workflowSpec: { workflowTemplateRef: { name: 'play', clusterScope: true } } }),
+          manifest('WorkflowTemplate', 'play', { arguments: { parameters: [{ name: 'p' }, { name: 'q' }] } }),
+        ],
+      },
+      {
+        name: 'a task whose name is not a string is named ""; entries that are not tasks or objects that are not workflows are skipped',
+        message: '"" does not pass parameter q, which template "work" requires',
+        path: 'spec.templates[0].dag.tasks[1].arguments',
+        broken: [wt((s) => ((work(s).inputs = { parameters: [{ name: 'q' }] }), (taskB(s).name = 5)))],
+        fixed: [
+          wt(
+            (s) => (
+              (work(s).inputs = { parameters: [{ name: 'q' }, 'not a parameter'] }), s.templates[0].dag.tasks.splice(0, 2, 'not a task')
+            ),
+          ),
+          {
+            ...manifest('WorkflowTemplate', 'broken', {}),
+            object: { apiVersion: 'argoproj.io/v1alpha1', kind: 'WorkflowTemplate', metadata: { name: 'broken' }, spec: 'x' },
+          },
+        ],
+      },
+      {
+        name: 'a step whose name is not a string is named ""; entries that are not steps are skipped',
+        message: '"" does not pass parameter q, which template "work" requires',
+        path: 'spec.templates[0].steps[0][1].arguments',
+        broken: [
+          wt(
+            (s) => (
+              (work(s).inputs = { parameters: [{ name: 'q' }] }),
+              (s.templates[0] = { name: 'main', steps: [['not a step', { name: 5, template: 'work' }]] })
+            ),
+          ),
+        ],
+        fixed: [
+          wt(
+            (s) => (
+              (work(s).inputs = { parameters: [{ name: 'q' }] }),
+              (s.templates[0] = {
+                name: 'main',
+                steps: [['not a step', { name: 5, template: 'work', arguments: { parameters: [{ name: 'q', value: '1' }] } }]],
+              })
+            ),
+          ),
+        ],
+      },
+      pair(
+        'a call missing a parameter and an artifact names both',
+        '"a" does not pass parameter q, artifact src, which template "work" requires',
+        wt,
+        (s) => (work(s).inputs = { parameters: [{ name: 'q' }], artifacts: [{ name: 'src', path: '/src' }] }),
+        (s) => (work(s).inputs = { parameters: [{ name: 'q', default: '1' }], artifacts: [{ name: 'src', path: '/src', optional: true }] }),
+      ),
+      {
+        name: "a templateRef to a template its WorkflowTemplate lacks is template-reference's finding",
+        message: 'which template "lib/t" requires',
+        broken: [
+          wt((s) => (taskB(s).templateRef = { name: 'lib', template: 't' }) && delete taskB(s).template),
+          manifest('WorkflowTemplate', 'lib', { templates: [{ name: 't', inputs: { parameters: [{ name: 'q' }] } }] }),
+        ],
+        fixed: [
+          wt((s) => (taskB(s).templateRef = { name: 'lib', template: 'v' }) && delete taskB(s).template),
+          manifest('WorkflowTemplate', 'lib', { templates: [{ name: 't', inputs: { parameters: [{ name: 'q' }] } }] }),
         ],
       },
     ],
@@ -829,6 +1252,67 @@ export const WORKFLOW_TABLES: RuleTable[] = [
         (s) => (s.arguments = { parameters: [{ name: 'p' }] }),
         (s) => (s.arguments = { parameters: [{ name: 'p', value: '' }] }),
       ),
+      pair(
+        'a passed argument whose value is null',
+        'parameter p needs a value or valueFrom',
+        wt,
+        (s) => (taskB(s).arguments = { parameters: [{ name: 'p', value: null }] }),
+        (s) => (taskB(s).arguments = { parameters: [{ name: 'p', value: '' }] }),
+        'spec.templates[0].dag.tasks[1].arguments.parameters[0]',
+      ),
+      pair(
+        "an argument's valueFrom: the whole message and where it points",
+        "an argument's valueFrom takes only configMapKeyRef, event, supplied, default; path is for outputs",
+        wt,
+        (s) => (s.arguments = { parameters: [{ name: 'p', valueFrom: { path: '/x' } }] }),
+        (s) => (s.arguments = { parameters: [{ name: 'p', valueFrom: { default: 'x', event: 'body.x' } }] }),
+        'spec.arguments.parameters[0].valueFrom.path',
+      ),
+      pair(
+        'an enum that is not a list',
+        'parameter p: enum must list at least one value',
+        wt,
+        (s) => (s.arguments = { parameters: [{ name: 'p', value: 'a', enum: 'a' }] }),
+        (s) => (s.arguments = { parameters: [{ name: 'p', value: 'a', enum: ['a'] }] }),
+        'spec.arguments.parameters[0].enum',
+      ),
+      pair(
+        'a value outside its enum: the whole message and where it points',
+        'parameter p: value "c" is not one of its enum (a, b)',
+        wt,
+        (s) => (work(s).inputs = { parameters: [{ name: 'p', value: 'c', enum: ['a', 'b'] }] }),
+        (s) => (work(s).inputs = { parameters: [{ name: 'p', value: 'b', enum: ['a', 'b'] }] }),
+        'spec.templates[1].inputs.parameters[0].value',
+      ),
+      {
+        name: "a CronWorkflow's own parameter without a value",
+        message: 'parameter p needs a value',
+        path: 'spec.workflowSpec.arguments.parameters[0]',
+        broken: [manifest('CronWorkflow', 'nightly', { workflowSpec: { arguments: { parameters: [{ name: 'p' }] } } })],
+        fixed: [manifest('CronWorkflow', 'nightly', { workflowSpec: { arguments: { parameters: [{ name: 'p', value: '1' }] } } })],
+      },
+      {
+        name: 'a Workflow that references a WorkflowTemplate may leave its own parameter open (the template gives it)',
+        message: 'parameter p needs a value',
+        broken: [workflow((s) => (s.arguments = { parameters: [{ name: 'p' }] }))],
+        fixed: [workflow((s) => ((s.workflowTemplateRef = { name: 'play' }), (s.arguments = { parameters: [{ name: 'p' }] })))],
+      },
+      {
+        name: "a WorkflowTemplate's parameters and a template's inputs may be open",
+        message: 'parameter p needs a value',
+        broken: [workflow((s) => (s.arguments = { parameters: [{ name: 'p' }] }))],
+        fixed: [
+          wt(
+            (s) => (
+              (s.arguments = { parameters: [{ name: 'p' }] }),
+              (work(s).inputs = { parameters: [{ name: 'q' }] }),
+              s.templates[0].dag.tasks.forEach((task: any) => {
+                task.arguments = { parameters: [{ name: 'q', value: '1' }] };
+              })
+            ),
+          ),
+        ],
+      },
     ],
   },
   {
