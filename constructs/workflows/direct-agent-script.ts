@@ -205,9 +205,10 @@ append_context() {
 # Stopped with its play (spec.shutdown, a deadline, the remediator): the controller sends SIGTERM to the
 # pod's running containers and SIGKILL after the pod's terminationGracePeriodSeconds, 30 s when unset
 # (argo-workflows workflow/controller/exec_control.go, workflow/controller/pod/queue.go), and the emissary
-# forwards the signal to this script's process group (cmd/argoexec/commands/signal.go). Within that grace the
-# script keeps the session the CLI has announced so far, so the next round resumes it; a session never
-# announced stays unconfirmed, and the next attempt starts over from the context file.
+# forwards the signal to this script's process group (cmd/argoexec/commands/signal.go,
+# workflow/executor/osspecific/signal_linux.go). Within that grace the script keeps the session the CLI has
+# announced so far, so the next round resumes it; a session never announced stays unconfirmed, and the next
+# attempt starts over from the context file.
 cli_pid=""
 tail_pid=""
 interrupted() {
