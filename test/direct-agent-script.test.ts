@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createVerify } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,13 +15,13 @@ import {
   GitPrograms,
   SESSION_FILE_SUFFIX,
 } from '../constructs/workflows/direct-agent-script';
-import { runBash } from './support/run-bash';
+import { runBash, type ScriptRun } from './support/run-bash';
 
 /**
  * The direct agent script runs for real (bash, jq, git and openssl) with the environment its synthesized
  * template gives it, against a fake CLI on PATH: the fake records its argument vector, its folder, branch and
  * GH_TOKEN, and prints the JSON the real CLI prints (executors.ts), then exits with the code the test asks
- * for. GitHub is a local bare repository (GIT_SERVER) and a fake curl that answers the installation token
+ * for; asked to, it writes claude's transcript of the id it was given and then works (sleeps) until stopped. GitHub is a local bare repository (GIT_SERVER) and a fake curl that answers the installation token
  * request and records it. Every assertion is on what the fakes received and on the files and checkout the
  * script leaves on the workspace.
  */
@@ -52,6 +52,13 @@ for argument in "$@"; do
   previous="$argument"
 done
 sed "s/@SESSION@/$given/g" "$FAKE_OUTPUT"
+if [ -n "\${FAKE_TRANSCRIPT:-}" ] && [ -n "$given" ]; then
+  mkdir -p "$HOME/.claude/projects/-workspace" && printf '{"type":"user","sessionId":"%s"}\\n' "$given" >"$HOME/.claude/projects/-workspace/$given.jsonl"
+fi
+if [ -n "\${FAKE_SLEEP:-}" ]; then
+  printf '%s' "$$" >"$FAKE_ARGV_DIR/announced"
+  exec sleep "$FAKE_SLEEP"
+fi
 exit "$FAKE_EXIT"
 `;
 
@@ -170,6 +177,67 @@ function scriptEnvironment(cli: string, bin: string): Record<string, string> {
 
 /** Runs the script as the template does, with `cli`'s fake printing `output` and exiting with `exit`. */
 async function runAgent(cli: string, output: string, exit = 0): Promise<Run> {
+  return runScript(cli, output, { FAKE_EXIT: String(exit) }, (_argvDir, env) => runBash(DIRECT_AGENT_SCRIPT, env, RUN_TIMEOUT_MS));
+}
+
+/** How a stop reaches the script: to its process group, as the emissary forwards it, or to the script alone. */
+type StopTarget = 'group' | 'script';
+
+/**
+ * Runs the script with `cli`'s fake printing `output` and then working until stopped; once the fake has
+ * printed, sends `signal` to the script (or its process group) as a stopped play's pod gets it.
+ */
+async function stopAgent(cli: string, output: string, signal: 'SIGTERM' | 'SIGINT', target: StopTarget, transcript = false) {
+  let cliPid = 0;
+  const run = await runScript(
+    cli,
+    output,
+    { FAKE_SLEEP: '60', FAKE_EXIT: '0', ...(transcript ? { FAKE_TRANSCRIPT: '1' } : {}) },
+    (argvDir, env) =>
+      new Promise((resolve, reject) => {
+        const child = spawn('bash', ['-c', DIRECT_AGENT_SCRIPT], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        const started = Date.now();
+        const poll = setInterval(() => {
+          const announced = join(argvDir, 'announced');
+          if (existsSync(announced) && readFileSync(announced, 'utf8') !== '') {
+            clearInterval(poll);
+            cliPid = Number(readFileSync(announced, 'utf8'));
+            process.kill(target === 'group' ? -child.pid! : child.pid!, signal);
+          } else if (Date.now() - started > RUN_TIMEOUT_MS) {
+            clearInterval(poll);
+            process.kill(-child.pid!, 'SIGKILL');
+          }
+        }, 50);
+        child.on('error', reject);
+        child.on('close', (code, closedBy) => {
+          clearInterval(poll);
+          resolve({ code, signal: closedBy, stdout, stderr });
+        });
+      }),
+  );
+  return { ...run, cliPid };
+}
+
+/** Whether process `pid` has ended (gone, or a zombie nobody reaped yet), waiting a little for it. */
+async function processEnds(pid: number): Promise<boolean> {
+  for (let tries = 0; tries < 100; tries++) {
+    const stat = join('/proc', String(pid), 'stat');
+    if (!existsSync(stat) || readFileSync(stat, 'utf8').split(') ')[1]?.startsWith('Z')) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+async function runScript(
+  cli: string,
+  output: string,
+  fake: Record<string, string>,
+  execute: (argvDir: string, env: Record<string, string>) => Promise<ScriptRun>,
+): Promise<Run> {
   const bin = join(root, 'bin');
   mkdirSync(bin, { recursive: true });
   const env = scriptEnvironment(cli, bin);
@@ -182,16 +250,7 @@ async function runAgent(cli: string, output: string, exit = 0): Promise<Run> {
   const argvDir = join(root, `argv-${cli}`);
   rmSync(argvDir, { recursive: true, force: true });
   mkdirSync(argvDir);
-  const result = await runBash(
-    DIRECT_AGENT_SCRIPT,
-    {
-      ...env,
-      FAKE_ARGV_DIR: argvDir,
-      FAKE_OUTPUT: join(root, 'output'),
-      FAKE_EXIT: String(exit),
-    },
-    RUN_TIMEOUT_MS,
-  );
+  const result = await execute(argvDir, { ...env, FAKE_ARGV_DIR: argvDir, FAKE_OUTPUT: join(root, 'output'), ...fake });
   const calls = readdirSync(argvDir)
     .filter((file) => file.endsWith('.argv'))
     .sort();
@@ -422,6 +481,79 @@ describe('the direct agent script', () => {
     );
     expect(result.code).toBe(127);
     expect(existsSync(join(stateFolder(), `rex${SESSION_FILE_SUFFIX}`))).toBe(false);
+  });
+});
+
+/** The first event codex prints: the id of the thread it started (executors.ts). */
+const codexAnnouncement = (thread: string) => `${JSON.stringify({ type: 'thread.started', thread_id: thread })}\n`;
+
+describe('the direct agent script, stopped while the CLI works', () => {
+  it('TERM: keeps the session codex announced, appends an interrupted entry, stops the CLI, exits 143; the next run resumes', async () => {
+    const thread = '0199a0b1-0000-7000-8000-0000000000a1';
+    const stopped = await stopAgent('codex', `${codexAnnouncement(thread)}{"type":"turn.started"}\n{"type":"item.sta`, 'SIGTERM', 'script');
+    expect(stopped.code).toBe(143);
+    expect(await processEnds(stopped.cliPid)).toBe(true);
+    expect(session()).toEqual({ cli: 'codex', id: thread, agent: 'rex', confirmed: true });
+    expect(context()).toContain(
+      `## Round ${ROUND}, stage implementation: rex with codex (session ${thread}, exit 143, interrupted by SIGTERM)`,
+    );
+    const next = await runAgent('codex', codexOutput(thread, 'Finished.'));
+    expect(next.code).toBe(0);
+    expect(next.argv[0].slice(-3, -1)).toEqual(['resume', thread]);
+  });
+
+  it('INT: keeps the session gemini announced in its init event and exits 130', async () => {
+    const init = `${JSON.stringify({ type: 'init', timestamp: 't', session_id: 'gem-7', model: 'gemini-2.5-pro' })}\n`;
+    const stopped = await stopAgent('gemini', init, 'SIGINT', 'script');
+    expect(stopped.code).toBe(130);
+    expect(await processEnds(stopped.cliPid)).toBe(true);
+    expect(session()).toEqual({ cli: 'gemini', id: 'gem-7', agent: 'rex', confirmed: true });
+    expect(context()).toContain('(session gem-7, exit 130, interrupted by SIGINT)');
+    const next = await runAgent('gemini', SAMPLE_OUTPUTS.gemini.output.replaceAll('gem-1', 'gem-7'));
+    expect(next.argv[0].slice(0, 2)).toEqual(['--resume', 'gem-7']);
+  });
+
+  it('claude: a chosen id whose transcript the CLI wrote is kept, and the next run resumes it', async () => {
+    const stopped = await stopAgent('claude', '', 'SIGTERM', 'group', true);
+    expect(stopped.code).toBe(143);
+    const id = valueAfter(stopped.argv[0], '--session-id');
+    expect(session()).toEqual({ cli: 'claude', id, agent: 'rex', confirmed: true });
+    expect(context()).toContain(`(session ${id}, exit 143, interrupted by SIGTERM)`);
+    const next = await runAgent('claude', claudeOutput(id, 'Done.'));
+    expect(valueAfter(next.argv[0], '--resume')).toBe(id);
+    expect(next.argv[0]).not.toContain('--session-id');
+  });
+
+  it('claude: a chosen id without a transcript is not resumed; the next run starts over from the context file', async () => {
+    const stopped = await stopAgent('claude', '', 'SIGTERM', 'group');
+    expect(stopped.code).toBe(143);
+    const id = valueAfter(stopped.argv[0], '--session-id');
+    expect(session()).toEqual({ cli: 'claude', id, agent: 'rex', confirmed: false });
+    const next = await runAgent('claude', claudeOutput('@SESSION@', 'Done.'));
+    expect(next.argv[0]).not.toContain('--resume');
+    expect(valueAfter(next.argv[0], '--session-id')).not.toBe(id);
+    expect(next.argv[0][next.argv[0].length - 1]).toContain('interrupted by SIGTERM');
+  });
+
+  it('a CLI stopped before it announced a session leaves none: the next run starts over from the context file', async () => {
+    const stopped = await stopAgent('codex', 'loading...\n', 'SIGTERM', 'group');
+    expect(stopped.code).toBe(143);
+    expect(existsSync(join(stateFolder(), `rex${SESSION_FILE_SUFFIX}`))).toBe(false);
+    expect(context()).toContain('rex with codex (session , exit 143, interrupted by SIGTERM)');
+    const next = await runAgent('codex', codexOutput('0199a0b1-0000-7000-8000-0000000000a2', 'Done.'));
+    expect(next.argv[0]).not.toContain('resume');
+    expect(next.argv[0][next.argv[0].length - 1]).toContain('interrupted by SIGTERM');
+  });
+
+  it('a resumed session stopped before the CLI announced it again stays confirmed', async () => {
+    const thread = '0199a0b1-0000-7000-8000-0000000000a3';
+    await runAgent('codex', codexOutput(thread, 'First pass.'));
+    const stopped = await stopAgent('codex', '', 'SIGTERM', 'group');
+    expect(stopped.code).toBe(143);
+    expect(stopped.argv[0]).toContain('resume');
+    expect(session()).toEqual({ cli: 'codex', id: thread, agent: 'rex', confirmed: true });
+    const next = await runAgent('codex', codexOutput(thread, 'Done.'));
+    expect(next.argv[0].slice(-3, -1)).toEqual(['resume', thread]);
   });
 });
 

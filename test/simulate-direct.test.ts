@@ -70,15 +70,18 @@ describe('the remediation scenario on a direct platform', () => {
     expect(report.steps[5].remediated?.[0].stoppedPods).toBeUndefined();
   });
 
-  it('starts each session once and resumes it in later rounds; a stopped new session was never confirmed', () => {
+  it('starts each session once and resumes it in later rounds, a stopped pod keeping the session its CLI announced', () => {
     const sessions = (agent: string) => report.pods.filter((pod) => pod.agent === agent).map((pod) => `${pod.round}:${pod.session}`);
     expect(sessions('rex')).toEqual(['1:started', '2:resumed', '3:resumed']);
-    // Cleo's round-1 pod was stopped before her CLI reported its session (the script confirms it after the
-    // run), so round 2 starts a new one from the context file; round 3 resumes that one.
-    expect(sessions('cleo')).toEqual(['1:started', '2:started', '3:resumed']);
+    // Cleo's round-1 pod was stopped while her CLI worked; the script's TERM trap recorded the session the CLI
+    // had announced, so rounds 2 and 3 resume it.
+    expect(sessions('cleo')).toEqual(['1:started', '2:resumed', '3:resumed']);
     expect(sessions('tess')).toEqual(['3:started']);
     expect(trace).toContain("direct: rex runs cursor in the play's pod at implementation (round 2, attempt 1, session resumed)");
-    expect(trace).toContain('its new session was never confirmed, the next attempt starts one');
+    expect(trace).toContain(
+      "direct: cleo's pod at code-quality (round 1, attempt 1) Stopped: the play was stopped; its CLI had announced its new session, which the stopped script recorded: the next attempt resumes it",
+    );
+    expect(trace).not.toContain('never confirmed');
   });
 
   it('leaves a progress record that `agent-play status` shows at round 3, with the history', () => {
@@ -164,5 +167,6 @@ describe('retries of a direct agent', () => {
   it('an evicted pod took its CLI with it before it reported the session: the retry starts one', () => {
     const report = retried('evicted');
     expect(report.pods.map((pod) => `${pod.attempt}:${pod.session}:${pod.phase}`)).toEqual(['1:started:Evicted', '2:started:Succeeded']);
+    expect(report.steps[0].notes.join('\n')).toContain('its new session was never confirmed, the next attempt starts one');
   });
 });

@@ -2,7 +2,9 @@
  * The bash a direct agent step runs in the CLI's image: it finds the task's session on the workspace, resumes
  * it with the same CLI or starts a new one (primed from the task's context file when the agent moved to
  * another CLI), runs the CLI once, records the session id and appends the run to the context file. The CLI's
- * exit code is the step's: non-zero fails the attempt, and the template's retries apply.
+ * exit code is the step's: non-zero fails the attempt, and the template's retries apply. Stopped (SIGTERM or
+ * SIGINT), it keeps the session the CLI already announced, appends an interrupted entry, stops the CLI and
+ * exits 143 (130), within the pod's grace period.
  *
  * Every value reaches the script as environment (never pasted into its text); the executor's argument
  * vectors are JSON arrays whose placeholder arguments (executors.ts `ArgumentPlaceholders`) are replaced
@@ -177,15 +179,71 @@ mapfile -d '' -t argv < <(jq -j --arg prompt "$prompt" --arg session "$session_i
     elif . == "${systemPrompt}" then $system else . end) + "\u0000"' <<<"$arguments")
 echo "direct-agent: $mode session $session_id of $AGENT with $CLI ($CLI_BINARY)"
 
-"$CLI_BINARY" "${'$'}{argv[@]}" </dev/null | tee "$output"
-code="${'$'}{PIPESTATUS[0]}"
-
 # The output is one JSON document or JSON lines, maybe among plain lines: read it whole, else line by line.
+# Read while the CLI runs, a last line it is still writing fails to parse and is skipped.
 read_output() {
   jq -r "($1) // empty | strings" "$output" 2>/dev/null || jq -R -r "fromjson? | ($1) // empty | strings" "$output" 2>/dev/null
 }
-reported=""
-if [ -n "$SESSION_ID_FILTER" ]; then reported="$(read_output "$SESSION_ID_FILTER" | head -n 1)"; fi
+reported_session() {
+  if [ -n "$SESSION_ID_FILTER" ]; then read_output "$SESSION_ID_FILTER" | head -n 1; fi
+}
+# A chosen id (claude's --session-id) names a session only once the CLI wrote its transcript, the file
+# --resume reads (~/.claude/projects/<project>/<id>.jsonl; anthropics/claude-code issue 77732: a reported id
+# without that file is "No conversation found"). HOME is on the workspace, so the transcript outlives the pod.
+chosen_session_exists() {
+  find "${'$'}{CLAUDE_CONFIG_DIR:-$HOME/.claude}/projects" -mindepth 2 -maxdepth 2 -name "$session_id.jsonl" -size +0 2>/dev/null | grep -q .
+}
+append_context() {
+  local answer
+  answer="$(read_output "$RESULT_FILTER" | tail -n ${CONTEXT_ANSWER_LINES})"
+  {
+    printf '\n## Round %s, stage %s: %s with %s (session %s, %s)\n\n' "$ROUND" "$STAGE" "$AGENT" "$CLI" "$session_id" "$1"
+    if [ -n "$answer" ]; then printf '%s\n' "$answer"; else printf '%s\n' "(no answer recorded)"; fi
+  } >>"$context_file" || echo "direct-agent: could not update the context file" >&2
+}
+
+# Stopped with its play (spec.shutdown, a deadline, the remediator): the controller sends SIGTERM to the
+# pod's running containers and SIGKILL after the pod's terminationGracePeriodSeconds, 30 s when unset
+# (argo-workflows workflow/controller/exec_control.go, workflow/controller/pod/queue.go), and the emissary
+# forwards the signal to this script's process group (cmd/argoexec/commands/signal.go,
+# workflow/executor/osspecific/signal_linux.go). Within that grace the script keeps the session the CLI has
+# announced so far, so the next round resumes it; a session never announced stays unconfirmed, and the next
+# attempt starts over from the context file.
+cli_pid=""
+tail_pid=""
+interrupted() {
+  trap '' TERM INT
+  # TERM for INT too: bash starts a background command with SIGINT ignored when job control is off.
+  if [ -n "$cli_pid" ]; then kill -s TERM "$cli_pid" 2>/dev/null; fi
+  if [ -n "$tail_pid" ]; then kill "$tail_pid" 2>/dev/null; fi
+  local announced
+  announced="$(reported_session)"
+  if [ -n "$announced" ]; then
+    session_id="$announced"
+    write_session "$session_id" true || echo "direct-agent: could not record the session of $AGENT" >&2
+  elif [ "$mode" = spawn ] && [ "$SESSION_ID_SOURCE" = chosen ] && chosen_session_exists; then
+    write_session "$session_id" true || echo "direct-agent: could not record the session of $AGENT" >&2
+  fi
+  echo "direct-agent: SIG$1: $AGENT's $CLI stopped; session $session_id kept for the next run if its CLI announced it" >&2
+  append_context "exit $2, interrupted by SIG$1"
+  rm -f "$output"
+  exit "$2"
+}
+trap 'interrupted TERM 143' TERM
+trap 'interrupted INT 130' INT
+
+# The CLI runs in the background so that the traps fire while the script waits; it writes its output to a
+# file (read even if it is interrupted) that tail copies to the pod's log as it grows.
+"$CLI_BINARY" "${'$'}{argv[@]}" </dev/null >"$output" &
+cli_pid=$!
+tail -n +1 -f --pid="$cli_pid" "$output" &
+tail_pid=$!
+wait "$cli_pid"
+code=$?
+wait "$tail_pid"
+trap - TERM INT
+
+reported="$(reported_session)"
 if [ -n "$reported" ]; then
   session_id="$reported"
   write_session "$session_id" true || echo "direct-agent: could not record the session of $AGENT" >&2
@@ -194,11 +252,7 @@ elif [ "$mode" = resume ] && [ "$code" != 0 ]; then
   write_session "$session_id" false || echo "direct-agent: could not record the session of $AGENT" >&2
 fi
 
-answer="$(read_output "$RESULT_FILTER" | tail -n ${CONTEXT_ANSWER_LINES})"
-{
-  printf '\n## Round %s, stage %s: %s with %s (session %s, exit %s)\n\n' "$ROUND" "$STAGE" "$AGENT" "$CLI" "$session_id" "$code"
-  if [ -n "$answer" ]; then printf '%s\n' "$answer"; else printf '%s\n' "(no answer recorded)"; fi
-} >>"$context_file" || echo "direct-agent: could not update the context file" >&2
+append_context "exit $code"
 rm -f "$output"
 exit "$code"
 `;

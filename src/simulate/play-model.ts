@@ -13,9 +13,12 @@
  * - an agent that runs direct (its mode and CLI resolved by `agentExecution`, constructs/model) creates no
  *   CodeRun: each attempt is a pod of the play that runs the CLI, and ends with it. The CLI's session lives
  *   on the workspace (docs/executors.md, "Sessions"): an attempt resumes the task's confirmed session of the
- *   same CLI, else starts one; a session is confirmed only when the CLI ran to its end and reported it, so
- *   a pod killed first (evicted, or stopped with its play) leaves a new session unconfirmed and the next
- *   attempt starts over from the context file (`constructs/workflows/direct-agent-script.ts`).
+ *   same CLI, else starts one; a session is confirmed when the CLI exited and reported it, or when the pod
+ *   was stopped (SIGTERM, with its play or deleted with it): the script's trap records the session the CLI
+ *   announced, and every CLI announces it as it starts while a modelled pod runs at least until the next
+ *   step. An evicted pod (its CLI gone with it before the script recorded anything) leaves a new session
+ *   unconfirmed and the next attempt starts over from the context file
+ *   (`constructs/workflows/direct-agent-script.ts`).
  *
  * Time is the index of the scenario step; the plays a scenario starts with were created before step 0.
  */
@@ -433,16 +436,22 @@ export class PlayModel {
     );
   }
 
-  /** The play's running agent pods end; a CLI that exited (`Succeeded`, `Failed`) has reported its session. */
+  /**
+   * The play's running agent pods end. A CLI that exited (`Succeeded`, `Failed`) has reported its session; a
+   * stopped pod's script keeps the session its CLI announced (the TERM trap of the direct agent script), which
+   * it had (the model's pods run long enough to announce it); an evicted pod's CLI is gone with it.
+   */
   private endPods(play: Play, phase: Exclude<AgentPodPhase, 'Running'>, why: string): AgentPodView[] {
     const ended = this.pods.filter((pod) => pod.play === play && pod.phase === 'Running');
     for (const pod of ended) {
       pod.phase = phase;
       const file = this.sessions.get(this.sessionKey(play, pod.agent));
       const reported = phase === 'Succeeded' || phase === 'Failed';
-      if (file !== undefined && reported) file.confirmed = true;
-      const lost = !reported && pod.session === 'started' ? '; its new session was never confirmed, the next attempt starts one' : '';
-      this.notes.push(`direct: ${pod.agent}'s pod at ${pod.stage} (round ${pod.round}, attempt ${pod.attempt}) ${phase}: ${why}${lost}`);
+      const announced = phase === 'Stopped';
+      if (file !== undefined && (reported || announced)) file.confirmed = true;
+      this.notes.push(
+        `direct: ${pod.agent}'s pod at ${pod.stage} (round ${pod.round}, attempt ${pod.attempt}) ${phase}: ${why}${sessionFate(pod, reported, announced)}`,
+      );
     }
     return ended.map(({ play: _play, ...view }) => ({ ...view }));
   }
@@ -591,4 +600,11 @@ export class PlayModel {
       );
     return found;
   }
+}
+
+/** What became of a new session when its pod ended, in words (nothing to say for a resumed one or a reported one). */
+function sessionFate(pod: AgentPodView, reported: boolean, announced: boolean): string {
+  if (reported || pod.session !== 'started') return '';
+  if (announced) return '; its CLI had announced its new session, which the stopped script recorded: the next attempt resumes it';
+  return '; its new session was never confirmed, the next attempt starts one';
 }
