@@ -17,7 +17,8 @@ import {
 } from '../model/remediator-contract';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
 import type { EnvVar, Template } from '../workflows/argo-types';
-import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from '../workflows/hardened-script';
+import { hardenedScript } from '../workflows/hardened-script';
+import { eventHelperSpec } from './event-helper-spec';
 import {
   DECIDE_SCRIPT,
   RECORD_EXHAUSTED_SCRIPT,
@@ -93,17 +94,13 @@ export class PlayRemediatorTemplate extends WorkflowTemplate {
       name: props.name ?? REMEDIATOR_TEMPLATE_NAME,
       namespace: props.namespace,
       labels: { [PlayLabels.workflowType]: REMEDIATOR_WORKFLOW_TYPE },
-      spec: {
+      spec: eventHelperSpec({
         entrypoint: RemediatorTemplates.main,
         serviceAccountName,
-        arguments: { parameters: REMEDIATOR_PARAMETERS.map((name) => ({ name, value: '' })) },
-        workflowMetadata: { labels: { [PlayLabels.workflowType]: REMEDIATOR_WORKFLOW_TYPE } },
+        parameters: REMEDIATOR_PARAMETERS,
+        workflowType: REMEDIATOR_WORKFLOW_TYPE,
         activeDeadlineSeconds: stopTimeout + 900,
-        ttlStrategy: { secondsAfterSuccess: 300, secondsAfterFailure: 3600 },
-        podGC: { strategy: 'OnPodCompletion' },
-        securityContext: HARDENED_POD,
-        volumes: [SCRATCH_VOLUME],
-      },
+      }),
     });
     this.addTemplate(mainSteps());
     this.addTemplate(decide(props));

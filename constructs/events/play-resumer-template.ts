@@ -17,7 +17,8 @@ import {
 } from '../model/resumer-contract';
 import { argoResumeTemplate } from '../workflows/argo-resume';
 import type { Template } from '../workflows/argo-types';
-import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from '../workflows/hardened-script';
+import { hardenedScript } from '../workflows/hardened-script';
+import { eventHelperSpec } from './event-helper-spec';
 import { CONFIRM_RELEASED_SCRIPT, FIND_PLAY_SCRIPT, WORKFLOW_FILE } from '../workflows/release-scripts';
 import { WorkflowTemplate } from '../workflows/workflow-template';
 
@@ -67,17 +68,13 @@ export class PlayResumerTemplate extends WorkflowTemplate {
       name: props.name ?? RESUMER_TEMPLATE_NAME,
       namespace: props.namespace,
       labels: { [PlayLabels.workflowType]: RESUMER_WORKFLOW_TYPE },
-      spec: {
+      spec: eventHelperSpec({
         entrypoint: ResumerTemplates.main,
         serviceAccountName,
-        arguments: { parameters: RESUMER_PARAMETERS.map((name) => ({ name, value: '' })) },
-        workflowMetadata: { labels: { [PlayLabels.workflowType]: RESUMER_WORKFLOW_TYPE } },
+        parameters: RESUMER_PARAMETERS,
+        workflowType: RESUMER_WORKFLOW_TYPE,
         activeDeadlineSeconds: 600,
-        ttlStrategy: { secondsAfterSuccess: 300, secondsAfterFailure: 3600 },
-        podGC: { strategy: 'OnPodCompletion' },
-        securityContext: HARDENED_POD,
-        volumes: [SCRATCH_VOLUME],
-      },
+      }),
     });
     this.addTemplate({
       name: ResumerTemplates.main,
