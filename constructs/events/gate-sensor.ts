@@ -23,13 +23,14 @@ import type { IGithubEventSource } from './github-event-source';
 import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, genericServiceRule, repositoryLookup } from './repository-lookup';
 import { ARGO_API_VERSION } from '../model/argo-api';
 
-/** What `new GateSensor(scope, id, props)` takes. */
-export interface GateSensorProps {
-  /** The gate this Sensor releases. */
-  readonly gate: GateStage;
-  /** The repositories whose pull requests count; each event must come from one of them, not from a fork. */
+/**
+ * What every Sensor on the GitHub EventSource takes besides what it listens for: where events come from and
+ * which repositories count, who may send them, how a play is found, and how the Sensor's pod runs.
+ */
+export interface GithubSensorProps {
+  /** The repositories whose events count; each event must come from one of them, not from a fork. */
   readonly repositories: readonly RepositoryConfig[];
-  /** The agent registry, for the bot logins a release may require. */
+  /** The agent registry, for the bot logins a condition may require. */
   readonly agents: Readonly<Record<string, AgentConfig>>;
   /** The GitHub EventSource the Sensor's one dependency names (see `GithubEventSource`). */
   readonly eventSource: IGithubEventSource;
@@ -37,17 +38,23 @@ export interface GateSensorProps {
   readonly eventBus: IEventBus;
   /**
    * The service account of the Sensor's pod (its name, or a cdk8s-plus service account): it needs only to
-   * create resumer Workflows.
+   * create the Workflows its trigger starts.
    */
   readonly serviceAccountName: ServiceAccountRef;
   /** How the play is found: by its labels or by its derived name. @default label-selector */
   readonly strategy?: ResumeStrategy;
   /** Retries of a failed trigger, with backoff, from 0 to 10. @default 3 */
   readonly triggerRetries?: number;
-  /** `metadata.name` of the Sensor, a DNS-1123 label. @default `gate-{stage}` */
-  readonly name?: string;
   /** `metadata.namespace` of the Sensor. @default - the chart's namespace */
   readonly namespace?: string;
+}
+
+/** What `new GateSensor(scope, id, props)` takes. */
+export interface GateSensorProps extends GithubSensorProps {
+  /** The gate this Sensor releases. */
+  readonly gate: GateStage;
+  /** `metadata.name` of the Sensor, a DNS-1123 label. @default `gate-{stage}` */
+  readonly name?: string;
 }
 
 /**

@@ -2,7 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ARGO_API_VERSION } from '../model/argo-api';
 import { DEFAULT_TRIGGER_RETRIES } from '../model/config-schema';
-import type { AgentConfig, ReleaseConfig, RepositoryConfig, ResumeStrategy } from '../model/config-schema';
+import type { ReleaseConfig } from '../model/config-schema';
 import { COMMON_LABELS } from '../model/labels';
 import { dnsLabelProblem, githubAppBotLogin, progressConfigMapName, repositoryLabelValue } from '../model/naming';
 import { playWorkflowName, releaseConfigMapName } from '../model/play-contract';
@@ -17,16 +17,15 @@ import {
   type RemediatorParameter,
 } from '../model/remediator-contract';
 import { NO_TASK, TASK_BRANCH_PATTERN, taskIdTemplate } from '../model/task-id-template';
-import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
+import { serviceAccountNameOf } from '../rbac/service-account-ref';
 import type { DataFilter, EventDependency, SensorSpec, Trigger, TriggerParameter } from './argo-events-types';
-import { assertSameNamespace, type IEventBus } from './event-bus';
+import { assertSameNamespace } from './event-bus';
 import { restrictedEventsPodTemplate } from './events-pod-security';
-import { releaseDependency } from './gate-sensor';
-import type { IGithubEventSource } from './github-event-source';
+import { type GithubSensorProps, releaseDependency } from './gate-sensor';
 import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, type GenericRule, genericServiceRule, repositoryLookup } from './repository-lookup';
 
 /** What `new RemediationSensor(scope, id, props)` takes. */
-export interface RemediationSensorProps {
+export interface RemediationSensorProps extends GithubSensorProps {
   /**
    * What the Sensor listens for: `remediate` (the gates' `remediate` conditions: changes requested,
    * `needs-fixes`) or `stale-work` (a push by the implementation agents' bots to a task branch).
@@ -34,24 +33,8 @@ export interface RemediationSensorProps {
   readonly kind: RemediationKind;
   /** The platform's remediation plan (`remediationPlan`): the conditions, the implementation agents. */
   readonly plan: RemediationPlan;
-  /** The repositories whose events count; each event must come from one of them. */
-  readonly repositories: readonly RepositoryConfig[];
-  /** The agent registry, for the bot logins the conditions require. */
-  readonly agents: Readonly<Record<string, AgentConfig>>;
-  /** The GitHub EventSource the Sensor's one dependency names. */
-  readonly eventSource: IGithubEventSource;
-  /** The EventBus the Sensor reads from; it must be in the Sensor's namespace. */
-  readonly eventBus: IEventBus;
-  /** The service account of the Sensor's pod: it only creates remediator Workflows. */
-  readonly serviceAccountName: ServiceAccountRef;
-  /** How the remediator finds the play: by its labels or by its derived name. @default label-selector */
-  readonly strategy?: ResumeStrategy;
-  /** Retries of a failed trigger, with backoff, from 0 to 10. @default 3 */
-  readonly triggerRetries?: number;
   /** `metadata.name` of the Sensor. @default `remediate` or `stale-work` (the kind) */
   readonly name?: string;
-  /** `metadata.namespace` of the Sensor. @default - the chart's namespace */
-  readonly namespace?: string;
 }
 
 /** The name of a remediation Sensor's one dependency. */

@@ -70,38 +70,30 @@ export interface Executor {
 
 const { prompt, sessionId, model, systemPrompt } = ArgumentPlaceholders;
 
+/** claude's print-mode arguments; a new session and a resumed one differ only in the flag before the id. */
+function claudeArguments(sessionFlag: '--session-id' | '--resume'): string[] {
+  return [
+    '-p',
+    '--output-format',
+    'json',
+    sessionFlag,
+    sessionId,
+    '--model',
+    model,
+    '--append-system-prompt',
+    systemPrompt,
+    '--permission-mode',
+    'bypassPermissions',
+    prompt,
+  ];
+}
+
 const CLAUDE: Executor = {
   name: 'claude',
   direct: {
     binary: 'claude',
-    spawn: [
-      '-p',
-      '--output-format',
-      'json',
-      '--session-id',
-      sessionId,
-      '--model',
-      model,
-      '--append-system-prompt',
-      systemPrompt,
-      '--permission-mode',
-      'bypassPermissions',
-      prompt,
-    ],
-    resume: [
-      '-p',
-      '--output-format',
-      'json',
-      '--resume',
-      sessionId,
-      '--model',
-      model,
-      '--append-system-prompt',
-      systemPrompt,
-      '--permission-mode',
-      'bypassPermissions',
-      prompt,
-    ],
+    spawn: claudeArguments('--session-id'),
+    resume: claudeArguments('--resume'),
     sessionId: 'chosen',
     sessionIdFilter: '.session_id',
     resultFilter: '.result',
