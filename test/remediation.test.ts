@@ -10,6 +10,7 @@ import { Releases } from '../constructs/model/releases';
 import { DEFAULT_MAX_ROUNDS, remediationPlan, roundsExhaustedReason } from '../constructs/model/remediation';
 import { REMEDIATOR_PARAMETERS, REMEDIATOR_TEMPLATE_NAME } from '../constructs/model/remediator-contract';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
+import { ProblemsError } from '../constructs/model/problems-error';
 import { StageMachineBuilder } from '../constructs/model/stage-machine-builder';
 import { REMEDIATOR_GRANTS } from '../constructs/rbac/events-rbac';
 import { DECIDE_SCRIPT, RemediatorFiles } from '../constructs/workflows/remediation-scripts';
@@ -85,6 +86,28 @@ describe('remediation config', () => {
       expect((error as Error).message).toMatch(
         /stages\[1\]\.remediate: gate "review" sends tasks back, but no agent stage has implementation agents/,
       );
+    }
+  });
+
+  it('refuses, used alone, a remediate condition that names an unknown agent or a meaningless field, at its path', () => {
+    const stages = config.stages.map((stage) =>
+      stage.type === 'gate' && stage.name === 'waiting-ready-for-qa'
+        ? {
+            ...stage,
+            remediate: [{ event: 'pull_request' as const, actions: ['opened'], reviewState: 'approved' as const, by: ['nobody'] }],
+          }
+        : stage,
+    );
+    const index = stages.findIndex((stage) => stage.name === 'waiting-ready-for-qa');
+    try {
+      remediationPlan(stages, config.agents);
+      expect.unreachable('the plan should be refused');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ProblemsError);
+      expect((error as ProblemsError).problems).toEqual([
+        `stages[${index}].remediate[0].by[0]: unknown agent "nobody"; known: ${Object.keys(config.agents).join(', ')}`,
+        `stages[${index}].remediate[0].reviewState: reviewState applies only to event pull_request_review: remove it, or set event: pull_request_review`,
+      ]);
     }
   });
 

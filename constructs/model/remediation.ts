@@ -13,7 +13,9 @@ import type { AgentConfig, ReleaseConfig } from './config-schema';
 import { Releases } from './releases';
 
 export { NEEDS_FIXES_LABEL } from './releases';
-import type { StageDefinition } from './stage-rules';
+import { gateConditionProblems, type StageDefinition } from './stage-rules';
+import { ProblemsError } from './problems-error';
+import { formatPath } from './format-path';
 
 /** How many rounds a task gets unless the config says otherwise: the first, and two remediations. */
 export const DEFAULT_MAX_ROUNDS = 3;
@@ -120,18 +122,7 @@ export function remediationProblems(
   stages.forEach((stage, index) => {
     if (stage.type !== 'gate') return;
     (stage.remediate ?? []).forEach((condition, conditionIndex) => {
-      condition.by.forEach((agent, byIndex) => {
-        if (agents[agent] === undefined)
-          problems.push({
-            path: ['stages', index, 'remediate', conditionIndex, 'by', byIndex],
-            message: `unknown agent "${agent}"; known: ${Object.keys(agents).join(', ')}`,
-          });
-      });
-      if (condition.reviewState !== undefined && condition.event !== 'pull_request_review')
-        problems.push({
-          path: ['stages', index, 'remediate', conditionIndex, 'reviewState'],
-          message: 'reviewState applies only to event pull_request_review',
-        });
+      problems.push(...gateConditionProblems(condition, ['stages', index, 'remediate', conditionIndex], Object.keys(agents)));
     });
     if (remediateConditions(stages, agents, index).length === 0) return;
     if (implementation < 0)
@@ -151,7 +142,8 @@ export function remediationProblems(
 /**
  * The remediation plan of a stage list, or undefined when no gate sends a task back.
  *
- * @throws when a gate sends tasks back and no implementation stage comes before it
+ * @throws ProblemsError when a gate sends tasks back and no implementation stage comes before it, or names
+ * an unknown agent, one line per problem at its path
  */
 export function remediationPlan(
   stages: readonly StageDefinition[],
@@ -159,7 +151,7 @@ export function remediationPlan(
   remediation: RemediationConfig = RemediationSchema.parse({}),
 ): RemediationPlan | undefined {
   const problems = remediationProblems(stages, agents);
-  if (problems.length > 0) throw new Error(problems.map((problem) => problem.message).join('\n'));
+  if (problems.length > 0) throw new ProblemsError(problems.map((problem) => `${formatPath(problem.path)}: ${problem.message}`));
   const routes = stages
     .map((stage, index) => ({ gate: stage.name, conditions: remediateConditions(stages, agents, index) }))
     .filter((route) => route.conditions.length > 0);

@@ -4,6 +4,7 @@
  *
  * Pure: the caller reads the file and passes the environment in.
  */
+import { formatPath } from './format-path';
 import type { z } from 'zod';
 import { DEFAULT_AGENTS, DEFAULT_CLIS } from './default-config';
 import { PlatformConfigSchema, type PlatformConfig } from './config-schema';
@@ -116,15 +117,8 @@ function applyCliOverrides(agents: unknown, env: Readonly<Record<string, string 
   return sources;
 }
 
-/** A config path as people read it: `agents.cleo.cli`, `stages[2].agent`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let text = '';
-  for (const part of path) {
-    if (typeof part === 'number') text += `[${part}]`;
-    else text += text.length === 0 ? String(part) : `.${String(part)}`;
-  }
-  return text.length === 0 ? 'config' : text;
-}
+/** Re-exported where callers first found it. */
+export { formatPath } from './format-path';
 
 function describeIssue(issue: z.core.$ZodIssue, overrides: Map<string, string>): string {
   const path = formatPath(issue.path);

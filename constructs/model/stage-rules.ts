@@ -4,7 +4,7 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import type { AgentStageConfig, StageConfig, WhenConfig } from './config-schema';
+import type { AgentStageConfig, ReleaseConfig, StageConfig, WhenConfig } from './config-schema';
 import { CONDITION_PARAMETERS, stageTaskName } from './play-contract';
 import { onStageOf } from './stage-behaviour';
 
@@ -147,10 +147,6 @@ function stageReferenceProblems(stage: StageDefinition, index: number, agentName
 }
 
 function gateProblems(stage: Extract<StageDefinition, { type: 'gate' }>, index: number, agentNames: readonly string[]): StageProblem[] {
-  const unknownAgent = (agent: string, path: (string | number)[]): StageProblem => ({
-    path: [index, ...path],
-    message: `unknown agent "${agent}"; known: ${agentNames.join(', ')}`,
-  });
   const problems: StageProblem[] = [];
   if (stage.release.length === 0)
     problems.push({
@@ -158,20 +154,39 @@ function gateProblems(stage: Extract<StageDefinition, { type: 'gate' }>, index: 
       message: `gate "${stage.name}" has no releasing event: add one, e.g. { event: pull_request, actions: [labeled], label: ready-for-${stage.name} }`,
     });
   stage.release.forEach((release, releaseIndex) => {
-    const at = (field: string): (string | number)[] => [index, 'release', releaseIndex, field];
-    release.by.forEach((agent, byIndex) => {
-      if (!agentNames.includes(agent)) problems.push(unknownAgent(agent, ['release', releaseIndex, 'by', byIndex]));
-    });
-    if (release.reviewState !== undefined && release.event !== 'pull_request_review') {
-      problems.push({ path: at('reviewState'), message: 'reviewState applies only to event pull_request_review' });
-    }
-    if (release.label !== undefined && !release.actions.includes('labeled')) {
-      problems.push({ path: at('label'), message: 'label applies only when actions include "labeled"' });
-    }
-    if (release.merged !== undefined && !(release.event === 'pull_request' && release.actions.includes('closed'))) {
-      problems.push({ path: at('merged'), message: 'merged applies only to event pull_request with action "closed"' });
-    }
+    problems.push(...gateConditionProblems(release, [index, 'release', releaseIndex], agentNames));
   });
+  return problems;
+}
+
+/**
+ * What is wrong with one condition of a gate (a `release` or a `remediate` entry, which share their shape),
+ * at `path`: an unknown agent, or a field that the event or actions make meaningless.
+ */
+export function gateConditionProblems(
+  condition: ReleaseConfig,
+  path: readonly (string | number)[],
+  agentNames: readonly string[],
+): StageProblem[] {
+  const at = (...field: (string | number)[]): (string | number)[] => [...path, ...field];
+  const problems: StageProblem[] = condition.by.flatMap((agent, byIndex) =>
+    agentNames.includes(agent) ? [] : [{ path: at('by', byIndex), message: `unknown agent "${agent}"; known: ${agentNames.join(', ')}` }],
+  );
+  if (condition.reviewState !== undefined && condition.event !== 'pull_request_review')
+    problems.push({
+      path: at('reviewState'),
+      message: 'reviewState applies only to event pull_request_review: remove it, or set event: pull_request_review',
+    });
+  if (condition.label !== undefined && !condition.actions.includes('labeled'))
+    problems.push({
+      path: at('label'),
+      message: 'label applies only when actions include "labeled": remove it, or add labeled to actions',
+    });
+  if (condition.merged !== undefined && !(condition.event === 'pull_request' && condition.actions.includes('closed')))
+    problems.push({
+      path: at('merged'),
+      message: 'merged applies only to event pull_request with action "closed": remove it, or use that event and action',
+    });
   return problems;
 }
 
