@@ -484,6 +484,16 @@ describe('the direct agent script', () => {
   });
 });
 
+it("follows the CLI's output with a tail that notices the CLI's end within a tenth of a second", () => {
+  // GNU tail --pid looks whether the process lives once per --sleep-interval, 1 s by default: each step
+  // would outlive its CLI by up to a second.
+  const follower = DIRECT_AGENT_SCRIPT.split('\n').filter((line) => /^tail .*--pid=/.test(line));
+  expect(follower).toHaveLength(1);
+  const interval = /(?:^| )-s ([0-9.]+) /.exec(follower[0]);
+  expect(interval, follower[0]).not.toBeNull();
+  expect(Number(interval?.[1])).toBeGreaterThan(0);
+  expect(Number(interval?.[1])).toBeLessThanOrEqual(0.1);
+});
 /** The first event codex prints: the id of the thread it started (executors.ts). */
 const codexAnnouncement = (thread: string) => `${JSON.stringify({ type: 'thread.started', thread_id: thread })}\n`;
 

@@ -233,10 +233,12 @@ trap 'interrupted TERM 143' TERM
 trap 'interrupted INT 130' INT
 
 # The CLI runs in the background so that the traps fire while the script waits; it writes its output to a
-# file (read even if it is interrupted) that tail copies to the pod's log as it grows.
+# file (read even if it is interrupted) that tail copies to the pod's log as it grows. GNU tail looks
+# whether the CLI still runs once per --sleep-interval (1 s by default): every step would end up to a
+# second after its CLI did.
 "$CLI_BINARY" "${'$'}{argv[@]}" </dev/null >"$output" &
 cli_pid=$!
-tail -n +1 -f --pid="$cli_pid" "$output" &
+tail -n +1 -s 0.1 -f --pid="$cli_pid" "$output" &
 tail_pid=$!
 wait "$cli_pid"
 code=$?
