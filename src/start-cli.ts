@@ -4,8 +4,8 @@
  * the peers cdk8s, cdk8s-plus-28 and constructs left to node_modules) and keeps V8's compiled form of it,
  * and of the modules it loads from node_modules, in the user's cache folder (compile-cache.ts), as
  * validator-cache.ts does for the validators: compiling two megabytes of JavaScript, and cdk8s, on every
- * start costs more than building the platform. The cache file is keyed by the Node version, a hash of the
- * code and the command.
+ * start costs more than building the platform. The cache file is keyed by the Node version, the bundle's
+ * file identity (size, modification time and inode: a build rewrites it) and the command.
  */
 import { createHash } from 'node:crypto';
 import { isAscii } from 'node:buffer';
@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type * as Cli from './cli';
-import { CompileCache } from './compile-cache';
+import { CompileCache, fileIdentity } from './compile-cache';
 import { userCacheDir } from './user-cache-dir';
 
 const BUNDLE = path.join(__dirname, 'cli-bundle.cjs');
@@ -23,7 +23,10 @@ function loadCli(): typeof Cli {
   // The build writes ASCII (esbuild's default charset, no comments kept): read as Latin-1, V8 keeps a one-byte
   // string, which decodes, hashes and compiles several times faster than the two-byte string UTF-8 would give.
   const code = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
-  const key = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(bytes).digest('hex').slice(0, 32);
+  const key = createHash('sha256')
+    .update(`${process.version}\0${process.arch}\0${fileIdentity(BUNDLE) ?? ''}\0${bytes.length}`)
+    .digest('hex')
+    .slice(0, 32);
   // One cache per command: each keeps the functions its own command compiled.
   const command = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
   // Replaces the cache of this command of an older build, and those of builds before there was one per command.

@@ -2,11 +2,11 @@
  * The compiled-code cache of the command line (src/compile-cache.ts): a second process compiles from it what
  * the first compiled, a changed source is compiled again, and a new build's file replaces an older one's.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CompileCache } from '../src/compile-cache';
+import { CompileCache, fileIdentity } from '../src/compile-cache';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'agent-play-code-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -40,5 +40,17 @@ describe('CompileCache', () => {
     expect(cache.compile('/x/lib.js', SOURCE, 'k1').runInThisContext()()).toBe('2,4,6');
     cache.save();
     expect(readdirSync(folder).sort()).toEqual(['cli-0-synth.v8', 'cli-1-validate.v8', 'cli-a-synth.v8']);
+  });
+
+  it('knows a module file by its size, time and inode: an edit of the same length is a new identity', () => {
+    const file = path.join(folder, 'module.js');
+    writeFileSync(file, 'module.exports = 1;');
+    utimesSync(file, new Date(1_000_000), new Date(1_000_000));
+    const before = fileIdentity(file);
+    expect(before).toMatch(/^\d+:\d+:\d+$/);
+    expect(fileIdentity(file)).toBe(before);
+    writeFileSync(file, 'module.exports = 2;');
+    expect(fileIdentity(file)).not.toBe(before);
+    expect(fileIdentity(path.join(folder, 'missing.js'))).toBeUndefined();
   });
 });

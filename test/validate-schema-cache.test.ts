@@ -92,12 +92,15 @@ describe('the compiled validator cache', () => {
   };
 
   it('compiles once into the user cache; the validators check what the schema says', async () => {
-    const { cachedValidators, validatorKey } = await import('../src/validate/schema/validator-cache.js');
+    const { cachedValidators, saveValidatorCode, validatorKey } = await import('../src/validate/schema/validator-cache.js');
     const { thing } = cachedValidators(withRef);
     expect(thing({ size: 2 })).toBe(true);
     expect(thing({ size: 4 })).toBe(false);
     expect(thing({ colour: 'red' })).toBe(false);
     expect(existsSync(path.join(cache, 'validators', `${validatorKey(withRef)}.cjs`))).toBe(true);
+    // V8's compiled form is written at exit, with the functions that ran; saveValidatorCode writes it now.
+    expect(existsSync(path.join(cache, 'validators', `${validatorKey(withRef)}.v8`))).toBe(false);
+    saveValidatorCode();
     expect(existsSync(path.join(cache, 'validators', `${validatorKey(withRef)}.v8`))).toBe(true);
   });
 
@@ -111,5 +114,20 @@ describe('the compiled validator cache', () => {
     vi.resetModules();
     const fresh = await import('../src/validate/schema/validator-cache.js');
     expect(fresh.cachedValidators(withRef).thing({ size: 99 })).toBe(true);
+  });
+
+  it('makes a document given as a function only to compile it, and keys it by what it is made from', async () => {
+    const made = { ...withRef.document, $id: `${id}-made` } as Record<string, unknown>;
+    const makeDocument = vi.fn(() => made);
+    const lazy: ValidatorRequest = { document: makeDocument, madeFrom: { version: 1 }, refs: { thing: `${id}-made#/definitions/thing` } };
+    const { cachedValidators, validatorKey } = await import('../src/validate/schema/validator-cache.js');
+    expect(validatorKey(lazy)).not.toBe(validatorKey({ ...lazy, madeFrom: { version: 2 } }));
+    expect(makeDocument).not.toHaveBeenCalled();
+    expect(cachedValidators(lazy).thing({ size: 4 })).toBe(false);
+    expect(makeDocument).toHaveBeenCalledTimes(1);
+    vi.resetModules();
+    const fresh = await import('../src/validate/schema/validator-cache.js');
+    expect(fresh.cachedValidators(lazy).thing({ size: 4 })).toBe(false);
+    expect(makeDocument).toHaveBeenCalledTimes(1);
   });
 });

@@ -7,7 +7,7 @@
 import type { ValidateFunction } from 'ajv';
 import { celProblems, type CelRuleLocation, unevaluatedCelRules } from './cel-rules';
 import { inlineReferences, pruneSchema, shareRepeatedSchemas } from './compact-schema';
-import { isRecord, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
+import { isRecord, PREPARATION_CODE, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
 import { cachedValidators } from './validator-cache';
 
@@ -86,35 +86,37 @@ function unevaluatedRules(root: JsonSchema, definitions: Readonly<Record<string,
  */
 export const COMPACT_DEFINITIONS = 'x-agent-play-definitions';
 
-/** Compiles each schema of `versions` (by name) from one document, through the validator cache. */
+/**
+ * Compiles each schema of `versions` (by name) from one document, through the validator cache. The document
+ * ajv compiles (converted and closed, see json-schema-passes.ts) is made only when the cache lacks its
+ * validators: the cache knows it by the compact schemas it is made from and the code that makes it, so that a
+ * start that finds its validators does not convert every node of the Argo schemas first. The CEL rules are
+ * read from the compact schemas as they are: converting and closing leave `x-kubernetes-validations`,
+ * `properties`, `items` and `additionalProperties` schemas as they were.
+ */
 export function compileVersions(id: string, versions: Readonly<Record<string, CompactOpenApi>>): Record<string, () => CompiledVersion> {
-  const prepared: Record<string, JsonSchema> = {};
+  // Versions (and the built-in kinds) share definitions, named by their content (compact-schema.ts).
   const definitions: Record<string, JsonSchema> = {};
-  const seen = new Set<unknown>();
-  for (const [name, version] of Object.entries(versions)) {
-    // Versions (and the built-in kinds) share one definitions map: prepare it once.
-    if (!seen.has(version.definitions)) Object.assign(definitions, prepareOpenApiSchema({ definitions: version.definitions }).definitions);
-    seen.add(version.definitions);
-    prepared[name] = prepareOpenApiSchema(version.root);
-  }
+  for (const version of new Set(Object.values(versions).map((each) => each.definitions))) Object.assign(definitions, version);
   const rootName = (name: string): string => `${ROOT}.${name.replace(/[^A-Za-z0-9]/g, '_')}`;
-  const document = {
-    $id: id,
-    definitions: { ...definitions, ...Object.fromEntries(Object.entries(prepared).map(([name, root]) => [rootName(name), root])) },
-  };
   const refs = Object.fromEntries(
-    Object.keys(prepared).map((name) => [rootName(name).replace('.', '_'), `${id}#/definitions/${rootName(name)}`]),
+    Object.keys(versions).map((name) => [rootName(name).replace('.', '_'), `${id}#/definitions/${rootName(name)}`]),
   );
+  const document = (): JsonSchema => {
+    const roots = Object.entries(versions).map(([name, version]) => [rootName(name), prepareOpenApiSchema(version.root)]);
+    return { $id: id, definitions: { ...prepareOpenApiSchema({ definitions }).definitions, ...Object.fromEntries(roots) } };
+  };
+  const request = { document, madeFrom: { id, versions, preparation: PREPARATION_CODE }, refs };
   const compiled = new Map<string, CompiledVersion>();
   return Object.fromEntries(
-    Object.keys(prepared).map((name) => [
+    Object.keys(versions).map((name) => [
       name,
       (): CompiledVersion => {
         let version = compiled.get(name);
         if (!version) {
-          const validate = cachedValidators({ document, refs })[rootName(name).replace('.', '_')];
-          const schema = inlineReferences(prepared[name], definitions);
-          const unevaluated = unevaluatedRules(prepared[name], definitions).map(
+          const validate = cachedValidators(request)[rootName(name).replace('.', '_')];
+          const schema = inlineReferences(versions[name].root, definitions);
+          const unevaluated = unevaluatedRules(versions[name].root, definitions).map(
             (found): SchemaProblem => ({
               pointer: '',
               message: `CEL rule at ${found.at} not evaluated (a transition rule on oldSelf, or a Kubernetes-only CEL function agent-play's CEL library does not have): ${found.rule}`,

@@ -79,6 +79,16 @@ export const prepareOpenApiSchema = (openApi: JsonSchema): JsonSchema =>
   mapSchema(openApi, (node) => closeObjectSchema(fromOpenApi(node))) as JsonSchema;
 
 /**
+ * What makes a schema ready for ajv, as text: the validator cache keys a document made on demand by its
+ * inputs and this, so that a change to the passes or their keyword lists compiles anew. (Bump the cache's
+ * format in validator-cache.ts for a change this does not show, in a function these call.)
+ */
+export const PREPARATION_CODE = [
+  JSON.stringify([SCHEMA_MAPS, SCHEMA_SINGLES, SCHEMA_LISTS]),
+  ...[mapSchema, closeObjectSchema, fromOpenApi, prepareOpenApiSchema].map(String),
+].join('\n');
+
+/**
  * ajv options for every schema: draft-07, unknown keywords (`x-kubernetes-*`) ignored, all errors, no format
  * checks (`int32`, `int-or-string`, ... are not ajv formats). `code.optimize: false` skips ajv's
  * generated-code optimisation passes, which halves the compile of a Workflows CRD without changing what is

@@ -10,12 +10,13 @@ import type { default as AjvClass, ValidateFunction } from 'ajv';
 import type { default as standaloneCodeFunction } from 'ajv/dist/standalone';
 import equal from 'ajv/dist/runtime/equal';
 import ucs2length from 'ajv/dist/runtime/ucs2length';
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { Script } from 'node:vm';
 import { version as AJV_VERSION } from 'ajv/package.json';
+import { CompileCache } from '../../compile-cache';
 import { userCacheDir, writeCacheFile } from '../../user-cache-dir';
 import { AJV_OPTIONS, type JsonSchema } from './json-schema-passes';
 
@@ -35,23 +36,42 @@ const packagedDir = (): string => path.join(__dirname, 'validators');
 
 /** One schema document and the validators wanted from it, by name. */
 export interface ValidatorRequest {
-  /** The document, with an `$id`; every wanted schema is a `$ref` into it. */
-  readonly document: JsonSchema;
+  /**
+   * The document, with an `$id`; every wanted schema is a `$ref` into it. A function when making the
+   * document costs time: it is called only when the validators must be compiled, and `madeFrom` keys them.
+   */
+  readonly document: JsonSchema | (() => JsonSchema);
+  /**
+   * Everything a `document` function makes the document from (its inputs, the source of the code that makes
+   * it), in the cache key instead of the document itself. @default the document
+   */
+  readonly madeFrom?: unknown;
   /** Validator name to `$ref`, e.g. `{ Workflow: 'argo-workflows#/definitions/...' }`. */
   readonly refs: Readonly<Record<string, string>>;
 }
 
+const keys = new WeakMap<ValidatorRequest, string>();
+
 /** The cache key of a request: what it compiles and with which ajv. */
 export function validatorKey(request: ValidatorRequest): string {
-  return createHash('sha256')
-    .update(FORMAT)
-    .update(AJV_VERSION)
-    .update(JSON.stringify(AJV_OPTIONS))
-    .update(JSON.stringify(request.refs))
-    .update(JSON.stringify(request.document))
-    .digest('hex')
-    .slice(0, 32);
+  let key = keys.get(request);
+  if (key === undefined) {
+    const madeFrom = request.madeFrom !== undefined ? { madeFrom: request.madeFrom } : documentOf(request);
+    key = createHash('sha256')
+      .update(FORMAT)
+      .update(AJV_VERSION)
+      .update(JSON.stringify(AJV_OPTIONS))
+      .update(JSON.stringify(request.refs))
+      .update(JSON.stringify(madeFrom))
+      .digest('hex')
+      .slice(0, 32);
+    keys.set(request, key);
+  }
+  return key;
 }
+
+const documentOf = (request: ValidatorRequest): JsonSchema =>
+  typeof request.document === 'function' ? request.document() : request.document;
 
 const loaded = new Map<string, Record<string, ValidateFunction>>();
 
@@ -86,13 +106,18 @@ function compiledCode(request: ValidatorRequest): string {
   const Ajv = (load('ajv') as { default: typeof AjvClass }).default;
   const standaloneCode = (load('ajv/dist/standalone') as { default: typeof standaloneCodeFunction }).default;
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { ...AJV_OPTIONS.code, source: true } });
-  ajv.addSchema(request.document);
+  ajv.addSchema(documentOf(request));
   return standaloneCode(ajv, { ...request.refs });
 }
 
+/** The V8 caches of the validators this process ran, by key. */
+const codeCaches = new Map<string, CompileCache>();
+
 /**
- * Runs compiled validator code. V8's compiled form of it is kept beside it in the user cache (`<key>.v8`):
- * parsing a megabyte of generated code costs more than validating.
+ * Runs compiled validator code. V8's compiled form of it is kept beside it in the user cache (`<key>.v8`),
+ * written at exit so that it holds the validator functions the process ran, not only the module's top: parsing
+ * a megabyte of generated code, and compiling the validator of a WorkflowTemplate on its first call, cost more
+ * than validating.
  */
 function evaluate(code: string, key: string): Record<string, ValidateFunction> {
   const module = { exports: {} as Record<string, ValidateFunction> };
@@ -100,26 +125,28 @@ function evaluate(code: string, key: string): Record<string, ValidateFunction> {
     if (!(id in RUNTIME)) throw new Error(`compiled validator needs ${id}`);
     return RUNTIME[id];
   };
-  const v8File = path.join(userCacheDir(), 'validators', `${key}.v8`);
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(v8File);
-  } catch {
-    // Not there yet: made below.
+  const filename = `agent-play-validators-${key}.cjs`;
+  let cache = codeCaches.get(key);
+  if (!cache) {
+    cache = CompileCache.open(path.join(userCacheDir(), 'validators', `${key}.v8`));
+    codeCaches.set(key, cache);
   }
-  const script = new Script(`(function (module, exports, require) {\n${code}\n})`, {
-    filename: `agent-play-validators-${key}.cjs`,
-    cachedData,
-  });
+  const script = cache.compile(filename, `(function (module, exports, require) {\n${code}\n})`, key);
   (script.runInThisContext() as (...args: unknown[]) => void)(module, module.exports, requireRuntime);
-  if (!cachedData || script.cachedDataRejected) writeCacheFile(v8File, script.createCachedData());
   return module.exports;
+}
+
+/** Writes now the V8 caches of the validators that are written at exit (for tests, and long-lived processes). */
+export function saveValidatorCode(): void {
+  for (const cache of codeCaches.values()) cache.save();
 }
 
 function readCompiled(file: string, key: string): Record<string, ValidateFunction> | undefined {
   if (!existsSync(file)) return undefined;
   try {
-    return evaluate(readFileSync(file, 'utf8'), key);
+    // Generated code is ASCII: read as Latin-1, V8 keeps a one-byte string, faster to hash and compile.
+    const bytes = readFileSync(file);
+    return evaluate(bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8'), key);
   } catch {
     return undefined;
   }
