@@ -4,7 +4,7 @@
  */
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { synthesizeApp } from '../src/synth/synthesize';
+import { synthesizeApp } from '../src/synth/synthesize-app';
 import { writeManifests } from '../src/synth/write-manifests';
 
 const app = new App();
