@@ -4,7 +4,7 @@
  * code that later processes load instead of compiling.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -129,5 +129,38 @@ describe('the compiled validator cache', () => {
     const fresh = await import('../src/validate/schema/validator-cache.js');
     expect(fresh.cachedValidators(lazy).thing({ size: 4 })).toBe(false);
     expect(makeDocument).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('StoredMap', () => {
+  it('reads back in a later instance what an earlier one saved, and treats an unreadable file as empty', async () => {
+    const { StoredMap } = await import('../src/stored-map.js');
+    const file = path.join(cache, 'stored', 'values.json');
+    const first = new StoredMap(file);
+    expect(first.get('a')).toBeUndefined();
+    first.set('a', { n: 1 });
+    first.save();
+    expect(new StoredMap(file).get('a')).toEqual({ n: 1 });
+    writeFileSync(file, '[not json');
+    expect(new StoredMap(file).get('a')).toBeUndefined();
+  });
+});
+
+describe('the Go regexp verdicts', () => {
+  it('are kept in the user cache, and what is stored there is what a later process answers', async () => {
+    const { goRegexpProblem, saveGoRegexpVerdicts } = await import('../src/validate/rules/go-regexp.js');
+    expect(goRegexpProblem('^(?i:main)$')).toBeUndefined();
+    expect(goRegexpProblem('a(?=b)')).toMatch(/invalid or unsupported Perl syntax/);
+    saveGoRegexpVerdicts();
+    const folder = path.join(cache, 'regexp');
+    const [file] = readdirSync(folder).map((name) => path.join(folder, name));
+    const verdicts = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    expect(verdicts['^(?i:main)$']).toBe('');
+    expect(verdicts['a(?=b)']).toMatch(/invalid or unsupported Perl syntax/);
+    // A stand-in verdict: if it is what a fresh module answers, the stored file was read and nothing compiled.
+    writeFileSync(file, JSON.stringify({ ...verdicts, '^(?i:main)$': 'stand-in' }));
+    vi.resetModules();
+    const fresh = await import('../src/validate/rules/go-regexp.js');
+    expect(fresh.goRegexpProblem('^(?i:main)$')).toBe('stand-in');
   });
 });

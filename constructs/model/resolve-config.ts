@@ -11,6 +11,7 @@ import { PlatformConfigSchema, type PlatformConfig } from './config-schema';
 import { RESERVED_KEYS } from './reserved-keys';
 import { isRecord } from './is-record';
 import { ProblemsError } from './problems-error';
+import { byCodeUnits } from './code-unit-order';
 
 /** The prefix of the environment variables that rebind an agent to another CLI: `AGENT_PLAY_CLI_REX=codex`. */
 export const CLI_OVERRIDE_PREFIX = 'AGENT_PLAY_CLI_';
@@ -103,7 +104,7 @@ function mergeEntries(defaults: Record<string, object>, fromFile: unknown): unkn
 function applyCliOverrides(agents: unknown, env: Readonly<Record<string, string | undefined>>): Map<string, string> {
   const sources = new Map<string, string>();
   const unknown: string[] = [];
-  for (const [variable, value] of Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [variable, value] of Object.entries(env).sort(([a], [b]) => byCodeUnits(a, b))) {
     if (!variable.startsWith(CLI_OVERRIDE_PREFIX) || value === undefined || value === '') continue;
     const agent = variable.slice(CLI_OVERRIDE_PREFIX.length).toLowerCase().replace(/_/g, '-');
     if (!isRecord(agents) || !isRecord(agents[agent])) {

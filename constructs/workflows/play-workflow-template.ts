@@ -67,6 +67,7 @@ import {
 } from '../model/direct-execution';
 import { checkDirectPlayProps, directAgentTemplates } from './direct-agent-run';
 import { WorkflowTemplate } from './workflow-template';
+import { byCodeUnits } from '../model/code-unit-order';
 
 /** What `new PlayWorkflowTemplate(scope, id, props)` takes. */
 export interface PlayWorkflowTemplateProps {
@@ -159,7 +160,7 @@ export class PlayWorkflowTemplate extends WorkflowTemplate {
             { name: PlayParameters.taskType, value: '', description: 'The kind of task; stage conditions (when) test it' },
             { name: PlayParameters.round, value: FIRST_ROUND, description: 'The remediation round, from 1' },
             ...Object.entries(props.parameters ?? {})
-              .sort(([a], [b]) => a.localeCompare(b))
+              .sort(([a], [b]) => byCodeUnits(a, b))
               .map(([name, value]) => ({ name, value })),
           ],
         },

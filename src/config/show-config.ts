@@ -6,6 +6,7 @@ import { Document, isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 import { formatPath } from '../../constructs/model/resolve-config';
 import { sourceText, type Source } from './provenance';
+import { byCodeUnits } from '../../constructs/model/code-unit-order';
 
 export function showConfigYaml(config: PlatformConfig, sources: ReadonlyMap<string, Source>): string {
   const document = new Document(config);
@@ -33,6 +34,6 @@ function comment(node: Node, path: (string | number)[], sources: ReadonlyMap<str
 }
 
 export function showConfigJson(config: PlatformConfig, sources: ReadonlyMap<string, Source>): string {
-  const sorted = [...sources.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = [...sources.entries()].sort(([a], [b]) => byCodeUnits(a, b));
   return `${JSON.stringify({ config, sources: Object.fromEntries(sorted.map(([path, source]) => [path, sourceText(source)])) }, null, 2)}\n`;
 }

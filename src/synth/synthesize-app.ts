@@ -6,6 +6,7 @@ import { Chart, type App } from 'cdk8s';
 import { toYamlText } from '../../constructs/model/yaml-text';
 import { GENERATED_HEADER } from './generated-files';
 import { SynthError } from './synth-error';
+import { byCodeUnits } from '../../constructs/model/code-unit-order';
 
 /**
  * The files of a synthesis, and the objects each holds as Kubernetes will read them: validation checks
@@ -35,7 +36,7 @@ export function synthesizeApp(app: App): SynthesizedManifests {
     if (documents.length > 0) charts.set(fileName, documents);
   }
   const manifests = new SynthesizedManifests();
-  for (const [fileName, documents] of [...charts.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [fileName, documents] of [...charts.entries()].sort(([a], [b]) => byCodeUnits(a, b))) {
     manifests.set(fileName, GENERATED_HEADER + documents.map(toYamlText).join('---\n'));
     manifests.objects.set(fileName, documents);
   }

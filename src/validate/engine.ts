@@ -18,6 +18,7 @@ import { READER_RULES } from './manifest-reader';
 import { METADATA_RULES, metadataViolations } from './metadata-checks';
 import type { ObjectSchema, SchemaCatalog } from './schema/schema-catalog';
 import { pointerSteps, type SchemaProblem } from './schema/schema-problem';
+import { byCodeUnits } from '../../constructs/model/code-unit-order';
 
 export const SCHEMA_RULES = {
   schema: 'schema',
@@ -164,7 +165,7 @@ function schemaFinding(target: ManifestObject, problem: SchemaProblem): Finding 
 const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { error: 0, warning: 1 };
 
 /** Code-unit order, the same on every machine whatever its locale. */
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const compareText = byCodeUnits;
 
 function compareFindings(a: Finding, b: Finding): number {
   return (

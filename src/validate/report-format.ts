@@ -5,6 +5,7 @@
  */
 import { formatFinding } from './finding';
 import type { CheckedObject, ValidationReport } from './engine';
+import { byCodeUnits } from '../../constructs/model/code-unit-order';
 
 /** What the report says for an object that no schema knows. */
 export const NO_SCHEMA = 'no schema (pass --crds DIR with the CRDs exported from your cluster)';
@@ -44,7 +45,7 @@ function schemaSummary(objects: readonly CheckedObject[]): string[] {
     bySource.set(source, entry);
   }
   return [...bySource.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => byCodeUnits(a, b))
     .map(([source, entry]) => `  ${source}: ${plural(entry.count, 'object')} (${[...entry.kinds].sort().join(', ')})`);
 }
 

@@ -3,11 +3,34 @@
  * engine the simulator matches with too: `^(?i:Main)$` passes, `\C` and lookaround fail, with Go's message.
  * test/golden/regexp.json holds what Go's `regexp.Compile` answered for each vector; the tests compare.
  */
+import * as path from 'node:path';
+import packageJson from '../../../package.json';
 import { goRegexpCompileError } from '../../simulate/engine/re2';
+import { StoredMap } from '../../stored-map';
+import { userCacheDir } from '../../user-cache-dir';
+
+const RE2JS_VERSION = (packageJson as { dependencies: Record<string, string> }).dependencies.re2js;
+
+/**
+ * Verdicts kept in the user's cache folder, by pattern: re2js builds its Unicode case-folding tables and a
+ * whole matching program to say whether a pattern compiles, a tenth of a synthesis for the few patterns of
+ * the platform's Sensors. Keyed by re2js's pinned version (package.json).
+ */
+let verdicts: StoredMap | undefined;
+
+/** Writes now the verdicts that are written at exit (for tests, and long-lived processes). */
+export function saveGoRegexpVerdicts(): void {
+  verdicts?.save();
+}
 
 /** Why the pattern does not compile in Go, or `undefined` when it does. */
 export function goRegexpProblem(pattern: string): string | undefined {
-  return goRegexpCompileError(pattern)?.replace(/^error parsing regexp: /, '');
+  verdicts ??= new StoredMap(path.join(userCacheDir(), 'regexp', `go-compile-v1-re2js-${RE2JS_VERSION}.json`));
+  const known = verdicts.get(pattern);
+  if (typeof known === 'string') return known === '' ? undefined : known;
+  const problem = goRegexpCompileError(pattern)?.replace(/^error parsing regexp: /, '');
+  verdicts.set(pattern, problem ?? '');
+  return problem;
 }
 
 /** Flag-only groups such as `(?i)` or `(?-s)`: they match nothing, so they never change where a match sits. */

@@ -134,11 +134,32 @@ function workflowUnresolved(tail: string, workflow: { names: Set<string>; anyPar
   return `workflow.${tail} is not a workflow variable Argo knows`;
 }
 
-/** Every string of a value, with its path. */
-function* stringsIn(value: unknown, at: Path): Generator<{ text: string; at: Path }> {
-  if (typeof value === 'string') yield { text: value, at };
-  else if (Array.isArray(value)) for (const [index, item] of value.entries()) yield* stringsIn(item, [...at, index]);
-  else if (isRecord(value)) for (const [key, item] of Object.entries(value as Json)) yield* stringsIn(item, [...at, key]);
+/**
+ * Every string of a value that holds a `{{`, with its path. One path grows and shrinks as the walk goes and
+ * is copied only for a string found: a generator per level, and a path per node, cost more than the rule.
+ */
+function taggedStringsIn(value: unknown, at: Path): { text: string; at: Path }[] {
+  const found: { text: string; at: Path }[] = [];
+  const path: (string | number)[] = [...at];
+  const visit = (node: unknown): void => {
+    if (typeof node === 'string') {
+      if (node.includes('{{')) found.push({ text: node, at: [...path] });
+    } else if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index += 1) {
+        path.push(index);
+        visit(node[index]);
+        path.pop();
+      }
+    } else if (isRecord(node)) {
+      for (const key of Object.keys(node)) {
+        path.push(key);
+        visit((node as Json)[key]);
+        path.pop();
+      }
+    }
+  };
+  visit(value);
+  return found;
 }
 
 export const variableReferenceRule: LintRule = {
@@ -154,7 +175,7 @@ export const variableReferenceRule: LintRule = {
     for (const holder of templatesOf(workflow)) {
       const scope = templateScope(holder);
       const isLeaf = holder.template.dag === undefined && holder.template.steps === undefined;
-      for (const { text, at } of stringsIn(holder.template, holder.at)) {
+      for (const { text, at } of taggedStringsIn(holder.template, holder.at)) {
         for (const match of text.matchAll(TAG)) {
           // An `{{=expression}}` tag starts with none of the checked prefixes, so unresolved() skips it.
           const reference = match[1].trim();

@@ -7,10 +7,10 @@
  * stale file costs time, never an error.
  */
 import { parse } from '@bufbuild/cel';
-import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import packageJson from '../../../package.json';
-import { userCacheDir, writeCacheFile } from '../../user-cache-dir';
+import { StoredMap } from '../../stored-map';
+import { userCacheDir } from '../../user-cache-dir';
 
 type ParsedExpr = ReturnType<typeof parse>;
 
@@ -18,37 +18,16 @@ type ParsedExpr = ReturnType<typeof parse>;
 const FORMAT = 'cel-parsed-v1';
 const CEL_VERSION = (packageJson as { dependencies: Record<string, string> }).dependencies['@bufbuild/cel'];
 
-const cacheFile = (): string => path.join(userCacheDir(), 'cel', `${FORMAT}-${CEL_VERSION}.json`);
-
-let stored: Map<string, unknown> | undefined;
-let unsaved = false;
-
-function storedParses(): Map<string, unknown> {
-  if (!stored) {
-    try {
-      const entries: unknown = JSON.parse(readFileSync(cacheFile(), 'utf8'));
-      stored = new Map(entries !== null && typeof entries === 'object' ? Object.entries(entries) : []);
-    } catch {
-      stored = new Map();
-    }
-  }
-  return stored;
-}
+let stored: StoredMap | undefined;
 
 /** `parse(expression)`, from the cache when it holds it; a parse error is thrown as `parse` throws it. */
 export function cachedParse(expression: string): ParsedExpr {
-  const known = storedParses().get(expression);
+  stored ??= new StoredMap(path.join(userCacheDir(), 'cel', `${FORMAT}-${CEL_VERSION}.json`));
+  const known = stored.get(expression);
   if (known !== undefined) return untag(known) as ParsedExpr;
   const parsed = parse(expression);
-  storedParses().set(expression, tag(parsed));
-  if (!unsaved) process.once('exit', save);
-  unsaved = true;
+  stored.set(expression, tag(parsed));
   return parsed;
-}
-
-function save(): void {
-  unsaved = false;
-  writeCacheFile(cacheFile(), JSON.stringify(Object.fromEntries(storedParses())));
 }
 
 /** JSON of a protobuf-es message: bigints, bytes and unset (undefined) fields as tagged objects. */

@@ -117,6 +117,30 @@ export function unevaluatedCelRules(schema: JsonSchema, at = ''): CelRuleLocatio
   return found;
 }
 
+/**
+ * Whether any node of `schemas` (and what they hold, `$ref`s aside) has a CEL rule that
+ * `unevaluatedCelRules` would report, or a rule inside allOf/anyOf/oneOf/not: a look at every node without
+ * building paths, so that the walk that says where each one is runs only when there is one (the built-in
+ * Argo schemas have none). It may answer true for a rule the walk does not reach, never false for one it does.
+ */
+export function holdsUnevaluatedCelRule(schemas: readonly unknown[]): boolean {
+  const pending = [...schemas];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (Array.isArray(node)) pending.push(...node);
+    if (!isRecord(node)) continue;
+    for (const key in node) {
+      const child = node[key];
+      if (key === 'x-kubernetes-validations') {
+        if (celValidations(node).some((validation) => typeof validation.check === 'string')) return true;
+      } else if ((key === 'not' || SCHEMA_LISTS.includes(key)) && JSON.stringify(child ?? null).includes('"x-kubernetes-validations"')) {
+        return true;
+      } else if (child !== null && typeof child === 'object') pending.push(child);
+    }
+  }
+  return false;
+}
+
 /** One evaluation: nothing when the rule holds, else the problem at `at`. */
 function evaluateRule(rule: string, message: string, check: CompiledRule, context: Record<string, unknown>, at: string): SchemaProblem[] {
   let holds: unknown;

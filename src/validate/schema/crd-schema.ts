@@ -5,7 +5,7 @@
  * does) and compiled once (see validator-cache.ts), plus the CRD's CEL rules.
  */
 import type { ValidateFunction } from 'ajv';
-import { celProblems, type CelRuleLocation, unevaluatedCelRules } from './cel-rules';
+import { celProblems, type CelRuleLocation, holdsUnevaluatedCelRule, unevaluatedCelRules } from './cel-rules';
 import { inlineReferences, pruneSchema, shareRepeatedSchemas } from './compact-schema';
 import { isRecord, PREPARATION_CODE, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
@@ -54,6 +54,7 @@ const LOCAL_REF = /^#\/definitions\/(.+)$/;
  * definition is looked at once, not at every place it is used.
  */
 function unevaluatedRules(root: JsonSchema, definitions: Readonly<Record<string, JsonSchema>>): CelRuleLocation[] {
+  if (!holdsUnevaluatedCelRule([root, definitions])) return [];
   const byDefinition = new Map<string, CelRuleLocation[]>();
   const under = (at: string, found: CelRuleLocation): CelRuleLocation => {
     if (found.at === '/') return { ...found, at: at || '/' };

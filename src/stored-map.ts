@@ -1,0 +1,46 @@
+/**
+ * A string-keyed map of JSON values kept in one file of the user's cache folder, for the results of pure,
+ * slow functions of a pinned library (a CEL parse, a Go regexp check): read whole on first use, written whole
+ * at exit when a run added to it. A missing, unreadable or unwritable file costs time, never an error.
+ */
+import { readFileSync } from 'node:fs';
+import { writeCacheFile } from './user-cache-dir';
+
+export class StoredMap {
+  private entries: Map<string, unknown> | undefined;
+  private unsaved = false;
+
+  /** @param file where it is kept; name the version of whatever computes its values in it */
+  public constructor(private readonly file: string) {}
+
+  /** The value stored under `key`, or `undefined`. */
+  public get(key: string): unknown {
+    return this.read().get(key);
+  }
+
+  /** Stores `value` (JSON) under `key`; the file is written at exit. */
+  public set(key: string, value: unknown): void {
+    this.read().set(key, value);
+    if (!this.unsaved) process.once('exit', () => this.save());
+    this.unsaved = true;
+  }
+
+  /** Writes the file now when something was added since it was read or last written. */
+  public save(): void {
+    if (!this.unsaved) return;
+    this.unsaved = false;
+    writeCacheFile(this.file, JSON.stringify(Object.fromEntries(this.read())));
+  }
+
+  private read(): Map<string, unknown> {
+    if (!this.entries) {
+      try {
+        const stored: unknown = JSON.parse(readFileSync(this.file, 'utf8'));
+        this.entries = new Map(stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? Object.entries(stored) : []);
+      } catch {
+        this.entries = new Map();
+      }
+    }
+    return this.entries;
+  }
+}
