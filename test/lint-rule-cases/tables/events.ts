@@ -20,12 +20,34 @@ import {
   sensorTriggersRule,
 } from '../../../src/validate/rules/sensor-triggers';
 import { pvcPruneProtectionRule, specLabelsRule } from '../../../src/validate/rules/spec-labels';
-import { eventBus, eventSource, manifest, pair, sensor, variant, workflowTemplate, type RuleTable } from '../cases';
+import {
+  BASE_WORKFLOW,
+  eventBus,
+  eventSource,
+  manifest,
+  pair,
+  sensor,
+  variant,
+  workflowTemplate,
+  type Json,
+  type RuleTable,
+} from '../cases';
 
 const dependency = (spec: any) => spec.dependencies[0];
 const dataFilter = (spec: any) => spec.dependencies[0].filters.data[0];
 const trigger = (spec: any) => spec.triggers[0].template;
 const argo = (spec: any) => spec.triggers[0].template.argoWorkflow;
+
+/**
+ * A CronWorkflow running the base workflow, with `workflowMetadata` for the Workflows it creates beside its
+ * workflowSpec (`own`) and inside it (`inSpec`).
+ */
+const cronWorkflow = (own?: Json, inSpec?: Json) =>
+  manifest('CronWorkflow', 'nightly', {
+    schedules: ['@daily'],
+    ...(own && { workflowMetadata: own }),
+    workflowSpec: { ...structuredClone(BASE_WORKFLOW), ...(inSpec && { workflowMetadata: inSpec }) },
+  });
 
 /** A WorkflowTemplate with one gate, `waiting-pr-created`, declared the way plays declare gates. */
 const gated = workflowTemplate((spec) => {
@@ -1167,6 +1189,40 @@ export const EVENTS_TABLES: RuleTable[] = [
         (s) => (argo(s).source.resource.metadata = { labels: { stage: '{{x}} b' } }),
         'spec.triggers[0].template.argoWorkflow.source.resource.metadata.labels.stage',
       ),
+      {
+        name: "a CronWorkflow's spec.workflowMetadata label: the whole message and where it points",
+        message:
+          "label value \"5dlabs/cto\" is not legal: at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric (or empty): the CronWorkflow copies these labels as they are, placeholders unfilled, onto each Workflow it creates, and the API server refuses that Workflow",
+        path: 'spec.workflowMetadata.labels.repository',
+        broken: [cronWorkflow({ labels: { repository: '5dlabs/cto' } })],
+        fixed: [cronWorkflow({ labels: { repository: '5dlabs-cto' } })],
+      },
+      {
+        name: "a placeholder in a CronWorkflow's spec.workflowMetadata label is copied unfilled",
+        message: 'label value "{{workflow.parameters.repo}}" is not legal',
+        path: 'spec.workflowMetadata.labels.repository',
+        broken: [cronWorkflow({ labels: { repository: '{{workflow.parameters.repo}}' } })],
+        fixed: [cronWorkflow({ labels: { repository: 'cto' }, annotations: { note: '{{workflow.parameters.repo}}' } })],
+      },
+      {
+        name: "a placeholder key in a CronWorkflow's spec.workflowMetadata is copied unfilled",
+        message: 'label key "{{workflow.parameters.key}}" is not legal',
+        broken: [cronWorkflow({ labels: { '{{workflow.parameters.key}}': 'a' } })],
+        fixed: [cronWorkflow({ labels: { 'example.com/key': 'a' } })],
+      },
+      {
+        name: "a CronWorkflow's spec.workflowMetadata is checked when its workflowSpec cannot be read",
+        message: 'label value "a b" is not legal',
+        broken: [manifest('CronWorkflow', 'nightly', { schedules: ['@daily'], workflowMetadata: { labels: { stage: 'a b' } } })],
+        fixed: [manifest('CronWorkflow', 'nightly', { schedules: ['@daily'], workflowMetadata: { labels: { stage: 'a-b' } } })],
+      },
+      {
+        name: "a CronWorkflow's workflowSpec.workflowMetadata label: where it points; a placeholder there is filled in first",
+        message: 'label value "a b" is not legal',
+        path: 'spec.workflowSpec.workflowMetadata.labels.stage',
+        broken: [cronWorkflow(undefined, { labels: { stage: 'a b' } })],
+        fixed: [cronWorkflow({ labels: { stage: 'a-b' } }, { labels: { stage: '{{workflow.parameters.stage}}' } })],
+      },
     ],
   },
   {
