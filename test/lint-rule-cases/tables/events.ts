@@ -32,6 +32,7 @@ import {
   type Json,
   type RuleTable,
 } from '../cases';
+import type { ManifestObject } from '../../../src/validate/finding';
 
 const dependency = (spec: any) => spec.dependencies[0];
 const dataFilter = (spec: any) => spec.dependencies[0].filters.data[0];
@@ -125,6 +126,14 @@ const remediator = (stage: string, stale?: string, labels: Record<string, string
     { labels },
   );
 
+/** A remediator (implementation stage `stage`) whose decide template `change` rewrites. */
+const remediatorWith = (change: (decide: any) => void, stage = 'implementation'): ManifestObject => {
+  const built = remediator(stage);
+  const object = structuredClone(built.object) as any;
+  change(object.spec.templates[1]);
+  return { ...built, object };
+};
+
 /** A play with agent stage `implementation`, parallel agent stage `review` (cleo, tess), gate `waiting` and the end. */
 const remediatedPlay = manifest('WorkflowTemplate', 'play-payments', {
   entrypoint: 'play',
@@ -147,6 +156,9 @@ const remediatedPlay = manifest('WorkflowTemplate', 'play-payments', {
     { name: 'gate', suspend: {} },
   ],
 });
+
+/** A CLI parameter with its own enum, declared before start-stage. */
+const withCliEnum = (spec: any) => spec.arguments.parameters.unshift({ name: 'cli', value: 'claude', enum: ['claude'] });
 
 export const EVENTS_TABLES: RuleTable[] = [
   {
@@ -183,6 +195,74 @@ export const EVENTS_TABLES: RuleTable[] = [
         message: 'is not an agent stage',
         broken: [remediator('implement'), remediatedPlay],
         fixed: [remediator('implement')],
+      },
+      {
+        name: 'a stale-work restart stage: the whole message, which lists every stage',
+        message:
+          'STALE_RESTART_STAGE "testing" is not a stage of play play-payments (stages: implementation, waiting, review, completed): its successors would be refused; regenerate the remediator from the same stages',
+        broken: [remediator('implementation', 'testing'), remediatedPlay],
+        fixed: [remediator('implementation', 'completed'), remediatedPlay],
+      },
+      {
+        name: 'a play that is a ClusterWorkflowTemplate',
+        message: 'IMPLEMENTATION_STAGE "implement" is not an agent stage of play play-payments',
+        broken: [remediator('implement'), { ...remediatedPlay, kind: 'ClusterWorkflowTemplate' }],
+        fixed: [remediator('implementation'), { ...remediatedPlay, kind: 'ClusterWorkflowTemplate' }],
+      },
+      {
+        name: "a play's stages are the enum of its start-stage parameter, not of another parameter",
+        message: '(agent stages: implementation, review)',
+        broken: [remediator('implement'), variant('WorkflowTemplate', 'play-payments', remediatedPlay.object.spec as any, withCliEnum)],
+        fixed: [remediator('implementation'), variant('WorkflowTemplate', 'play-payments', remediatedPlay.object.spec as any, withCliEnum)],
+      },
+      {
+        name: 'a start-stage enum without a stage name is no play',
+        message: 'is not an agent stage',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [
+          remediator('implement'),
+          manifest('WorkflowTemplate', 'numbered', { arguments: { parameters: [{ name: 'start-stage', value: 1, enum: [1, 2] }] } }),
+        ],
+      },
+      {
+        name: 'a decide step in a container template: where it points',
+        message: 'IMPLEMENTATION_STAGE "implement" is not an agent stage',
+        path: 'spec.templates[1].container.env[0].value',
+        broken: [remediatorWith((decide) => ((decide.container = decide.script), delete decide.script), 'implement'), remediatedPlay],
+        fixed: [remediatorWith((decide) => ((decide.container = decide.script), delete decide.script)), remediatedPlay],
+      },
+      {
+        name: 'env entries that name no stage are skipped: not objects, names that are not text, values from elsewhere, empty values, other variables',
+        message: 'is not an agent stage',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [
+          remediatorWith((decide) =>
+            decide.script.env.push(
+              null,
+              'IMPLEMENTATION_STAGE',
+              { name: ['IMPLEMENTATION_STAGE'], value: 'implement' },
+              { name: 'IMPLEMENTATION_STAGE', valueFrom: { configMapKeyRef: { name: 'stages', key: 'implementation' } } },
+              { name: 'IMPLEMENTATION_STAGE', value: '' },
+              { name: 'OTHER_STAGE', value: 'implement' },
+            ),
+          ),
+          remediatedPlay,
+        ],
+      },
+      {
+        name: 'a remediator whose spec cannot be read is skipped',
+        message: 'is not an agent stage',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [{ ...remediator('implement'), object: { ...remediator('implement').object, spec: 'x' } }, remediatedPlay],
+      },
+      {
+        name: 'a WorkflowTemplate without metadata is no remediator',
+        message: 'is not an agent stage',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [
+          { ...remediator('implement'), object: { kind: 'WorkflowTemplate', spec: remediator('implement').object.spec } },
+          remediatedPlay,
+        ],
       },
     ],
   },
