@@ -256,6 +256,12 @@ export const EVENTS_TABLES: RuleTable[] = [
         fixed: [{ ...remediator('implement'), object: { ...remediator('implement').object, spec: 'x' } }, remediatedPlay],
       },
       {
+        name: 'a WorkflowTemplate without labels is no remediator',
+        message: 'is not an agent stage',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [remediatedPlay, remediator('implement')],
+      },
+      {
         name: 'a WorkflowTemplate without metadata is no remediator',
         message: 'is not an agent stage',
         broken: [remediator('implement'), remediatedPlay],
