@@ -42,6 +42,11 @@ describe('canonicalJsonValue', () => {
     });
   });
 
+  it('reads a top-level list, and compact JSON without a final line break, as YAML does', () => {
+    for (const text of ['[1,"a",{"b":null}]', '[\n  1\n]\n', '{"a":"b"}'])
+      expect(canonicalJsonValue(text), text).toStrictEqual({ value: parse(text) });
+  });
+
   it('leaves to YAML what the two could read differently, and what is not JSON', () => {
     for (const text of [
       '{"a":1,"a":2}', // YAML refuses the second key; JSON.parse keeps it
@@ -51,6 +56,7 @@ describe('canonicalJsonValue', () => {
       '{"n":1e400}',
       '{"__proto__":{"a":1}}',
       '{ "a": 1 }',
+      '{a: 1}', // a YAML flow mapping, not JSON
       'a: 1',
       '"text"',
       '{"a":1}\n\n',
@@ -76,6 +82,18 @@ describe('canonicalJsonWithPlaceholders', () => {
       }
     }
     expect(manifests).toBeGreaterThan(5);
+  });
+
+  it('keeps a placeholder between escaped quotes inside its string', () => {
+    const manifest = '{"args":["echo \\"{{inputs.parameters.x}}\\" \\\\"]}\n';
+    const expected = { args: ['echo "placeholder" \\'] };
+    expect(yamlWithoutPlaceholders(manifest)[0]).toStrictEqual(expected);
+    expect(canonicalJsonWithPlaceholders(manifest)).toStrictEqual({ value: expected });
+  });
+
+  it('leaves to YAML a placeholder that is never closed', () => {
+    for (const manifest of ['["{{x"]', '{"a":"{{x"}\n', '{"a":"{{x}"}', '{"a":"{{x{{y}}"}'])
+      expect(canonicalJsonWithPlaceholders(manifest), manifest).toBeUndefined();
   });
 
   it('gives what YAML gives for JSON with placeholders in strings and as values, or leaves it to YAML', () => {

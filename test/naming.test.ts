@@ -9,7 +9,9 @@ import {
   isLabelValue,
   labelValue,
   parseRepository,
+  PROGRESS_SHARDS,
   progressConfigMapName,
+  progressShard,
   progressTaskKey,
   repositoryLabelValue,
   shortHash,
@@ -48,6 +50,16 @@ describe('dnsName', () => {
     expect(dnsName(['workspace', `${'s'.repeat(80)}-alpha`])).toBe(a);
   });
 
+  it('leaves out parts with no letter or digit, and keeps a name that fits exactly as it is', () => {
+    expect(dnsName(['play', '日本語', 'x'])).toBe('play-x');
+    expect(dnsName('a'.repeat(63))).toBe('a'.repeat(63));
+  });
+
+  it('hashes the parts, not only their letters, so parts split differently stay apart when cut', () => {
+    const long = 's'.repeat(80);
+    expect(dnsName([`${long}ab`, 'c'])).not.toBe(dnsName([`${long}a`, 'bc']));
+  });
+
   it('refuses input with no letter or digit', () => {
     expect(() => dnsName('///')).toThrow(/no letter or digit/);
     expect(() => dnsName('日本語')).toThrow(/no letter or digit/);
@@ -72,6 +84,12 @@ describe('dnsNameWithSuffix', () => {
 
   it('refuses a suffix that leaves no room', () => {
     expect(() => dnsNameWithSuffix('base', 'x'.repeat(60))).toThrow(/no room/);
+  });
+
+  it('takes the longest suffix that leaves room for a hash and one character of the base', () => {
+    // 63 characters: a 54-character suffix, its '-', and 8 for the base (a 6-character hash, '-', one character).
+    expect(dnsNameWithSuffix('base', 'x'.repeat(54))).toBe(`base-${'x'.repeat(54)}`);
+    expect(() => dnsNameWithSuffix('base', 'x'.repeat(55))).toThrow(/no room/);
   });
 });
 
@@ -119,6 +137,17 @@ describe('labelValue and repositoryLabelValue', () => {
 describe('parseRepository', () => {
   it.each(['octo-org', 'octo/org/x', '/payments', 'octo org/payments', 'octo/..', '-octo/payments'])('refuses %j', (raw) => {
     expect(() => parseRepository(raw)).toThrow(/expected owner\/name/);
+  });
+});
+
+describe('progressShard', () => {
+  it('is the task id modulo PROGRESS_SHARDS', () => {
+    expect([0, 5, PROGRESS_SHARDS + 5, PROGRESS_SHARDS - 1].map((id) => progressShard(id))).toEqual([0, 5, 5, PROGRESS_SHARDS - 1]);
+    expect(progressShard('2147483647')).toBe(2147483647 % PROGRESS_SHARDS);
+  });
+
+  it.each(['-1', 'x12', '', '1.5'])('refuses %j', (raw) => {
+    expect(() => progressShard(raw)).toThrow(/is not a task id/);
   });
 });
 

@@ -21,7 +21,7 @@ import { AgentsConfigMap } from '../../constructs/config/agents-config-map';
 import { PlayResumerTemplate } from '../../constructs/events/play-resumer-template';
 import { PlayRbac } from '../../constructs/rbac/play-rbac';
 import { CodeRunWorkflowTemplate } from '../../constructs/workflows/coderun-workflow-template';
-import { ArgoValue } from '../../constructs/workflows/coderun-manifest';
+import { ArgoValue, referenceExpression } from '../../constructs/workflows/coderun-manifest';
 import { ProjectWorkflowTemplate } from '../../constructs/workflows/project-workflow-template';
 import { hardenedScript } from '../../constructs/workflows/hardened-script';
 import { PlayWorkflowTemplate } from '../../constructs/workflows/play-workflow-template';
@@ -179,6 +179,7 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
   ['a task id that is not digits', () => progressShard('12a'), 'task id "12a" is not a task id: digits only, at most 2147483647'],
   ['a task id past the largest', () => progressShard(2147483648), 'task id "2147483648" is not a task id'],
   ['a name with no letter or digit', () => dnsName('--/__'), 'cannot build a Kubernetes name from "--/__": it has no letter or digit'],
+  ['parts with no letter or digit', () => dnsName(['--', '__']), 'cannot build a Kubernetes name from "-- __": it has no letter or digit'],
   [
     'a suffix that leaves no room',
     () => dnsNameWithSuffix('base', 'x'.repeat(60)),
@@ -617,6 +618,12 @@ describe('guards no input reaches', () => {
 describe('the guards let a legal value through', () => {
   it('a Duration of whole seconds, in its largest whole unit', () => {
     expect([Duration.seconds(90), Duration.hours(2), Duration.days(1)].map((value) => durationText(value))).toEqual(['90s', '2h', '1d']);
+  });
+
+  it('an Argo reference, as the expr-lang it stands for: a dotted path, the index form for names with "-"', () => {
+    expect(referenceExpression('{{inputs.parameters.attempt}}')).toBe('inputs.parameters.attempt');
+    expect(referenceExpression('{{workflow.parameters.task-id}}')).toBe("workflow.parameters['task-id']");
+    expect(ArgoValue.int('{{workflow.parameters.max-tokens}}').expression).toBe("asInt(workflow.parameters['max-tokens'])");
   });
 
   it('a task id up to the largest, as digits or a number', () => {

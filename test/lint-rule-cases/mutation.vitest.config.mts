@@ -14,6 +14,7 @@ export default defineConfig({
       'test/external-names.contract.test.ts',
       'test/naming.test.ts',
       'test/events.test.ts',
+      'test/json-as-yaml.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 120_000,

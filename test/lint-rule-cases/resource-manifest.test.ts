@@ -12,6 +12,13 @@ describe('parseResourceManifest', () => {
     ]);
   });
 
+  it('reads a manifest the constructs write as JSON, placeholders as the same plain word', () => {
+    expect(parseResourceManifest('{"metadata":{"labels":{"stage":"{{inputs.parameters.stage}}"}},"n":{{=asInt(x)}}}\n')).toEqual({
+      errors: [],
+      values: [{ metadata: { labels: { stage: 'placeholder' } }, n: 'placeholder' }],
+    });
+  });
+
   it('gives the values of the documents that parse, and the first line of each error', () => {
     const { errors, values } = parseResourceManifest('a: 1\n---\nb: [1\n---\n- 2\n');
     expect(values).toEqual([{ a: 1 }, [2]]);
@@ -31,5 +38,7 @@ describe('parseResourceManifest', () => {
     const parses = texts.map((text) => parseResourceManifest(text));
     expect(parseResourceManifest('n: first-of-many\n')).not.toBe(first);
     expect(parseResourceManifest(texts[255])).toBe(parses[255]);
+    // The newer half of what was remembered when it filled up is still there.
+    expect(parseResourceManifest(texts[254])).toBe(parses[254]);
   });
 });

@@ -20,6 +20,7 @@ import {
   type Path,
   type WorkflowSpec,
 } from './argo-spec';
+import { presentPath } from './present-path';
 
 const hasValue = (parameter: Json): boolean => parameter.value !== undefined && parameter.value !== null;
 const ARTIFACT_SOURCES = [
@@ -93,7 +94,7 @@ function templateRefArgumentViolations(target: ManifestObject, workflow: Workflo
   if (missing.length === 0) return [];
   return [
     {
-      path: pathOf(workflow.at, 'arguments', 'parameters'),
+      path: pathOf(presentPath(target.object, [...workflow.at, 'arguments', 'parameters'])),
       message: `${target.kind} ${target.name} must give ${missing.map((parameter) => parameter.name).join(', ')} a value: ${kind} "${ref.name}" declares ${missing.length === 1 ? 'it' : 'them'} without one`,
     },
   ];

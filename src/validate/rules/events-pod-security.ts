@@ -4,8 +4,9 @@
  * `pkg/reconciler/eventsource/resource.go`) and adds no security context of its own, so in a namespace
  * that enforces `restricted` the pods are refused unless the template sets one.
  */
-import type { LintRule, Violation } from '../finding';
+import { fieldPath, type LintRule, type Violation } from '../finding';
 import { isRecord, listOf } from './argo-spec';
+import { presentPath } from './present-path';
 
 /** What `restricted` requires, as [path under spec.template, holds?, what to set]. */
 function problems(template: Record<string, any>): [string, string][] {
@@ -27,21 +28,6 @@ function problems(template: Record<string, any>): [string, string][] {
   return found;
 }
 
-/**
- * The field path cut after its first missing field, so the finding points at a field that exists or at the
- * one to add beside it (and the report can give its line): `spec.template` when there is no template.
- */
-function presentPrefix(object: Record<string, unknown>, path: string): string {
-  const kept: string[] = [];
-  let value: unknown = object;
-  for (const step of path.split('.')) {
-    kept.push(step);
-    if (!isRecord(value) || !isRecord(value[step])) break;
-    value = value[step];
-  }
-  return kept.join('.');
-}
-
 export const eventsPodSecurityRule: LintRule = {
   id: 'events-pod-security',
   severity: 'warning',
@@ -55,7 +41,7 @@ export const eventsPodSecurityRule: LintRule = {
     if (missing.length === 0) return [];
     return [
       {
-        path: presentPrefix(target.object, `spec.template.${missing[0][0]}`),
+        path: fieldPath(...presentPath(target.object, ['spec', 'template', ...missing[0][0].split('.')])),
         message: `the ${target.kind} pod is refused where the restricted Pod Security Standard is enforced: set ${missing.map(([, what]) => what).join(', ')} under spec.template`,
       },
     ];

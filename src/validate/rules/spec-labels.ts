@@ -1,8 +1,14 @@
 /**
- * Labels set inside Argo specs are checked by no schema: `spec.workflowMetadata.labels` (Argo refuses an
- * illegal value only when a Workflow runs), each template's `metadata.labels` (the pod's), the labels a
- * resource template's manifest sets, and those of the resources a Sensor trigger creates. Values that are
- * `{{...}}` placeholders are filled in later and left alone.
+ * Labels set inside Argo specs are checked by no schema: the workflow spec's `workflowMetadata.labels` (Argo
+ * refuses an illegal value only when a Workflow runs), each template's `metadata.labels` (the pod's), the
+ * labels a resource template's manifest sets, and those of the resources a Sensor trigger creates. Values
+ * that are `{{...}}` placeholders are filled in later and left alone.
+ *
+ * A CronWorkflow has a second place: `spec.workflowMetadata`, beside its `workflowSpec`. The cron controller
+ * copies its labels as they are into the metadata of each Workflow it creates (argo-workflows
+ * `workflow/common/convert.go`, toWorkflow), so the API server refuses that Workflow, and no placeholder there
+ * is ever filled in; `spec.workflowSpec.workflowMetadata` is applied later, once the Workflow runs, after its
+ * placeholders are filled in (`workflow/controller/operator.go`, setExecWorkflow and updateWorkflowMetadata).
  */
 import { ARGOCD_SYNC_OPTIONS_ANNOTATION } from '../../../constructs/model/labels';
 import type { LintRule, Violation } from '../finding';
@@ -36,11 +42,20 @@ function manifestLabels(manifest: unknown, at: Path): Violation[] {
   });
 }
 
+/** The labels a CronWorkflow gives each Workflow it creates, placeholders included: none is filled in. */
+function cronWorkflowLabels(spec: unknown): Violation[] {
+  const labels = isRecord(spec) && isRecord(spec.workflowMetadata) ? spec.workflowMetadata.labels : undefined;
+  return labelViolations(labels, ['spec', 'workflowMetadata', 'labels']).map((violation) => ({
+    ...violation,
+    message: `${violation.message}: the CronWorkflow copies these labels as they are, placeholders unfilled, onto each Workflow it creates, and the API server refuses that Workflow`,
+  }));
+}
+
 export const specLabelsRule: LintRule = {
   id: 'spec-labels',
   severity: 'error',
   description:
-    'labels inside Argo specs (workflowMetadata, templates, resource manifests, Sensor trigger resources) have legal keys and values',
+    "labels inside Argo specs (workflowMetadata, a CronWorkflow's own spec.workflowMetadata with its placeholders, which are never filled in, templates, resource manifests, Sensor trigger resources) have legal keys and values",
   kinds: [...WORKFLOW_KINDS, 'Sensor'],
   check: (target) => {
     if (target.kind === 'Sensor') {
@@ -58,9 +73,10 @@ export const specLabelsRule: LintRule = {
         ),
       );
     }
+    const violations = target.kind === 'CronWorkflow' ? cronWorkflowLabels(target.object.spec) : [];
     const workflow = workflowSpecOf(target);
-    if (!workflow) return [];
-    const violations = labelsAt(workflow.spec.workflowMetadata?.labels, [...workflow.at, 'workflowMetadata', 'labels']);
+    if (!workflow) return violations;
+    violations.push(...labelsAt(workflow.spec.workflowMetadata?.labels, [...workflow.at, 'workflowMetadata', 'labels']));
     for (const { template, at } of templatesOf(workflow)) {
       violations.push(...labelsAt(template.metadata?.labels, [...at, 'metadata', 'labels']));
       violations.push(...manifestLabels(template.resource?.manifest, [...at, 'resource', 'manifest']));

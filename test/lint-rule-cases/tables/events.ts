@@ -20,12 +20,35 @@ import {
   sensorTriggersRule,
 } from '../../../src/validate/rules/sensor-triggers';
 import { pvcPruneProtectionRule, specLabelsRule } from '../../../src/validate/rules/spec-labels';
-import { eventBus, eventSource, manifest, pair, sensor, variant, workflowTemplate, type RuleTable } from '../cases';
+import {
+  BASE_WORKFLOW,
+  eventBus,
+  eventSource,
+  manifest,
+  pair,
+  sensor,
+  variant,
+  workflowTemplate,
+  type Json,
+  type RuleTable,
+} from '../cases';
+import type { ManifestObject } from '../../../src/validate/finding';
 
 const dependency = (spec: any) => spec.dependencies[0];
 const dataFilter = (spec: any) => spec.dependencies[0].filters.data[0];
 const trigger = (spec: any) => spec.triggers[0].template;
 const argo = (spec: any) => spec.triggers[0].template.argoWorkflow;
+
+/**
+ * A CronWorkflow running the base workflow, with `workflowMetadata` for the Workflows it creates beside its
+ * workflowSpec (`own`) and inside it (`inSpec`).
+ */
+const cronWorkflow = (own?: Json, inSpec?: Json) =>
+  manifest('CronWorkflow', 'nightly', {
+    schedules: ['@daily'],
+    ...(own && { workflowMetadata: own }),
+    workflowSpec: { ...structuredClone(BASE_WORKFLOW), ...(inSpec && { workflowMetadata: inSpec }) },
+  });
 
 /** A WorkflowTemplate with one gate, `waiting-pr-created`, declared the way plays declare gates. */
 const gated = workflowTemplate((spec) => {
@@ -103,6 +126,14 @@ const remediator = (stage: string, stale?: string, labels: Record<string, string
     { labels },
   );
 
+/** A remediator (implementation stage `stage`) whose decide template `change` rewrites. */
+const remediatorWith = (change: (decide: any) => void, stage = 'implementation'): ManifestObject => {
+  const built = remediator(stage);
+  const object = structuredClone(built.object) as any;
+  change(object.spec.templates[1]);
+  return { ...built, object };
+};
+
 /** A play with agent stage `implementation`, parallel agent stage `review` (cleo, tess), gate `waiting` and the end. */
 const remediatedPlay = manifest('WorkflowTemplate', 'play-payments', {
   entrypoint: 'play',
@@ -125,6 +156,9 @@ const remediatedPlay = manifest('WorkflowTemplate', 'play-payments', {
     { name: 'gate', suspend: {} },
   ],
 });
+
+/** A CLI parameter with its own enum, declared before start-stage. */
+const withCliEnum = (spec: any) => spec.arguments.parameters.unshift({ name: 'cli', value: 'claude', enum: ['claude'] });
 
 export const EVENTS_TABLES: RuleTable[] = [
   {
@@ -161,6 +195,80 @@ export const EVENTS_TABLES: RuleTable[] = [
         message: 'is not an agent stage',
         broken: [remediator('implement'), remediatedPlay],
         fixed: [remediator('implement')],
+      },
+      {
+        name: 'a stale-work restart stage: the whole message, which lists every stage',
+        message:
+          'STALE_RESTART_STAGE "testing" is not a stage of play play-payments (stages: implementation, waiting, review, completed): its successors would be refused; regenerate the remediator from the same stages',
+        broken: [remediator('implementation', 'testing'), remediatedPlay],
+        fixed: [remediator('implementation', 'completed'), remediatedPlay],
+      },
+      {
+        name: 'a play that is a ClusterWorkflowTemplate',
+        message: 'IMPLEMENTATION_STAGE "implement" is not an agent stage of play play-payments',
+        broken: [remediator('implement'), { ...remediatedPlay, kind: 'ClusterWorkflowTemplate' }],
+        fixed: [remediator('implementation'), { ...remediatedPlay, kind: 'ClusterWorkflowTemplate' }],
+      },
+      {
+        name: "a play's stages are the enum of its start-stage parameter, not of another parameter",
+        message: '(agent stages: implementation, review)',
+        broken: [remediator('implement'), variant('WorkflowTemplate', 'play-payments', remediatedPlay.object.spec as any, withCliEnum)],
+        fixed: [remediator('implementation'), variant('WorkflowTemplate', 'play-payments', remediatedPlay.object.spec as any, withCliEnum)],
+      },
+      {
+        name: 'a start-stage enum without a stage name is no play',
+        message: 'is not an agent stage',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [
+          remediator('implement'),
+          manifest('WorkflowTemplate', 'numbered', { arguments: { parameters: [{ name: 'start-stage', value: 1, enum: [1, 2] }] } }),
+        ],
+      },
+      {
+        name: 'a decide step in a container template: where it points',
+        message: 'IMPLEMENTATION_STAGE "implement" is not an agent stage',
+        path: 'spec.templates[1].container.env[0].value',
+        broken: [remediatorWith((decide) => ((decide.container = decide.script), delete decide.script), 'implement'), remediatedPlay],
+        fixed: [remediatorWith((decide) => ((decide.container = decide.script), delete decide.script)), remediatedPlay],
+      },
+      {
+        name: 'env entries that name no stage are skipped: not objects, names that are not text, values from elsewhere, empty values, other variables',
+        message: 'is not an agent stage',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [
+          remediatorWith((decide) =>
+            decide.script.env.push(
+              null,
+              'IMPLEMENTATION_STAGE',
+              { name: ['IMPLEMENTATION_STAGE'], value: 'implement' },
+              { name: 'IMPLEMENTATION_STAGE', valueFrom: { configMapKeyRef: { name: 'stages', key: 'implementation' } } },
+              { name: 'IMPLEMENTATION_STAGE', value: '' },
+              { name: 'OTHER_STAGE', value: 'implement' },
+            ),
+          ),
+          remediatedPlay,
+        ],
+      },
+      {
+        name: 'a remediator whose spec cannot be read is skipped',
+        message: 'is not an agent stage',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [{ ...remediator('implement'), object: { ...remediator('implement').object, spec: 'x' } }, remediatedPlay],
+      },
+      {
+        name: 'a WorkflowTemplate without labels is no remediator',
+        message: 'is not an agent stage',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [remediatedPlay, remediator('implement')],
+      },
+      {
+        name: 'a WorkflowTemplate without metadata is no remediator',
+        message: 'is not an agent stage',
+        broken: [remediator('implement'), remediatedPlay],
+        fixed: [
+          { ...remediator('implement'), object: { kind: 'WorkflowTemplate', spec: remediator('implement').object.spec } },
+          remediatedPlay,
+        ],
       },
     ],
   },
@@ -1167,6 +1275,40 @@ export const EVENTS_TABLES: RuleTable[] = [
         (s) => (argo(s).source.resource.metadata = { labels: { stage: '{{x}} b' } }),
         'spec.triggers[0].template.argoWorkflow.source.resource.metadata.labels.stage',
       ),
+      {
+        name: "a CronWorkflow's spec.workflowMetadata label: the whole message and where it points",
+        message:
+          "label value \"5dlabs/cto\" is not legal: at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric (or empty): the CronWorkflow copies these labels as they are, placeholders unfilled, onto each Workflow it creates, and the API server refuses that Workflow",
+        path: 'spec.workflowMetadata.labels.repository',
+        broken: [cronWorkflow({ labels: { repository: '5dlabs/cto' } })],
+        fixed: [cronWorkflow({ labels: { repository: '5dlabs-cto' } })],
+      },
+      {
+        name: "a placeholder in a CronWorkflow's spec.workflowMetadata label is copied unfilled",
+        message: 'label value "{{workflow.parameters.repo}}" is not legal',
+        path: 'spec.workflowMetadata.labels.repository',
+        broken: [cronWorkflow({ labels: { repository: '{{workflow.parameters.repo}}' } })],
+        fixed: [cronWorkflow({ labels: { repository: 'cto' }, annotations: { note: '{{workflow.parameters.repo}}' } })],
+      },
+      {
+        name: "a placeholder key in a CronWorkflow's spec.workflowMetadata is copied unfilled",
+        message: 'label key "{{workflow.parameters.key}}" is not legal',
+        broken: [cronWorkflow({ labels: { '{{workflow.parameters.key}}': 'a' } })],
+        fixed: [cronWorkflow({ labels: { 'example.com/key': 'a' } })],
+      },
+      {
+        name: "a CronWorkflow's spec.workflowMetadata is checked when its workflowSpec cannot be read",
+        message: 'label value "a b" is not legal',
+        broken: [manifest('CronWorkflow', 'nightly', { schedules: ['@daily'], workflowMetadata: { labels: { stage: 'a b' } } })],
+        fixed: [manifest('CronWorkflow', 'nightly', { schedules: ['@daily'], workflowMetadata: { labels: { stage: 'a-b' } } })],
+      },
+      {
+        name: "a CronWorkflow's workflowSpec.workflowMetadata label: where it points; a placeholder there is filled in first",
+        message: 'label value "a b" is not legal',
+        path: 'spec.workflowSpec.workflowMetadata.labels.stage',
+        broken: [cronWorkflow(undefined, { labels: { stage: 'a b' } })],
+        fixed: [cronWorkflow({ labels: { stage: 'a-b' } }, { labels: { stage: '{{workflow.parameters.stage}}' } })],
+      },
     ],
   },
   {

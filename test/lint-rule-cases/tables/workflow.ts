@@ -1141,8 +1141,37 @@ export const WORKFLOW_TABLES: RuleTable[] = [
         ],
       },
       {
-        name: 'several missing parameters',
+        name: 'a Workflow without spec.arguments: the finding points at spec.arguments, the field to add',
+        message: 'Workflow run must give p a value',
+        path: 'spec.arguments',
+        broken: [
+          manifest('Workflow', 'run', { workflowTemplateRef: { name: 'play' } }),
+          workflowTemplate((s) => (s.arguments = { parameters: [{ name: 'p' }] })),
+        ],
+        fixed: [
+          manifest('Workflow', 'run', { workflowTemplateRef: { name: 'play' }, arguments: { parameters: [{ name: 'p', value: '1' }] } }),
+          workflowTemplate((s) => (s.arguments = { parameters: [{ name: 'p' }] })),
+        ],
+      },
+      {
+        name: 'a CronWorkflow without arguments in its workflowSpec: where it points',
+        message: 'CronWorkflow run must give p a value',
+        path: 'spec.workflowSpec.arguments',
+        broken: [
+          manifest('CronWorkflow', 'run', { workflowSpec: { workflowTemplateRef: { name: 'play' } } }),
+          workflowTemplate((s) => (s.arguments = { parameters: [{ name: 'p' }] })),
+        ],
+        fixed: [
+          manifest('CronWorkflow', 'run', {
+            workflowSpec: { workflowTemplateRef: { name: 'play' }, arguments: { parameters: [{ name: 'p', value: '1' }] } },
+          }),
+          workflowTemplate((s) => (s.arguments = { parameters: [{ name: 'p' }] })),
+        ],
+      },
+      {
+        name: 'several missing parameters; arguments without parameters: where it points',
         message: 'must give p, q a value: ClusterWorkflowTemplate "play" declares them without one',
+        path: 'spec.workflowSpec.arguments.parameters',
         broken: [
           manifest('CronWorkflow', 'run', { workflowSpec: { workflowTemplateRef: { name: 'play', clusterScope: true }, arguments: {} } }),
           manifest('ClusterWorkflowTemplate', 'play', { arguments: { parameters: [{ name: 'p' }, { name: 'q' }] } }),
