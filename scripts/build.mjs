@@ -84,6 +84,26 @@ const lazyCommands = {
   },
 };
 
+/** The peers the command line carries: the packages the library leaves to the user's app. */
+const PEERS = ['cdk8s', 'cdk8s-plus-28', 'constructs'];
+
+/**
+ * Each peer the command line carries records, when its code first runs, that it did, in a global set
+ * (`Symbol.for('agent-play.loaded-peers')`): what `require.cache` showed when the peers were loaded from
+ * node_modules, so that a test can hold that `agent-play validate` never starts cdk8s.
+ */
+const markPeerLoads = {
+  name: 'mark-peer-loads',
+  setup(build) {
+    const entry = new RegExp(`[\\\\/]node_modules[\\\\/](${PEERS.join('|')})[\\\\/]lib[\\\\/]index\\.js$`);
+    build.onLoad({ filter: entry }, ({ path: file }) => {
+      const peer = entry.exec(file)[1];
+      const mark = `(globalThis[Symbol.for('agent-play.loaded-peers')] ??= new Set()).add(${JSON.stringify(peer)});`;
+      return { contents: `${mark}\n${readFileSync(file, 'utf8')}`, loader: 'js' };
+    });
+  },
+};
+
 const entryPoints = {
   'start-cli': 'src/start-cli.ts',
   main: 'src/main.ts',
@@ -103,13 +123,17 @@ const common = {
   logLevel: 'warning',
 };
 esbuild.buildSync({ ...common, entryPoints, packages: 'external' });
-// The command line carries its runtime dependencies (one file to read and compile, V8's compiled form kept
-// by src/start-cli.ts); the peers stay in node_modules, and so does ajv, which only compiles new schemas.
+// The command line carries what it runs, cdk8s, cdk8s-plus-28 and constructs included: one file to read and
+// compile, V8's compiled form kept by src/start-cli.ts. Loading the peers' hundred-odd files from
+// node_modules (resolving, reading and wrapping each) was a sixth of `agent-play synth`. The command shares
+// no object with a user's app, so its own copies (the versions of package-lock.json) cannot clash with the
+// peers the library is used with; build/index.cjs and build/validate.cjs still leave them to the user.
+// ajv stays in node_modules: it only compiles new schemas.
 await esbuild.build({
   ...common,
   entryPoints: { 'cli-bundle': 'src/cli.ts' },
-  external: ['cdk8s', 'cdk8s-plus-28', 'constructs', 'ajv'],
-  plugins: [lazyCommands],
+  external: ['ajv'],
+  plugins: [lazyCommands, markPeerLoads],
   minifyWhitespace: true,
 });
 renameSync('build/start-cli.cjs', 'build/cli.cjs');

@@ -1,11 +1,10 @@
 /**
  * V8's compiled form of the code the command line runs, kept in one file of the user's cache folder per
  * build of the command line and per command: the bundled command line itself and the CommonJS modules it
- * loads from `node_modules` (cdk8s, cdk8s-plus-28 and constructs, which a synthesis spends a third of its
- * time compiling). Each entry is keyed by what identifies its source, because V8 itself checks only the
- * source's length: a module by its file's size, modification time and inode (what `npm ci` or an edit
- * changes; hashing the five megabytes cdk8s loads cost more than a tenth of a synthesis), the bundle by the
- * caller's key. A file that is missing, stale, rejected by V8 or unwritable costs time, never an error. The
+ * loads from `node_modules` (ajv's runtime, and ajv itself when a new schema is compiled). Each entry is
+ * keyed by what identifies its source, because V8 itself checks only the source's length: a module by its
+ * file's size, modification time and inode (what `npm ci` or an edit changes; hashing the sources cost more
+ * than a tenth of a synthesis when cdk8s was loaded from there), the bundle by the caller's key. A file that is missing, stale, rejected by V8 or unwritable costs time, never an error. The
  * file is written when a run compiled something the cache did not hold, at exit, so that the functions the
  * command ran are in it too.
  */

@@ -1,10 +1,10 @@
 /**
  * The front door of the compiled command line (build/cli.cjs, what bin/agent-play.cjs and `npm run synth`
- * run). It loads the bundled command line (build/cli-bundle.cjs: our code with its runtime dependencies,
- * the peers cdk8s, cdk8s-plus-28 and constructs left to node_modules) and keeps V8's compiled form of it,
- * and of the modules it loads from node_modules, in the user's cache folder (compile-cache.ts), as
- * validator-cache.ts does for the validators: compiling two megabytes of JavaScript, and cdk8s, on every
- * start costs more than building the platform. The cache file is keyed by the Node version, the bundle's
+ * run). It loads the bundled command line (build/cli-bundle.cjs: our code with what it runs, cdk8s,
+ * cdk8s-plus-28 and constructs included; only ajv is left to node_modules) and keeps V8's compiled form of
+ * it, and of the modules it loads from node_modules, in the user's cache folder (compile-cache.ts), as
+ * validator-cache.ts does for the validators: compiling three megabytes of JavaScript on every start costs
+ * more than building the platform. The cache file is keyed by the Node version, the bundle's
  * file identity (size, modification time and inode: a build rewrites it) and the command.
  */
 import { createHash } from 'node:crypto';

@@ -19,12 +19,16 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const fake = (name: string): Command => ({ name, summary: `${name} summary`, usage: `Usage: ${name}`, run: () => 7 });
 
-/** The packages a run of the compiled command line loaded. */
+/**
+ * The packages a run of the compiled command line loaded: from node_modules (require.cache), and the peers it
+ * carries in its bundle, which say so when their code first runs (scripts/build.mjs, markPeerLoads).
+ */
 function packagesLoadedBy(args: readonly string[]): string[] {
   const script = `const { runCli } = require(${JSON.stringify(BUILT)});
 runCli(${JSON.stringify(args)}, { out: () => {}, err: () => {}, env: {} });
 const names = Object.keys(require.cache).map((file) => /node_modules[\\\\/]((@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(file)?.[1]).filter(Boolean);
-process.stdout.write(JSON.stringify([...new Set(names)].sort()));`;
+const carried = globalThis[Symbol.for('agent-play.loaded-peers')] ?? [];
+process.stdout.write(JSON.stringify([...new Set([...names, ...carried])].sort()));`;
   return JSON.parse(
     execFileSync(process.execPath, ['-e', script], {
       cwd: ROOT,
