@@ -175,6 +175,10 @@ describe('the packed package', () => {
     const plays = readdirSync(path.join(app, 'out-composition')).find((file) => file.startsWith('platform-play-workflow-templates'));
     expect(plays, 'the plays chart').toBeDefined();
     expect(readFileSync(path.join(app, 'out-composition', plays ?? ''), 'utf8')).toContain('name: play-web');
+    // validatePlatform found the validators the package carries (the library's bundle knows them by the same
+    // keys as the command line's): nothing was compiled into the user's cache.
+    const compiled = path.join(scratch, 'cache', 'validators');
+    expect(existsSync(compiled) ? readdirSync(compiled).filter((file) => file.endsWith('.cjs')) : []).toEqual([]);
     execFileSync(process.execPath, ['js/readme.js'], { cwd: app });
     expect(readdirSync(path.join(app, 'dist')).length).toBeGreaterThan(5);
   });

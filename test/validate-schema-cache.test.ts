@@ -3,7 +3,7 @@
  * YAML files read once (a bad entry is read again), and compiled validators written once as ajv standalone
  * code that later processes load instead of compiling.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -162,5 +162,17 @@ describe('the Go regexp verdicts', () => {
     vi.resetModules();
     const fresh = await import('../src/validate/rules/go-regexp.js');
     expect(fresh.goRegexpProblem('^(?i:main)$')).toBe('stand-in');
+  });
+});
+
+describe('the preparation version', () => {
+  it('is looked at whenever the schema passes change (json-schema-passes.ts)', () => {
+    // Validators compiled from an older preparation would be reused if PREPARATION_VERSION stayed the same.
+    // When this fails: bump PREPARATION_VERSION if the change alters what prepareOpenApiSchema makes, then
+    // record the file's new hash here.
+    const source = readFileSync(path.join(__dirname, '../src/validate/schema/json-schema-passes.ts'), 'utf8');
+    expect(createHash('sha256').update(source.replace(/\r\n/g, '\n')).digest('hex')).toBe(
+      '831bce3a615a4c87af2c3e5207e6e11c385e323ca64dd168e65fd3cdf0a23e20',
+    );
   });
 });

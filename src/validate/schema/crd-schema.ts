@@ -7,7 +7,7 @@
 import type { ValidateFunction } from 'ajv';
 import { celProblems, type CelRuleLocation, holdsUnevaluatedCelRule, unevaluatedCelRules } from './cel-rules';
 import { inlineReferences, pruneSchema, shareRepeatedSchemas } from './compact-schema';
-import { isRecord, PREPARATION_CODE, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
+import { isRecord, PREPARATION_VERSION, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
 import { cachedValidators } from './validator-cache';
 
@@ -90,7 +90,7 @@ export const COMPACT_DEFINITIONS = 'x-agent-play-definitions';
 /**
  * Compiles each schema of `versions` (by name) from one document, through the validator cache. The document
  * ajv compiles (converted and closed, see json-schema-passes.ts) is made only when the cache lacks its
- * validators: the cache knows it by the compact schemas it is made from and the code that makes it, so that a
+ * validators: the cache knows it by the compact schemas it is made from and the preparation's version, so that a
  * start that finds its validators does not convert every node of the Argo schemas first. The CEL rules are
  * read from the compact schemas as they are: converting and closing leave `x-kubernetes-validations`,
  * `properties`, `items` and `additionalProperties` schemas as they were.
@@ -107,7 +107,7 @@ export function compileVersions(id: string, versions: Readonly<Record<string, Co
     const roots = Object.entries(versions).map(([name, version]) => [rootName(name), prepareOpenApiSchema(version.root)]);
     return { $id: id, definitions: { ...prepareOpenApiSchema({ definitions }).definitions, ...Object.fromEntries(roots) } };
   };
-  const request = { document, madeFrom: { id, versions, preparation: PREPARATION_CODE }, refs };
+  const request = { document, madeFrom: { id, versions, preparation: PREPARATION_VERSION }, refs };
   const compiled = new Map<string, CompiledVersion>();
   return Object.fromEntries(
     Object.keys(versions).map((name) => [

@@ -42,7 +42,7 @@ export interface ValidatorRequest {
    */
   readonly document: JsonSchema | (() => JsonSchema);
   /**
-   * Everything a `document` function makes the document from (its inputs, the source of the code that makes
+   * Everything a `document` function makes the document from (its inputs, the version of the code that makes
    * it), in the cache key instead of the document itself. @default the document
    */
   readonly madeFrom?: unknown;
