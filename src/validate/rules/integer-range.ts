@@ -14,6 +14,7 @@ import { ANY_KIND } from './object-size';
  */
 const INT64_LIMIT = 2 ** 63;
 
+/** Walks every value of an object with one path that grows and shrinks: a copy per node cost more than the check. */
 function outOfRange(value: unknown, at: (string | number)[], found: Violation[]): void {
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value >= INT64_LIMIT || value < -INT64_LIMIT) {
@@ -25,11 +26,18 @@ function outOfRange(value: unknown, at: (string | number)[], found: Violation[])
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      outOfRange(item, [...at, index], found);
-    });
-  } else if (typeof value === 'object' && value !== null)
-    for (const [key, item] of Object.entries(value)) outOfRange(item, [...at, key], found);
+    for (let index = 0; index < value.length; index += 1) {
+      at.push(index);
+      outOfRange(value[index], at, found);
+      at.pop();
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const key of Object.keys(value)) {
+      at.push(key);
+      outOfRange((value as Record<string, unknown>)[key], at, found);
+      at.pop();
+    }
+  }
 }
 
 export const integerRangeRule: LintRule = {
