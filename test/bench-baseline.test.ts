@@ -31,9 +31,10 @@ describe('the benchmark baseline', () => {
     expect(packages).toEqual(['cdk8s', 'cdk8s-plus-28']);
     expect(files).toContain('src/synth/write-manifests.ts');
     expect(files).toContain('constructs/model/yaml-text.ts');
-    expect(files.filter((file) => file.startsWith('constructs/') && file !== 'constructs/model/yaml-text.ts')).toEqual([
-      'constructs/model/problems-error.ts',
-    ]);
+    // The constructs live outside constructs/model/, whose files the writer may use: pure helpers (one that
+    // used zod, as the config schema does, would show among the packages above).
+    expect(files.filter((file) => file.startsWith('constructs/') && !file.startsWith('constructs/model/'))).toEqual([]);
+    expect(files).not.toContain('constructs/model/config-schema.ts');
   });
 
   it('is told apart by the check: the platform synthesis loads the constructs and zod', () => {
