@@ -104,6 +104,28 @@ const markPeerLoads = {
   },
 };
 
+/**
+ * The notices of the packages the command line's bundle carries (build/THIRD-PARTY-NOTICES.txt, published
+ * beside it): each package's name, version and license, and its LICENSE and NOTICE files as they are.
+ */
+function thirdPartyNotices(metafile) {
+  // A package's folder, nested ones included (cdk8s carries its own dependencies in its node_modules).
+  const folders = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) folders.add(match[1]);
+  }
+  const sections = [...folders].sort().map((folder) => {
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    const texts = readdirSync(folder)
+      .filter((file) => /^(licen[cs]e|notice)(\.(md|txt))?$/i.test(file))
+      .sort()
+      .map((file) => `--- ${file}\n${readFileSync(join(folder, file), 'utf8').trimEnd()}\n`);
+    return `=== ${manifest.name} ${manifest.version} (${manifest.license ?? 'see below'})\n${texts.join('')}`;
+  });
+  return `The agent-play command line (build/cli-bundle.cjs) carries these packages:\n\n${sections.join('\n')}`;
+}
+
 const entryPoints = {
   'start-cli': 'src/start-cli.ts',
   main: 'src/main.ts',
@@ -129,13 +151,15 @@ esbuild.buildSync({ ...common, entryPoints, packages: 'external' });
 // no object with a user's app, so its own copies (the versions of package-lock.json) cannot clash with the
 // peers the library is used with; build/index.cjs and build/validate.cjs still leave them to the user.
 // ajv stays in node_modules: it only compiles new schemas.
-await esbuild.build({
+const cli = await esbuild.build({
   ...common,
   entryPoints: { 'cli-bundle': 'src/cli.ts' },
   external: ['ajv'],
   plugins: [lazyCommands, markPeerLoads],
   minifyWhitespace: true,
+  metafile: true,
 });
+writeFileSync('build/THIRD-PARTY-NOTICES.txt', thirdPartyNotices(cli.metafile));
 renameSync('build/start-cli.cjs', 'build/cli.cjs');
 if (!release) renameSync('build/start-cli.cjs.map', 'build/cli.cjs.map');
 

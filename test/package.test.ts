@@ -157,6 +157,11 @@ describe('the packed package', () => {
       files.some((file) => file.startsWith('build/validators/') && file.endsWith('.cjs')),
       'precompiled validators',
     ).toBe(true);
+    // The command line's bundle carries packages (the peers among them): their notices travel with it.
+    const notices = readFileSync(path.join(installed, 'build/THIRD-PARTY-NOTICES.txt'), 'utf8');
+    for (const carried of ['cdk8s', 'cdk8s-plus-28', 'constructs', 'zod', 'yaml', '@bufbuild/cel'])
+      expect(notices).toMatch(new RegExp(`^=== ${carried.replace('/', '\\/')} \\d+\\.\\d+\\.\\d+ \\(`, 'm'));
+    expect(notices).toContain('Copyright Amazon.com, Inc. or its affiliates. All Rights Reserved.');
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
     expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['cdk8s', 'cdk8s-plus-28', 'constructs']);
     for (const range of Object.values<string>(manifest.peerDependencies)) expect(range).toMatch(/^\^/);
