@@ -203,6 +203,16 @@ describe('the packed package', () => {
     expect(help).toBe(
       execFileSync(process.execPath, ['-e', "require('./build/cli.cjs').runCli(['--help'])"], { cwd: installed, encoding: 'utf8' }),
     );
+    // synth from the installed command, which carries its own cdk8s: the committed manifests, byte for byte.
+    const synthOut = path.join(scratch, 'installed-synth');
+    execFileSync(process.execPath, [path.join(installed, 'bin/agent-play.cjs'), 'synth', '--out', synthOut], {
+      cwd: scratch,
+      env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(scratch, 'empty-cache') },
+    });
+    const committed = readdirSync(path.join(ROOT, 'dist-manifests')).sort();
+    expect(readdirSync(synthOut).sort()).toEqual(committed);
+    for (const file of committed)
+      expect(readFileSync(path.join(synthOut, file), 'utf8'), file).toBe(readFileSync(path.join(ROOT, 'dist-manifests', file), 'utf8'));
     // The validators came compiled in the package: nothing was compiled into the user's cache.
     const cached = path.join(scratch, 'empty-cache', 'validators');
     expect(existsSync(cached) ? readdirSync(cached).filter((file) => file.endsWith('.cjs')) : []).toEqual([]);
