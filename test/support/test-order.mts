@@ -7,16 +7,20 @@
  * `npx vitest run --reporter=verbose` (a file's time includes its load, shown in the summary as import).
  */
 export const SLOWEST_TEST_FILES: readonly string[] = [
+  'test/direct-agent-script.test.ts',
   'test/package.test.ts',
-  'test/events.test.ts',
   'test/release-scripts.test.ts',
-  'test/cdk8s-cli.test.ts',
   'test/project.test.ts',
-  'test/schema-data.test.ts',
+  'test/events.test.ts',
+  'test/cdk8s-cli.test.ts',
   'test/progress-script.test.ts',
+  'test/remediation.test.ts',
   'test/lazy-commands.test.ts',
   'test/property.test.ts',
+  'test/schema-data.test.ts',
   'test/simulate.test.ts',
-  'test/lint-rules.test.ts',
+  'test/validate-corpus.test.ts',
+  'test/bad-input.test.ts',
   'test/examples.test.ts',
+  'test/lint-rules.test.ts',
 ];
