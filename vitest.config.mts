@@ -4,17 +4,18 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { ISOLATED_TEST_FILES } from './test/support/isolated-test-files.mts';
-import { SLOWEST_TEST_FILES } from './test/support/test-order.mts';
+import { startRank } from './test/support/test-order.mts';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
-/** vitest's order (failed first, then longest last time, unknown files first), with the known slowest files before all. */
+/**
+ * vitest's order (failed first, then longest last time, unknown files first), with the known slowest files
+ * before all and the isolated files after all (test/support/test-order.mts).
+ */
 class SlowestFirst extends BaseSequencer {
   public override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (spec: TestSpecification): number => {
-      const index = SLOWEST_TEST_FILES.indexOf(relative(ROOT, spec.moduleId).split('\\').join('/'));
-      return index === -1 ? SLOWEST_TEST_FILES.length : index;
-    };
+    const rank = (spec: TestSpecification): number =>
+      startRank(relative(ROOT, spec.moduleId).split('\\').join('/'), spec.project.config.isolate !== false);
     // Array.prototype.sort is stable: files of equal rank keep vitest's order.
     return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
   }
