@@ -9,8 +9,8 @@ import { startRank } from './test/support/test-order.mts';
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * vitest's order (failed first, then longest last time, unknown files first), with the known slowest files
- * before all and the isolated files after all (test/support/test-order.mts).
+ * vitest's order (failed first, then longest last time, unknown files first), with the isolated files and
+ * then the known slowest files before all (test/support/test-order.mts).
  */
 class SlowestFirst extends BaseSequencer {
   public override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -30,9 +30,9 @@ it('starts the slowest files first by names that exist', () => {
   expect(new Set(SLOWEST_TEST_FILES).size).toBe(SLOWEST_TEST_FILES.length);
 });
 
-it('starts an isolated file after every shared one, so that no shared worker is stopped and started again', () => {
+it('starts an isolated file before every shared one, so that no shared worker is stopped and started again', () => {
   const shared = ['test/naming.test.ts', ...SLOWEST_TEST_FILES].map((file) => startRank(file, false));
-  for (const file of ISOLATED_TEST_FILES) expect(startRank(file, true)).toBeGreaterThan(Math.max(...shared));
+  for (const file of ISOLATED_TEST_FILES) expect(startRank(file, true)).toBeLessThan(Math.min(...shared));
   expect(SLOWEST_TEST_FILES.map((file) => startRank(file, false))).toEqual(SLOWEST_TEST_FILES.map((_, index) => index));
   expect(startRank('test/naming.test.ts', false)).toBeGreaterThan(startRank(SLOWEST_TEST_FILES[SLOWEST_TEST_FILES.length - 1], false));
 });
