@@ -1,8 +1,8 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createVerify } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { DEFAULT_DIRECT_RESOURCES, taskStateFolder } from '../constructs/model/direct-execution';
@@ -78,12 +78,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(keys, { recursive: true, force: true }));
 
-const git = (cwd: string, ...args: string[]) =>
+/** git as the test's own user, with `home` as its HOME (no global config but what a test writes there). */
+const gitAs = (home: string, cwd: string, ...args: string[]) =>
   execFileSync('git', args, {
     cwd,
     env: {
       PATH: process.env.PATH,
-      HOME: root,
+      HOME: home,
       GIT_AUTHOR_NAME: 't',
       GIT_AUTHOR_EMAIL: 't@t',
       GIT_COMMITTER_NAME: 't',
@@ -92,19 +93,34 @@ const git = (cwd: string, ...args: string[]) =>
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   }).trim();
+const git = (cwd: string, ...args: string[]) => gitAs(root, cwd, ...args);
 const serverRepository = () => join(root, 'server', `${REPOSITORY.name}.git`);
+
+/**
+ * A bare repository with one commit on the base branch, made once: each test's "GitHub" starts as a copy
+ * of it (six git runs per test were a tenth of this file's processes).
+ */
+let seededServer: string;
+beforeAll(() => {
+  const folder = mkdtempSync(join(tmpdir(), 'direct-agent-server-'));
+  seededServer = join(folder, 'server.git');
+  mkdirSync(seededServer);
+  gitAs(folder, seededServer, 'init', '--quiet', '--bare', '-b', REPOSITORY.branch);
+  const seed = join(folder, 'seed');
+  gitAs(folder, folder, 'clone', '--quiet', seededServer, seed);
+  writeFileSync(join(seed, 'README.md'), 'hello\n');
+  gitAs(folder, seed, 'checkout', '--quiet', '-b', REPOSITORY.branch);
+  gitAs(folder, seed, 'add', 'README.md');
+  gitAs(folder, seed, 'commit', '--quiet', '-m', 'first');
+  gitAs(folder, seed, 'push', '--quiet', 'origin', REPOSITORY.branch);
+});
+afterAll(() => {
+  if (seededServer) rmSync(dirname(seededServer), { recursive: true, force: true });
+});
 
 /** The "GitHub" of a test: a bare repository with one commit on the base branch, and the App's credentials. */
 function setUpGithub(): void {
-  mkdirSync(serverRepository(), { recursive: true });
-  git(serverRepository(), 'init', '--quiet', '--bare', '-b', REPOSITORY.branch);
-  const seed = join(root, 'seed');
-  git(root, 'clone', '--quiet', serverRepository(), seed);
-  writeFileSync(join(seed, 'README.md'), 'hello\n');
-  git(seed, 'checkout', '--quiet', '-b', REPOSITORY.branch);
-  git(seed, 'add', 'README.md');
-  git(seed, 'commit', '--quiet', '-m', 'first');
-  git(seed, 'push', '--quiet', 'origin', REPOSITORY.branch);
+  cpSync(seededServer, serverRepository(), { recursive: true });
   const credentials = join(root, 'github-app');
   mkdirSync(credentials);
   writeFileSync(join(credentials, 'app-id'), APP_ID);

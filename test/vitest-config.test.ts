@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { ISOLATED_TEST_FILES } from './support/isolated-test-files.mjs';
-import { SLOWEST_TEST_FILES } from './support/test-order.mjs';
+import { SLOWEST_TEST_FILES, startRank } from './support/test-order.mjs';
 
 const ROOT = resolve(__dirname, '..');
 const MOCKS = /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv)\(/;
@@ -28,4 +28,11 @@ it('starts the slowest files first by names that exist', () => {
   const missing = SLOWEST_TEST_FILES.filter((file) => !existsSync(join(ROOT, file)));
   expect(missing).toEqual([]);
   expect(new Set(SLOWEST_TEST_FILES).size).toBe(SLOWEST_TEST_FILES.length);
+});
+
+it('starts an isolated file before every shared one, so that no shared worker is stopped and started again', () => {
+  const shared = ['test/naming.test.ts', ...SLOWEST_TEST_FILES].map((file) => startRank(file, false));
+  for (const file of ISOLATED_TEST_FILES) expect(startRank(file, true)).toBeLessThan(Math.min(...shared));
+  expect(SLOWEST_TEST_FILES.map((file) => startRank(file, false))).toEqual(SLOWEST_TEST_FILES.map((_, index) => index));
+  expect(startRank('test/naming.test.ts', false)).toBeGreaterThan(startRank(SLOWEST_TEST_FILES[SLOWEST_TEST_FILES.length - 1], false));
 });

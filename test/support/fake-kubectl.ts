@@ -164,10 +164,12 @@ const KUBECTL = String.raw`#!/usr/bin/env bash
 # Fake kubectl (test/support/fake-kubectl.ts): only the calls the helper scripts make.
 set -euo pipefail
 state="$FAKE_KUBECTL_STATE"
-here="$(cd "$(dirname "$0")" && pwd)"
+# Found on PATH, so $0 is the fake's path. Parameter expansion and printf -v instead of command
+# substitutions: the scripts call kubectl hundreds of times in a test run, and each fork or dirname counts.
+case "$0" in */*) here="${'$'}{0%/*}" ;; *) here=. ;; esac
 
 # The call log: one record per call, written at exit in one append (the calls of a pipeline run at once).
-logged="$(printf '%s\037' "$@")"
+printf -v logged '%s\037' "$@"
 trap 'code=$?; printf "%s\035%s\036" "$logged" "$code" >>"$state/calls.log"' EXIT
 
 # Refuses a call the fake does not implement: "unsupported REASON ARGS...".
@@ -226,7 +228,8 @@ resource() {
     workflow) echo "workflows.argoproj.io" ;;
   esac
 }
-object_file() { echo "$state/objects/$1/$2/$3.json"; }
+# Sets path to the file of object KIND NS NAME (no command substitution: see above).
+object_file() { path="$state/objects/$1/$2/$3.json"; }
 not_found() {
   echo "Error from server (NotFound): $(resource "$kind") \"$name\" not found" >&2
   exit 1
@@ -266,7 +269,7 @@ case "$verb" in
     case "$output" in ''|json) ;; *) unsupported "output $output" "$@" ;; esac
     valid_name "$name" && valid_name "$ns" || not_found
     authorize get "$kind" "$ns" "$name"
-    path="$(object_file "$kind" "$ns" "$name")"
+    object_file "$kind" "$ns" "$name"
     [ -f "$path" ] || not_found
     if [ "$output" = json ]; then cat "$path"; else printf 'NAME\tAGE\n%s\t1s\n' "$name"; fi
     ;;
@@ -286,12 +289,12 @@ case "$verb" in
       { IFS=$'\t' read -r kind objns name; IFS= read -r object; } <<<"$result"
       valid_name "$objns" || { echo "error: invalid namespace" >&2; exit 1; }
       authorize create "$kind" "$objns"
-      path="$(object_file "$kind" "$objns" "$name")"
+      object_file "$kind" "$objns" "$name"
       if [ -e "$path" ]; then
         echo "Error from server (AlreadyExists): error when creating \"STDIN\": $(resource "$kind") \"$name\" already exists" >&2
         exit 1
       fi
-      mkdir -p "$(dirname "$path")"
+      mkdir -p "${'$'}{path%/*}"
       printf '%s\n' "$object" >"$path.tmp" && mv "$path.tmp" "$path"
       echo "$kind/$name created"
     fi
@@ -303,7 +306,7 @@ case "$verb" in
     case "$kind" in workflow|configmap) ;; *) unsupported "patch of kind $kind" "$@" ;; esac
     valid_name "$name" && valid_name "$ns" || not_found
     authorize patch "$kind" "$ns" "$name"
-    path="$(object_file "$kind" "$ns" "$name")"
+    object_file "$kind" "$ns" "$name"
     [ -f "$path" ] || not_found
     # Another writer's queued patch lands between the caller's read and its patch.
     for queued in "$state/interleave/$kind.$ns.$name"/*.json; do
@@ -322,7 +325,7 @@ case "$verb" in
     [ "$count" -eq 3 ] && [ "$kind" = workflow ] && [ -n "$ns" ] && [ -n "$waited" ] && [ -z "$output$file$ptype$has_patch$dryrun$literals$has_selector" ] \
       || unsupported "delete form (only delete workflow NAME -n NS --wait=true)" "$@"
     valid_name "$name" && valid_name "$ns" || not_found
-    path="$(object_file "$kind" "$ns" "$name")"
+    object_file "$kind" "$ns" "$name"
     [ -f "$path" ] || not_found
     rm "$path"
     echo "workflow.argoproj.io \"$name\" deleted"
