@@ -1,4 +1,4 @@
-/** CEL rules of any CRD, evaluated by @marcbachmann/cel-js the way the API server would (src/validate/schema/cel-rules.ts). */
+/** CEL rules of any CRD, evaluated by @bufbuild/cel the way the API server would (src/validate/schema/cel-rules.ts). */
 import { describe, expect, it } from 'vitest';
 import { celProblems, unevaluatedCelRules } from '../../src/validate/schema/cel-rules';
 
@@ -37,4 +37,25 @@ describe('a user CRD rule is evaluated, not looked up in a table', () => {
       expect(celProblems(schema(rule), { x: 1 })).toEqual([]);
     },
   );
+});
+
+describe('a compact schema: $refs followed where the value leads', () => {
+  const definitions = {
+    named: { type: 'object', 'x-kubernetes-validations': [{ rule: 'has(self.name)', message: 'named' }] },
+    loop: { $ref: '#/definitions/loop' },
+  };
+  const root = { type: 'object', properties: { items: { type: 'array', items: { $ref: '#/definitions/named' } } } };
+
+  it('checks a rule inside a shared definition, at the place of the value', () => {
+    expect(celProblems(root, { items: [{ name: 'a' }, {}] }, '', definitions)).toEqual([
+      { pointer: '/items/1', message: 'named', kind: 'cel' },
+    ]);
+  });
+
+  it('refuses a reference to a missing definition, or a definition that is only a reference to itself', () => {
+    const broken = { type: 'object', properties: { a: { $ref: '#/definitions/gone' }, b: { $ref: '#/definitions/loop' } } };
+    expect(() => celProblems(broken, { a: {} }, '', definitions)).toThrow('schema reference to a missing definition gone');
+    expect(() => celProblems(broken, { b: {} }, '', definitions)).toThrow('schema definition loop refers to itself');
+    expect(celProblems(broken, {}, '', definitions)).toEqual([]);
+  });
 });

@@ -185,9 +185,10 @@ function mapChildren(schema: JsonSchema, change: (child: unknown) => unknown): J
 const LOCAL_REF = /^#\/definitions\/(.+)$/;
 
 /**
- * `schema` with every local `$ref` replaced by the definition itself (shared, not copied): the tree form
- * that walkers without `$ref` support (the CEL rule checks) read. Recursive definitions are not supported
- * (Kubernetes structural schemas have none).
+ * `schema` with every local `$ref` replaced by the definition itself (shared, not copied): the tree the
+ * upstream CRD has, which test/schema-data.test.ts compares with the upstream file. (The CEL checks follow
+ * `$ref`s as they go instead.) Recursive definitions are not supported (Kubernetes structural schemas have
+ * none).
  */
 export function inlineReferences(schema: JsonSchema, definitions: Record<string, JsonSchema>): JsonSchema {
   const resolved = new Map<string, JsonSchema>();

@@ -6,7 +6,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { celProblems, type CelRuleLocation, holdsUnevaluatedCelRule, unevaluatedCelRules } from './cel-rules';
-import { inlineReferences, pruneSchema, shareRepeatedSchemas } from './compact-schema';
+import { pruneSchema, shareRepeatedSchemas } from './compact-schema';
 import { isRecord, PREPARATION_VERSION, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
 import { cachedValidators } from './validator-cache';
@@ -21,8 +21,9 @@ export class CrdShapeError extends Error {
 
 /** A version's schema ready to check objects. */
 export interface CompiledVersion {
-  /** The converted, closed schema as one tree, for the CEL rules. */
+  /** The compact schema, for the CEL rules: its `$ref`s lead into `definitions`. */
   readonly schema: JsonSchema;
+  readonly definitions: Readonly<Record<string, JsonSchema>>;
   readonly validate: ValidateFunction;
   readonly unevaluated: SchemaProblem[];
 }
@@ -116,7 +117,7 @@ export function compileVersions(id: string, versions: Readonly<Record<string, Co
         let version = compiled.get(name);
         if (!version) {
           const validate = cachedValidators(request)[rootName(name).replace('.', '_')];
-          const schema = inlineReferences(versions[name].root, definitions);
+          const schema = versions[name].root;
           const unevaluated = unevaluatedRules(versions[name].root, definitions).map(
             (found): SchemaProblem => ({
               pointer: '',
@@ -124,7 +125,7 @@ export function compileVersions(id: string, versions: Readonly<Record<string, Co
               kind: 'cel-not-evaluated',
             }),
           );
-          version = { schema, validate, unevaluated };
+          version = { schema, definitions, validate, unevaluated };
           compiled.set(name, version);
         }
         return version;
@@ -247,7 +248,7 @@ export class CrdSchema {
     const chosen = named ?? this.versions.find((version) => version.storage) ?? this.versions[0];
     const version = chosen.compiled();
     if (!version.validate(object)) problems.push(...ajvProblems(version.validate.errors));
-    problems.push(...celProblems(version.schema, object), ...version.unevaluated);
+    problems.push(...celProblems(version.schema, object, '', version.definitions), ...version.unevaluated);
     return problems;
   }
 }
