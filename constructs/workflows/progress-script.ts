@@ -65,11 +65,13 @@ retry() {
 record_on_workflow() {
   local current version history patch
   current="$(kubectl get workflow "$WORKFLOW_NAME" -n "$NAMESPACE" -o json)" || return 1
-  version="$(jq -r '.metadata.resourceVersion' <<<"$current")" || return 1
-  history="$(jq -c --arg key "$HISTORY_ANNOTATION" '(.metadata.annotations[$key] // "[]") | (fromjson? // [])' <<<"$current")" || return 1
-  history="$(jq -c --arg stage "$STAGE" --arg agent "$AGENT" --arg at "$now" '. + [ { stage: $stage, agent: $agent, enteredAt: $at } ]' <<<"$history")" || return 1
-  patch="$(jq -n -c --arg rv "$version" --arg hk "$HISTORY_ANNOTATION" --arg h "$history" --arg ek "$ENTERED_AT_ANNOTATION" --arg at "$now" \
-    '{ metadata: { resourceVersion: $rv, annotations: { ($hk): $h, ($ek): $at } } }')" || return 1
+  # One jq from the Workflow to its patch (each start of jq costs the pod about 20 ms of CPU): the history
+  # annotation with this stage appended, the time it was entered, and the resourceVersion read.
+  patch="$(jq -c --arg hk "$HISTORY_ANNOTATION" --arg ek "$ENTERED_AT_ANNOTATION" --arg stage "$STAGE" --arg agent "$AGENT" --arg at "$now" \
+    '((.metadata.annotations[$hk] // "[]") | (fromjson? // [])) as $history
+     | { metadata: { resourceVersion: (.metadata.resourceVersion | tostring),
+                     annotations: { ($hk): ($history + [ { stage: $stage, agent: $agent, enteredAt: $at } ] | tojson), ($ek): $at } } }' \
+    <<<"$current")" || return 1
   kubectl patch workflow "$WORKFLOW_NAME" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
 }
 
