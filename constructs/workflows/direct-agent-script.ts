@@ -142,9 +142,10 @@ task_prompt="$(printf '%s\n' \
 
 previous_cli=""
 previous_id=""
-if [ -s "$session_file" ]; then
-  previous_cli="$(jq -r '.cli // ""' "$session_file" 2>/dev/null)" || previous_cli=""
-  previous_id="$(jq -r 'select(.confirmed == true) | .id // ""' "$session_file" 2>/dev/null)" || previous_id=""
+# One jq for both fields, as shell assignments it quotes; a session file it cannot read leaves both empty.
+if [ -s "$session_file" ] &&
+  fields="$(jq -r '@sh "previous_cli=\(.cli // "") previous_id=\(if .confirmed == true then .id // "" else "" end)"' "$session_file" 2>/dev/null)"; then
+  eval "$fields"
 fi
 
 system_prompt="$(cat "$SYSTEM_PROMPT_FILE")" || exit 1
