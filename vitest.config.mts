@@ -47,7 +47,8 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirst },
     projects: [
       { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...ISOLATED_TEST_FILES], isolate: false } },
-      { extends: true, test: { name: 'isolated', include: [...ISOLATED_TEST_FILES] } },
+      // Only when a file needs it: a project with nothing to include would make vitest look for its defaults.
+      ...(ISOLATED_TEST_FILES.length > 0 ? [{ extends: true, test: { name: 'isolated', include: [...ISOLATED_TEST_FILES] } }] : []),
     ],
   },
 });

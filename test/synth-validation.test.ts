@@ -1,32 +1,25 @@
 /**
  * `agent-play synth` validates what it is about to write with the same engine as `agent-play validate`, and
- * writes nothing when it finds an error. The synthesis is replaced here by fixed manifests, since the real
- * constructs refuse to build a broken platform in the first place.
+ * writes nothing when it finds an error. The synthesis is replaced here by fixed manifests (the command's
+ * `synthesize`), since the real constructs refuse to build a broken platform in the first place.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCapturing } from './support/run-cli';
-
-const manifests = vi.hoisted(() => ({ files: new Map<string, string>() }));
-
-vi.mock('../src/synth/synthesize', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../src/synth/synthesize')>()),
-  synthesizePlatform: () => manifests.files,
-}));
 
 const fixture = (name: string): string => readFileSync(resolve(__dirname, 'fixtures/lint', name), 'utf8');
 const scratchOut = (): string => join(mkdtempSync(join(tmpdir(), 'agent-play-synth-')), 'out');
 
 describe('agent-play synth validates before it writes', () => {
   it('writes nothing and exits 1 when what it would write has an error', () => {
-    manifests.files = new Map([
+    const files = new Map([
       ['plays.yaml', fixture('dag-cycle.yaml')],
       ['claims.yaml', fixture('pvc-prune-protection.yaml')],
     ]);
     const out = scratchOut();
-    const run = runCapturing(['synth', '--out', out]);
+    const run = runCapturing(['synth', '--out', out], { synthesize: () => files });
     expect(run.code).toBe(1);
     expect(existsSync(out)).toBe(false);
     expect(run.err).toContain(
@@ -36,9 +29,9 @@ describe('agent-play synth validates before it writes', () => {
   });
 
   it('prints warnings and still writes', () => {
-    manifests.files = new Map([['claims.yaml', fixture('pvc-prune-protection.yaml')]]);
+    const files = new Map([['claims.yaml', fixture('pvc-prune-protection.yaml')]]);
     const out = scratchOut();
-    const run = runCapturing(['synth', '--out', out]);
+    const run = runCapturing(['synth', '--out', out], { synthesize: () => files });
     expect(run.code).toBe(0);
     expect(existsSync(join(out, 'claims.yaml'))).toBe(true);
     expect(run.err).toContain('warning: ');

@@ -20,7 +20,8 @@ it('runs every test file that mocks a module isolated, and lists no other', () =
         .join('/'),
     );
   const mocking = files.filter((file) => file !== 'test/vitest-config.test.ts' && MOCKS.test(readFileSync(join(ROOT, file), 'utf8')));
-  expect(mocking.length).toBeGreaterThan(0);
+  // The scan finds a mock where a file would have one (no file has one today: the list is empty).
+  expect(["vi.mock('../src/x', () => ({}));", 'vi.stubEnv("A", "b");'].filter((text) => MOCKS.test(text))).toHaveLength(2);
   expect([...ISOLATED_TEST_FILES].sort()).toEqual(mocking.sort());
 });
 
@@ -32,7 +33,8 @@ it('starts the slowest files first by names that exist', () => {
 
 it('starts an isolated file before every shared one, so that no shared worker is stopped and started again', () => {
   const shared = ['test/naming.test.ts', ...SLOWEST_TEST_FILES].map((file) => startRank(file, false));
-  for (const file of ISOLATED_TEST_FILES) expect(startRank(file, true)).toBeLessThan(Math.min(...shared));
+  for (const file of [...ISOLATED_TEST_FILES, 'test/a-future-mocking-file.test.ts'])
+    expect(startRank(file, true)).toBeLessThan(Math.min(...shared));
   expect(SLOWEST_TEST_FILES.map((file) => startRank(file, false))).toEqual(SLOWEST_TEST_FILES.map((_, index) => index));
   expect(startRank('test/naming.test.ts', false)).toBeGreaterThan(startRank(SLOWEST_TEST_FILES[SLOWEST_TEST_FILES.length - 1], false));
 });

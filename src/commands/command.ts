@@ -3,6 +3,8 @@
  * One command per file in this folder; `src/cli.ts` only dispatches.
  */
 import { ProblemsError } from '../../constructs/model/problems-error';
+import type { PlatformConfig } from '../../constructs/model/config-schema';
+import type { ManifestFiles } from '../synth/generated-files';
 
 /** Exit codes: 0 done, 1 the command found errors, 2 the input was unusable. */
 export const ExitCode = { ok: 0, failed: 1, badInput: 2 } as const;
@@ -16,6 +18,11 @@ export interface Io {
   readonly stdin?: () => string;
   /** The current time, for commands that judge ages. @default the system clock */
   readonly now?: () => Date;
+  /**
+   * Builds the platform's manifests from its configuration, for the commands that synthesize (a test gives
+   * manifests the constructs would refuse to build). @default the platform's synthesis (synthesizePlatform)
+   */
+  readonly synthesize?: (config: PlatformConfig) => ManifestFiles;
 }
 
 /** Thrown for a command line that cannot be run as written; reported as one line, exit 2. */

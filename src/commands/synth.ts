@@ -27,7 +27,7 @@ function run(args: string[], io: Io): number {
     strict: true,
   });
   if (values.help) return printUsage(io, USAGE);
-  const { files, report } = checkPlatform({ file: values.config, env: io.env }, values.out);
+  const { files, report } = checkPlatform({ file: values.config, env: io.env }, values.out, io.synthesize);
   for (const finding of report.findings) io.err(`${finding.severity}: ${formatFinding(finding)}\n`);
   if (report.errors > 0) {
     io.err(`nothing written to ${values.out}: the platform has ${report.errors} error(s); fix the configuration or the constructs\n`);

@@ -19,10 +19,15 @@ export interface CheckedPlatform {
 /**
  * Loads, builds and validates the platform.
  * @param outDir the folder the files would be written to, to name them in findings
+ * @param synthesize what builds the manifests @default synthesizePlatform
  * @throws ConfigError or SynthError with one line per problem
  */
-export function checkPlatform(options: LoadConfigOptions, outDir: string): CheckedPlatform {
+export function checkPlatform(
+  options: LoadConfigOptions,
+  outDir: string,
+  synthesize: (config: PlatformConfig) => ManifestFiles = synthesizePlatform,
+): CheckedPlatform {
   const config = loadConfig(options);
-  const files = synthesizePlatform(config);
+  const files = synthesize(config);
   return { config, files, report: validateSynthesized(files, outDir) };
 }

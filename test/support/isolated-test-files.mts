@@ -2,4 +2,4 @@
  * Test files that mock modules (vi.mock): vitest.config.mts runs them isolated, with fresh modules of their
  * own, while the other files share their worker's modules. test/vitest-config.test.ts keeps the list true.
  */
-export const ISOLATED_TEST_FILES: readonly string[] = ['test/synth-validation.test.ts'];
+export const ISOLATED_TEST_FILES: readonly string[] = [];

@@ -8,7 +8,10 @@ export interface CliRun {
 }
 
 /** Runs `agent-play ARGV...` in-process with captured output, the given environment and, optionally, stdin. */
-export function runCapturing(argv: readonly string[], options: { env?: Record<string, string>; stdin?: string; now?: Date } = {}): CliRun {
+export function runCapturing(
+  argv: readonly string[],
+  options: { env?: Record<string, string>; stdin?: string; now?: Date; synthesize?: Io['synthesize'] } = {},
+): CliRun {
   let out = '';
   let err = '';
   const io: Io = {
@@ -17,6 +20,7 @@ export function runCapturing(argv: readonly string[], options: { env?: Record<st
     env: options.env ?? {},
     ...(options.stdin !== undefined ? { stdin: () => options.stdin as string } : {}),
     ...(options.now !== undefined ? { now: () => options.now as Date } : {}),
+    ...(options.synthesize !== undefined ? { synthesize: options.synthesize } : {}),
   };
   const code = runCli(argv, io);
   return { code, out, err };
