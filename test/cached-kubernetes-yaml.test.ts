@@ -2,24 +2,14 @@
  * The reading cache of `agent-play validate` (src/validate/cached-kubernetes-yaml.ts): a text read from the
  * cache gives the same documents as reading it: values, lines, duplicate keys and the line of every path.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readKubernetesYamlCached } from '../src/validate/cached-kubernetes-yaml';
 import { readKubernetesYaml, type YamlDocument } from '../src/validate/kubernetes-yaml';
+import { useScratchCacheDir } from './support/scratch-cache-dir';
 
-let cache: string;
-const previous = process.env.AGENT_PLAY_CACHE_DIR;
-beforeAll(() => {
-  cache = mkdtempSync(path.join(tmpdir(), 'agent-play-reading-'));
-  process.env.AGENT_PLAY_CACHE_DIR = cache;
-});
-afterAll(() => {
-  if (previous === undefined) delete process.env.AGENT_PLAY_CACHE_DIR;
-  else process.env.AGENT_PLAY_CACHE_DIR = previous;
-  rmSync(cache, { recursive: true, force: true });
-});
+const cache = useScratchCacheDir('agent-play-reading-');
 
 /** Every path into the value, and a few that name nothing. */
 function pathsOf(value: unknown, at: (string | number)[] = []): (string | number)[][] {

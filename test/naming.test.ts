@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  GENERATE_NAME_PREFIX_LIMIT,
+  generateNamePrefix,
   dnsName,
   dnsNameWithSuffix,
   githubAppBotLogin,
@@ -29,6 +31,14 @@ const HOSTILE = [
   'dots.and_underscores',
   'x',
 ];
+
+describe('generateNamePrefix', () => {
+  it('ends a short base with a hyphen, and cuts a long one so that the 5 random characters fit 63', () => {
+    expect(generateNamePrefix('resume-waiting-pr-created')).toBe('resume-waiting-pr-created-');
+    expect(GENERATE_NAME_PREFIX_LIMIT + 5).toBe(63);
+    expect(generateNamePrefix('x'.repeat(70))).toBe('x'.repeat(58));
+  });
+});
 
 describe('dnsName', () => {
   it.each(HOSTILE)('makes a DNS-1123 label of at most 63 characters from %j', (raw) => {

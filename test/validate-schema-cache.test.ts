@@ -4,29 +4,18 @@
  * code that later processes load instead of compiling.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cacheFileFor, cachedDocuments, cachedFileDocuments } from '../src/validate/schema/parsed-yaml-cache';
 import { userCacheDir, type ValidatorRequest } from '../src/validate/schema/validator-cache';
+import { useScratchCacheDir } from './support/scratch-cache-dir';
 
 /** A text large enough to be cached, unique to this run. */
 const bigText = (): string => `# ${randomUUID()}\n${'x: 1\n'.repeat(60_000)}`;
 
-let cache: string;
-const previous = process.env.AGENT_PLAY_CACHE_DIR;
-
-beforeAll(() => {
-  cache = mkdtempSync(path.join(tmpdir(), 'agent-play-cache-'));
-  process.env.AGENT_PLAY_CACHE_DIR = cache;
-});
-
-afterAll(() => {
-  if (previous === undefined) delete process.env.AGENT_PLAY_CACHE_DIR;
-  else process.env.AGENT_PLAY_CACHE_DIR = previous;
-  rmSync(cache, { recursive: true, force: true });
-});
+const cache = useScratchCacheDir('agent-play-cache-');
 
 describe('the user cache folder', () => {
   it('is $AGENT_PLAY_CACHE_DIR, else $XDG_CACHE_HOME/agent-play, else ~/.cache/agent-play', () => {

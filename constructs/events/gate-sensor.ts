@@ -22,6 +22,7 @@ import { restrictedEventsPodTemplate } from './events-pod-security';
 import type { IGithubEventSource } from './github-event-source';
 import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, genericServiceRule, repositoryLookup } from './repository-lookup';
 import { ARGO_API_VERSION } from '../model/argo-api';
+import { workflowTrigger } from './workflow-trigger';
 
 /**
  * What every Sensor on the GitHub EventSource takes besides what it listens for: where events come from and
@@ -91,7 +92,8 @@ export class GateSensor extends Construct {
     this.name = props.name ?? gateSensorName(props.gate.name);
     const namespace = props.namespace ?? Chart.of(this).namespace;
     assertSameNamespace(`Sensor ${this.name}`, namespace, props.eventBus);
-    if (props.repositories.length === 0) throw new Error(`Sensor ${this.name} needs at least one repository`);
+    if (props.repositories.length === 0)
+      throw new Error(`Sensor ${this.name} needs at least one repository: pass the platform's repositories`);
     if (props.gate.release.length === 0)
       throw new Error(
         `Sensor ${this.name} needs at least one release condition: give its gate a release, e.g. Releases.pullRequestOpened()`,
@@ -312,27 +314,13 @@ function resumerTrigger(gate: string, dependencyName: string, namespace: string 
     from('pr-number', { dataKey: 'body.pull_request.number' }),
     ...(strategy === 'workflow-name' ? [from('play', { dataTemplate: perTask(playPrefix) })] : []),
   ];
-  return {
-    template: {
-      name: `resume-${gate}`,
-      k8s: {
-        operation: 'create',
-        source: {
-          resource: {
-            apiVersion: ARGO_API_VERSION,
-            kind: 'Workflow',
-            metadata: { generateName: `resume-${gate}-`.slice(0, 58), namespace },
-            spec: {
-              workflowTemplateRef: { name: RESUMER_TEMPLATE_NAME },
-              // Only the gate is known here; the parameters above fill in the rest from the event.
-              arguments: { parameters: resumerArguments({ [RESUMER_GATE_PARAMETER]: gate }) },
-            },
-          },
-        },
-        parameters,
-      },
-    },
-    retryStrategy: { steps: props.triggerRetries ?? DEFAULT_TRIGGER_RETRIES, duration: '5s', factor: 2, jitter: 0.1 },
-    atLeastOnce: true,
-  };
+  return workflowTrigger({
+    name: `resume-${gate}`,
+    namespace,
+    workflowTemplate: RESUMER_TEMPLATE_NAME,
+    // Only the gate is known here; the parameters above fill in the rest from the event.
+    arguments: resumerArguments({ [RESUMER_GATE_PARAMETER]: gate }),
+    parameters,
+    retries: props.triggerRetries,
+  });
 }

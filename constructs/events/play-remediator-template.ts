@@ -2,7 +2,7 @@ import { Construct } from 'constructs';
 import { inputParameter, stepOutput, workflowParameter, WorkflowVariables } from '../model/argo-expressions';
 import { pinnedImageProblem } from '../model/image-reference';
 import { PlayAnnotations, PlayLabels, WorkflowTypes } from '../model/labels';
-import { PROGRESS_SHARDS, progressTaskKey } from '../model/naming';
+import { progressRecordEnv } from '../workflows/progress-script';
 import { PlayParameters, RESUMED_FROM_ANNOTATION } from '../model/play-contract';
 import { checkProp } from '../model/prop-checks';
 import { type RemediationPlan, roundsExhaustedReason } from '../model/remediation';
@@ -67,9 +67,7 @@ function eventEnv(): EnvVar[] {
     { name: 'PR_URL', value: parameter('pr-url') },
     { name: 'EVENT_ID', value: parameter('event-id') },
     { name: 'NAMESPACE', value: WorkflowVariables.namespace },
-    { name: 'PROGRESS_CONFIGMAP', value: parameter('progress-configmap') },
-    { name: 'PROGRESS_SHARDS', value: String(PROGRESS_SHARDS) },
-    { name: 'PROGRESS_KEY', value: progressTaskKey(parameter('task-id')) },
+    ...progressRecordEnv(parameter('progress-configmap'), parameter('task-id')),
     { name: 'STAGE_LABEL', value: PlayLabels.currentStage },
   ];
 }

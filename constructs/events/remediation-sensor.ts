@@ -1,7 +1,5 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { ARGO_API_VERSION } from '../model/argo-api';
-import { DEFAULT_TRIGGER_RETRIES } from '../model/config-schema';
 import type { ReleaseConfig } from '../model/config-schema';
 import { COMMON_LABELS } from '../model/labels';
 import { dnsLabelProblem, githubAppBotLogin, progressConfigMapName, repositoryLabelValue } from '../model/naming';
@@ -21,6 +19,8 @@ import { serviceAccountNameOf } from '../rbac/service-account-ref';
 import type { DataFilter, EventDependency, SensorSpec, Trigger, TriggerParameter } from './argo-events-types';
 import { assertSameNamespace } from './event-bus';
 import { restrictedEventsPodTemplate } from './events-pod-security';
+import { ARGO_API_VERSION } from '../model/argo-api';
+import { workflowTrigger } from './workflow-trigger';
 import { type GithubSensorProps, releaseDependency } from './gate-sensor';
 import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, type GenericRule, genericServiceRule, repositoryLookup } from './repository-lookup';
 
@@ -80,7 +80,7 @@ export class RemediationSensor extends Construct {
       props.kind,
       Object.values(RemediationKinds).includes(props.kind) ? undefined : 'is not remediate or stale-work',
     );
-    if (props.repositories.length === 0) throw new Error(`${owner} needs at least one repository`);
+    if (props.repositories.length === 0) throw new Error(`${owner} needs at least one repository: pass the platform's repositories`);
     const serviceAccountName = serviceAccountNameOf(owner, 'serviceAccountName', props.serviceAccountName);
     const dependency = props.kind === RemediationKinds.remediate ? changesRequestedDependency(props) : pushDependency(props);
     const spec: SensorSpec = {
@@ -119,7 +119,10 @@ function uniqueConditions(plan: RemediationPlan): ReleaseConfig[] {
 
 function changesRequestedDependency(props: RemediationSensorProps): EventDependency {
   const conditions = uniqueConditions(props.plan);
-  if (conditions.length === 0) throw new Error(`Sensor ${props.name ?? props.kind} has no condition: no gate sends tasks back`);
+  if (conditions.length === 0)
+    throw new Error(
+      `Sensor ${props.name ?? props.kind} has no condition: no gate of the plan sends tasks back; give a gate remediate conditions, or create no remediate Sensor`,
+    );
   const dependency = releaseDependency({
     gate: { name: props.name ?? props.kind, type: 'gate', release: conditions },
     repositories: props.repositories,
@@ -139,7 +142,10 @@ function anchored(values: readonly string[], caseInsensitive: boolean): string {
 /** A push (not a deletion) of a task branch, by an implementation agent's bot, in one of the repositories. */
 function pushDependency(props: RemediationSensorProps): EventDependency {
   const bots = props.plan.implementationAgents.map((agent) => githubAppBotLogin(props.agents[agent].githubApp));
-  if (bots.length === 0) throw new Error(`Sensor ${props.name ?? props.kind} has no implementation agent whose pushes count`);
+  if (bots.length === 0)
+    throw new Error(
+      `Sensor ${props.name ?? props.kind} has no implementation agent whose pushes count: the plan names none; add an agent of role implementation, or create no stale-work Sensor`,
+    );
   const data: DataFilter[] = [
     { path: 'body.X-GitHub-Event', type: 'string', value: [anchored(['push'], false)] },
     {
@@ -224,26 +230,12 @@ function remediatorTrigger(name: string, namespace: string | undefined, props: R
       ? []
       : [from('event-at', { dataTemplate: '{{ if .Input.body.review }}{{ .Input.body.review.submitted_at }}{{ else }}none{{ end }}' })]),
   ];
-  return {
-    template: {
-      name,
-      k8s: {
-        operation: 'create',
-        source: {
-          resource: {
-            apiVersion: ARGO_API_VERSION,
-            kind: 'Workflow',
-            metadata: { generateName: `${name}-`.slice(0, 58), namespace },
-            spec: {
-              workflowTemplateRef: { name: REMEDIATOR_TEMPLATE_NAME },
-              arguments: { parameters: remediatorArguments({ kind: props.kind }) },
-            },
-          },
-        },
-        parameters,
-      },
-    },
-    retryStrategy: { steps: props.triggerRetries ?? DEFAULT_TRIGGER_RETRIES, duration: '5s', factor: 2, jitter: 0.1 },
-    atLeastOnce: true,
-  };
+  return workflowTrigger({
+    name,
+    namespace,
+    workflowTemplate: REMEDIATOR_TEMPLATE_NAME,
+    arguments: remediatorArguments({ kind: props.kind }),
+    parameters,
+    retries: props.triggerRetries,
+  });
 }

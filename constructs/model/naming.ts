@@ -8,6 +8,17 @@
 /** The longest DNS-1123 label, and the longest name Argo accepts for a Workflow or WorkflowTemplate. */
 export const MAX_NAME_LENGTH = 63;
 
+/**
+ * How much of a `metadata.generateName` the API server keeps: it cuts the prefix so that the name with its
+ * 5 random characters fits MAX_NAME_LENGTH (apiserver `names.SimpleNameGenerator`).
+ */
+export const GENERATE_NAME_PREFIX_LIMIT = MAX_NAME_LENGTH - 5;
+
+/** `base-` as a `metadata.generateName`, cut as the API server would cut it. */
+export function generateNamePrefix(base: string): string {
+  return `${base}-`.slice(0, GENERATE_NAME_PREFIX_LIMIT);
+}
+
 /** The longest label value Kubernetes accepts. */
 export const MAX_LABEL_VALUE_LENGTH = 63;
 

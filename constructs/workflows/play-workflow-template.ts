@@ -28,7 +28,7 @@ import {
 import { playTemplateLabels } from '../model/play-workflow';
 import { onStage, stageAgents, stageCondition } from '../model/stage-behaviour';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../model/labels';
-import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey, workspaceOfAgent } from '../model/naming';
+import { progressConfigMapName, workspaceOfAgent } from '../model/naming';
 import {
   agentRunTemplateName,
   enterTaskName,
@@ -50,7 +50,7 @@ import { cancelCodeRunsTemplate, CANCEL_SELECTOR_INPUT } from './cancel-coderuns
 import { ArgoValue, codeRunTemplates, PLAY_RUN_CODERUNS } from './coderun-manifest';
 import { HARDENED_POD, hardenedScript, SCRATCH_VOLUME } from './hardened-script';
 import { boundedRetry } from './retry-policy';
-import { PROGRESS_SCRIPT } from './progress-script';
+import { PROGRESS_SCRIPT, progressRecordEnv } from './progress-script';
 import { CHECK_RELEASE_SCRIPT, RELEASED_FILE } from './release-scripts';
 import { argoResumeTemplate } from './argo-resume';
 import { argoCliImage } from '../model/argo-images';
@@ -607,9 +607,7 @@ class ProgressEnvironment {
       { name: 'NAMESPACE', value: WorkflowVariables.namespace },
       { name: 'REPOSITORY', value: this.repository.name },
       { name: 'BRANCH', value: this.repository.branch },
-      { name: 'PROGRESS_CONFIGMAP', value: progressConfigMapName(this.repository.name) },
-      { name: 'PROGRESS_SHARDS', value: String(PROGRESS_SHARDS) },
-      { name: 'PROGRESS_KEY', value: progressTaskKey(workflowParameter(PlayParameters.taskId)) },
+      ...progressRecordEnv(progressConfigMapName(this.repository.name), workflowParameter(PlayParameters.taskId)),
       { name: 'ROUND', value: workflowParameter(PlayParameters.round) },
       { name: 'TRACKING_LABEL', value: PROGRESS_TRACKING_LABEL },
       { name: 'HISTORY_ANNOTATION', value: PlayAnnotations.stageHistory },

@@ -1,16 +1,30 @@
+import { MAX_TASK_ID, PROGRESS_SHARDS, progressTaskKey } from '../model/naming';
+import type { EnvVar } from './argo-types';
 /**
- * Bash that checks TASK_ID (digits, at most 2147483647: `MAX_TASK_ID`) and prints the ConfigMap of its
- * progress record, `$PROGRESS_CONFIGMAP-$((TASK_ID % PROGRESS_SHARDS))`, as `progressConfigMapOf` names it.
- * A task id that is anything else stops the script before it reaches kubectl.
+ * Bash that checks TASK_ID (digits, at most `MAX_TASK_ID`) and prints the ConfigMap of its progress record,
+ * `$PROGRESS_CONFIGMAP-$((TASK_ID % PROGRESS_SHARDS))`, as `progressConfigMapOf` names it. A task id that is
+ * anything else stops the script before it reaches kubectl. `progressRecordEnv` gives what it reads.
  */
 export const TASK_CONFIGMAP_BASH = String.raw`# The ConfigMap of this task's record; a task id that is not digits goes no further.
 task_configmap() {
-  if ! [[ "$TASK_ID" =~ ^[0-9]{1,10}$ ]] || (( 10#$TASK_ID > 2147483647 )); then
-    echo "task id "$TASK_ID" is not a task id (digits, at most 2147483647)" >&2
+  if ! [[ "$TASK_ID" =~ ^[0-9]{1,${String(MAX_TASK_ID).length}}$ ]] || (( 10#$TASK_ID > ${MAX_TASK_ID} )); then
+    echo "task id "$TASK_ID" is not a task id (digits, at most ${MAX_TASK_ID})" >&2
     return 2
   fi
   printf '%s-%d' "$PROGRESS_CONFIGMAP" "$(( 10#$TASK_ID % PROGRESS_SHARDS ))"
 }`;
+
+/**
+ * Where a task's progress record is, as the scripts read it (`TASK_CONFIGMAP_BASH`, and PROGRESS_KEY):
+ * the repository's base ConfigMap name and the task id, each a value or an Argo expression.
+ */
+export function progressRecordEnv(configMapBase: string, taskId: string): EnvVar[] {
+  return [
+    { name: 'PROGRESS_CONFIGMAP', value: configMapBase },
+    { name: 'PROGRESS_SHARDS', value: String(PROGRESS_SHARDS) },
+    { name: 'PROGRESS_KEY', value: progressTaskKey(taskId) },
+  ];
+}
 
 /**
  * The bash that records a play's progress, run at every stage transition and once more by the exit

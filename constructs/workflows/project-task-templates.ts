@@ -6,14 +6,15 @@
  */
 import { inputParameter, stepOutput, WorkflowVariables } from '../model/argo-expressions';
 import { PlayLabels, ProjectLabels } from '../model/labels';
-import { PROGRESS_SHARDS, progressConfigMapName, progressTaskKey } from '../model/naming';
+import { progressConfigMapName } from '../model/naming';
 import { PlayParameters, playWorkflowName, ProgressStatuses } from '../model/play-contract';
 import { playWorkflow } from '../model/play-workflow';
 import type { RepositoryConfig } from '../model/config-schema';
 import type { Template } from './argo-types';
 import { hardenedScript, SCRATCH_MOUNT } from './hardened-script';
 import { IMAGE_PULL_ALLOWANCE_SECONDS, sharedDeadlineRetry } from './retry-policy';
-import { TASK_CONFIGMAP_BASH } from './progress-script';
+import { progressRecordEnv, TASK_CONFIGMAP_BASH } from './progress-script';
+import { ARGO_COMPLETED_LABEL } from '../model/argo-api';
 
 export const ProjectTemplates = {
   runTask: 'run-task',
@@ -94,9 +95,7 @@ function findStart(props: ProjectTaskTemplatesProps): Template {
     env: [
       { name: 'TASK_ID', value: inputParameter(PlayParameters.taskId) },
       { name: 'NAMESPACE', value: WorkflowVariables.namespace },
-      { name: 'PROGRESS_CONFIGMAP', value: progressConfigMapName(props.repository.name) },
-      { name: 'PROGRESS_SHARDS', value: String(PROGRESS_SHARDS) },
-      { name: 'PROGRESS_KEY', value: progressTaskKey(inputParameter(PlayParameters.taskId)) },
+      ...progressRecordEnv(progressConfigMapName(props.repository.name), inputParameter(PlayParameters.taskId)),
       { name: 'FIRST_STAGE', value: props.firstStage },
       { name: 'COMPLETED', value: ProgressStatuses.completed },
       { name: 'START', value: TaskActions.start },
@@ -176,7 +175,7 @@ object_of() {
 between_plays() {
   local play="$1" record="$2"
   [ -n "$play" ] || { echo "no play $PLAY (being replaced)"; return; }
-  [ "$(jq -r '.metadata.labels["workflows.argoproj.io/completed"] // "false"' <<<"$play")" = "true" ] || { echo "play $PLAY is running"; return; }
+  [ "$(jq -r '.metadata.labels["${ARGO_COMPLETED_LABEL}"] // "false"' <<<"$play")" = "true" ] || { echo "play $PLAY is running"; return; }
   [ -z "$(jq -r '.reason // ""' <<<"$record")" ] || return 0
   local played recorded
   played="$(jq -r --arg key "$ROUND_LABEL" '.metadata.labels[$key] // "1"' <<<"$play")"
@@ -257,9 +256,7 @@ function waitPlay(props: ProjectTaskTemplatesProps): Template {
     activeDeadlineSeconds: deadline,
     env: [
       ...taskEnv(props),
-      { name: 'PROGRESS_CONFIGMAP', value: progressConfigMapName(props.repository.name) },
-      { name: 'PROGRESS_SHARDS', value: String(PROGRESS_SHARDS) },
-      { name: 'PROGRESS_KEY', value: progressTaskKey(inputParameter(PlayParameters.taskId)) },
+      ...progressRecordEnv(progressConfigMapName(props.repository.name), inputParameter(PlayParameters.taskId)),
       { name: 'ROUND_LABEL', value: PlayLabels.round },
       { name: 'COMPLETED', value: ProgressStatuses.completed },
       { name: 'FAILED', value: ProgressStatuses.failed },

@@ -7,6 +7,7 @@
  * reads the record, then suspends only when no release is recorded. Either the play sees the record, or
  * the resumer sees the play waiting: an event is never lost, whichever comes first.
  */
+import { ARGO_COMPLETED_LABEL } from '../model/argo-api';
 
 /** Where the gate check leaves its answer, `true` or `false` (the step's output parameter). */
 export const RELEASED_FILE = '/tmp/released';
@@ -34,7 +35,7 @@ if [ -n "$PLAY" ]; then
 else
   plays="$(kubectl get workflows -n "$NAMESPACE" -l "$selector" -o json | jq -c '.items')"
 fi
-plays="$(jq -c '[.[] | select((.metadata.labels["workflows.argoproj.io/completed"] // "false") != "true")]' <<<"$plays")"`;
+plays="$(jq -c '[.[] | select((.metadata.labels["${ARGO_COMPLETED_LABEL}"] // "false") != "true")]' <<<"$plays")"`;
 
 /**
  * A jq program over a Workflow (JSON) that prints how many of its suspend nodes wait for a resume at the

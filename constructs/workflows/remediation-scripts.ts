@@ -12,6 +12,7 @@
  */
 import { TASK_CONFIGMAP_BASH } from './progress-script';
 import { LIVE_PLAYS_BASH } from './release-scripts';
+import { ARGO_COMPLETED_LABEL } from '../model/argo-api';
 
 /** Where the decide step leaves its outputs (the step's output parameters). */
 export const RemediatorFiles = {
@@ -170,13 +171,13 @@ if [ -n "$REASON" ]; then
   patch="$(jq -n -c --arg key "$REASON_ANNOTATION" --arg reason "$REASON" '{ metadata: { annotations: { ($key): $reason } } }')"
   kubectl patch workflow "$PLAY" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
 fi
-if [ "$(jq -r '.metadata.labels["workflows.argoproj.io/completed"] // "false"' <<<"$current")" != "true" ]; then
+if [ "$(jq -r '.metadata.labels["${ARGO_COMPLETED_LABEL}"] // "false"' <<<"$current")" != "true" ]; then
   kubectl patch workflow "$PLAY" -n "$NAMESPACE" --type merge -p '{"spec":{"shutdown":"Stop"}}' >/dev/null
   echo "stopped play $PLAY: its exit handler cancels its CodeRuns"
 fi
 waited=0
 while :; do
-  completed="$(kubectl get workflow "$PLAY" -n "$NAMESPACE" -o json 2>/dev/null | jq -r '.metadata.labels["workflows.argoproj.io/completed"] // "false"' || echo gone)"
+  completed="$(kubectl get workflow "$PLAY" -n "$NAMESPACE" -o json 2>/dev/null | jq -r '.metadata.labels["${ARGO_COMPLETED_LABEL}"] // "false"' || echo gone)"
   if [ "$completed" = "true" ] || [ "$completed" = "gone" ]; then
     echo "play $PLAY has finished"
     exit 0

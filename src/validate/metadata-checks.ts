@@ -6,6 +6,7 @@
 import { isDnsLabel, isDnsSubdomain, isLabelKey, isLabelValue, MAX_LABEL_VALUE_LENGTH } from '../../constructs/model/naming';
 import { fieldPath, type ManifestObject, type Violation } from './finding';
 import { isRecord } from '../is-record';
+import { GENERATE_NAME_PREFIX_LIMIT } from '../../constructs/model/naming';
 
 export const METADATA_RULES = {
   name: 'metadata-name',
@@ -46,8 +47,7 @@ const NAME_RULES: Readonly<Record<string, NameRule>> = {
   ClusterRoleBinding: PATH_SEGMENT,
 };
 
-/** The API server cuts a generateName prefix to 58 characters, so that the name with its 5 random ones fits 63. */
-const GENERATE_NAME_PREFIX_LIMIT = 58;
+/** A name the API server could generate from `prefix` (GENERATE_NAME_PREFIX_LIMIT characters of it, and 5 random ones). */
 const generatedName = (prefix: string): string => `${prefix.slice(0, GENERATE_NAME_PREFIX_LIMIT)}x1y2z`;
 
 /** Problems of `metadata.name` / `metadata.generateName`, each with its rule id. */

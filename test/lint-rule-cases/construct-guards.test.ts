@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../constructs/events/event-bus';
 import { GateSensor } from '../../constructs/events/gate-sensor';
 import { GithubEventSource } from '../../constructs/events/github-event-source';
+import { RemediationSensor } from '../../constructs/events/remediation-sensor';
+import { type RemediationPlan, remediationPlan } from '../../constructs/model/remediation';
 import { durationSeconds, durationText } from '../../constructs/model/duration';
 import { dnsName, dnsNameWithSuffix, labelValue, parseRepository, progressShard } from '../../constructs/model/naming';
 import { chunkTasks, MAX_DAG_TASKS } from '../../constructs/model/project';
@@ -33,6 +35,27 @@ const agents = Object.keys(config.agents);
 const bus = (namespace?: string) => EventBus.fromEventBusName(chart(), 'Bus', 'default', namespace);
 const secret = { name: 's', key: 'k' };
 const container = (name: string) => ({ name, container: { image: 'alpine:3.23' } });
+/** A remediation Sensor of the default platform, its plan changed by `change`. */
+function remediationSensor(kind: 'remediate' | 'stale-work', change: (plan: RemediationPlan) => RemediationPlan): RemediationSensor {
+  const scope = chart();
+  const stages = StageMachine.fromConfig(config).stages;
+  const plan = remediationPlan(stages, config.agents, config.remediation) as RemediationPlan;
+  const eventSource = new GithubEventSource(scope, 'gh', {
+    eventBus: bus(),
+    webhookSecret: secret,
+    repositories: ['a/b'],
+    events: ['push'],
+  });
+  return new RemediationSensor(scope, kind, {
+    kind,
+    plan: change(plan),
+    repositories: config.repositories,
+    agents: config.agents,
+    eventSource,
+    eventBus: bus(),
+    serviceAccountName: 'sensor',
+  });
+}
 
 function playTemplate(change: (props: any) => void) {
   const stages = new StageMachineBuilder({ agents }).agent('implementation', 'rex').end().build();
@@ -302,7 +325,17 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
         serviceAccountName: 'resumer',
       } as any);
     },
-    /^Sensor [a-z0-9-]+ needs at least one repository$/,
+    /^Sensor [a-z0-9-]+ needs at least one repository: pass the platform's repositories$/,
+  ],
+  [
+    'a remediate Sensor whose plan sends no task back',
+    () => remediationSensor('remediate', (plan) => ({ ...plan, routes: [] })),
+    'give a gate remediate conditions, or create no remediate Sensor',
+  ],
+  [
+    'a stale-work Sensor whose plan names no implementation agent',
+    () => remediationSensor('stale-work', (plan) => ({ ...plan, implementationAgents: [] })),
+    'add an agent of role implementation, or create no stale-work Sensor',
   ],
   [
     'a project whose repository is not configured (AgentPlatform checks even a resolved config)',

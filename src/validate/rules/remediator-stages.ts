@@ -23,6 +23,10 @@ interface PlayStages {
 }
 
 /** The play WorkflowTemplates of the run: their stages (the start-stage enum) and which of them run an agent. */
+/** The stages a remediator variable must name, and how a message names them. */
+const AGENT_STAGES = { one: 'an agent stage', many: 'agent stages', of: (play: PlayStages) => play.agentStages };
+const ANY_STAGES = { one: 'a stage', many: 'stages', of: (play: PlayStages) => play.stages };
+
 function playsOf(context: LintContext): PlayStages[] {
   return workflowObjects(context.objects, ['WorkflowTemplate', 'ClusterWorkflowTemplate']).flatMap(({ target, workflow }) => {
     const start = namedList(workflow.spec.arguments, 'parameters').find((parameter) => parameter.name === PlayParameters.startStage);
@@ -49,11 +53,13 @@ function violationsOf(target: ManifestObject, plays: readonly PlayStages[]): Vio
       const kind = STAGE_VARIABLES[variable.name];
       if (kind === undefined || variable.value === '') return [];
       const stage = variable.value;
-      const wrong = plays.filter((play) => !(kind === 'agent' ? play.agentStages : play.stages).includes(stage));
-      return wrong.map((play) => ({
-        path: pathOf(at, isRecord(template.script) ? 'script' : 'container', 'env', index, 'value'),
-        message: `${variable.name} "${stage}" is not ${kind === 'agent' ? 'an agent stage' : 'a stage'} of play ${play.name} (${kind === 'agent' ? 'agent stages' : 'stages'}: ${(kind === 'agent' ? play.agentStages : play.stages).join(', ')}): its successors would be refused; regenerate the remediator from the same stages`,
-      }));
+      const wanted = kind === 'agent' ? AGENT_STAGES : ANY_STAGES;
+      return plays
+        .filter((play) => !wanted.of(play).includes(stage))
+        .map((play) => ({
+          path: pathOf(at, isRecord(template.script) ? 'script' : 'container', 'env', index, 'value'),
+          message: `${variable.name} "${stage}" is not ${wanted.one} of play ${play.name} (${wanted.many}: ${wanted.of(play).join(', ')}): its successors would be refused; regenerate the remediator from the same stages`,
+        }));
     });
   });
 }
