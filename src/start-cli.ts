@@ -20,12 +20,30 @@ import { userCacheDir } from './user-cache-dir';
 const BUNDLE = path.join(__dirname, 'cli-bundle.cjs');
 
 /**
+ * The built-in modules the bundle requires, and the lazily loaded parts of them it uses, loaded before the
+ * flag below is set. Node compiles its own modules from a code cache built into the binary, which V8
+ * accepts only under the flags it was made with: a built-in first loaded after `setFlagsFromString` is
+ * compiled from source (child_process with net and dgram, 3 ms of every synthesis). Loading one the command
+ * would not have loaded costs a fraction of that. test/start-cli-flags.test.ts checks that a synthesis
+ * loads no other built-in after the flag.
+ */
+const BUILT_INS_BEFORE_FLAGS = ['node:child_process', 'node:process', 'node:util'] as const;
+
+function loadBuiltInsBeforeFlags(): void {
+  const load = createRequire(__filename);
+  for (const name of BUILT_INS_BEFORE_FLAGS) load(name);
+  // A getter that loads its module (util/parse_args) on first use.
+  void (load('node:util') as typeof import('node:util')).parseArgs;
+}
+
+/**
  * V8 optimises a function once it has run about 66 KB of bytecode (its interrupt budget); a command runs for
  * a fraction of a second, and optimising what merely starts up cost a sixth of `agent-play synth`'s CPU, on
  * the other core or on this one. Four times the budget leaves that to the code that stays hot: a synthesis
  * of 10,000 project tasks takes as long as before, validating the 220 upstream examples a fifth less.
  * Set before the bundle is compiled, so that its compiled-code cache is made and read under the same flags.
  */
+loadBuiltInsBeforeFlags();
 v8.setFlagsFromString('--interrupt-budget=270336');
 
 function loadCli(): typeof Cli {

@@ -1,7 +1,8 @@
 /**
  * A string-keyed map of JSON values kept in one file of the user's cache folder, for the results of pure,
- * slow functions of a pinned library (a CEL parse, a Go regexp check): read whole on first use, written whole
- * at exit when a run added to it. A missing, unreadable or unwritable file costs time, never an error.
+ * slow functions of a pinned library (a CEL parse, a Go regexp check, the CEL verdicts on an object): read
+ * whole on first use, written whole at exit when a run added to it. A missing, unreadable or unwritable file
+ * costs time, never an error.
  */
 import { readFileSync } from 'node:fs';
 import { writeCacheFile } from './user-cache-dir';
@@ -10,8 +11,15 @@ export class StoredMap {
   private entries: Map<string, unknown> | undefined;
   private unsaved = false;
 
-  /** @param file where it is kept; name the version of whatever computes its values in it */
-  public constructor(private readonly file: string) {}
+  /**
+   * @param file where it is kept; name the version of whatever computes its values in it
+   * @param limit the most entries kept: adding one more drops the oldest added, so that a map keyed by
+   * content that changes (an object being edited) does not grow without end @default no limit
+   */
+  public constructor(
+    private readonly file: string,
+    private readonly limit = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** The value stored under `key`, or `undefined`. */
   public get(key: string): unknown {
@@ -20,7 +28,13 @@ export class StoredMap {
 
   /** Stores `value` (JSON) under `key`; the file is written at exit. */
   public set(key: string, value: unknown): void {
-    this.read().set(key, value);
+    const entries = this.read();
+    entries.delete(key);
+    entries.set(key, value);
+    for (const oldest of entries.keys()) {
+      if (entries.size <= this.limit) break;
+      entries.delete(oldest);
+    }
     if (!this.unsaved) process.once('exit', () => this.save());
     this.unsaved = true;
   }

@@ -165,16 +165,18 @@ export const dagTargetRule = dagRule('dag-target', 'dag.target names tasks of th
     .map((name) => ({ path: pathOf(dag.at, 'dag', 'target'), message: `target "${name}" is not a task of this DAG` }));
 });
 
-/** Every task a task transitively depends on. */
-function ancestorsOf(task: CallAt, byName: ReadonlyMap<string, CallAt>): Set<string> {
+/**
+ * Every task a task transitively depends on. `direct` holds each task's own dependencies, parsed once for
+ * the DAG: parsing them again for every ancestor of every task made this rule quadratic in the DAG's size.
+ */
+function ancestorsOf(task: CallAt, direct: ReadonlyMap<string, readonly string[]>): Set<string> {
   const seen = new Set<string>();
-  const pending = dependenciesOf(task);
+  const pending = [...(direct.get(task.name) ?? [])];
   while (pending.length > 0) {
     const name = pending.pop() as string;
     if (seen.has(name)) continue;
     seen.add(name);
-    const next = byName.get(name);
-    if (next) pending.push(...dependenciesOf(next));
+    pending.push(...(direct.get(name) ?? []));
   }
   return seen;
 }
@@ -184,8 +186,13 @@ export const dagArgumentDependencyRule = dagRule(
   'an argument that starts with {{tasks.X...}} comes from a task X that runs before',
   (_dag, tasks) => {
     const byName = new Map(tasks.map((task) => [task.name, task]));
+    const direct = new Map(tasks.map((task) => [task.name, dependenciesOf(task)]));
     return tasks.flatMap((task) => {
-      const ancestors = ancestorsOf(task, byName);
+      let ancestors: Set<string> | undefined;
+      const runsAfter = (name: string): boolean => {
+        ancestors ??= ancestorsOf(task, direct);
+        return ancestors.has(name);
+      };
       const parameters = listOf(task.call.arguments?.parameters).map((parameter, index) => ({
         text: isRecord(parameter) ? parameter.value : undefined,
         at: [...task.at, 'arguments', 'parameters', index, 'value'],
@@ -196,7 +203,7 @@ export const dagArgumentDependencyRule = dagRule(
       }));
       return [...parameters, ...artifacts].flatMap(({ text, at }): Violation[] => {
         const match = typeof text === 'string' ? /^\{\{\s*tasks\.([a-zA-Z0-9][-a-zA-Z0-9]*)\./.exec(text) : null;
-        if (!match || ancestors.has(match[1]) || !byName.has(match[1])) return [];
+        if (!match || !byName.has(match[1]) || runsAfter(match[1])) return [];
         return [{ path: pathOf(at), message: `"${text}" needs task "${match[1]}" to have run: add it to this task's depends` }];
       });
     });

@@ -6,11 +6,12 @@
  * `parse` returns, written as JSON with its bigints, bytes and unset fields tagged. A missing, unreadable or
  * stale file costs time, never an error.
  */
-import { parse } from '@bufbuild/cel';
+import type { parse } from '@bufbuild/cel';
 import * as path from 'node:path';
 import packageJson from '../../../package.json';
 import { StoredMap } from '../../stored-map';
 import { userCacheDir } from '../../user-cache-dir';
+import { celLibrary } from './cel-library';
 
 type ParsedExpr = ReturnType<typeof parse>;
 
@@ -25,7 +26,7 @@ export function cachedParse(expression: string): ParsedExpr {
   stored ??= new StoredMap(path.join(userCacheDir(), 'cel', `${FORMAT}-${CEL_VERSION}.json`));
   const known = stored.get(expression);
   if (known !== undefined) return untag(known) as ParsedExpr;
-  const parsed = parse(expression);
+  const parsed = celLibrary().parse(expression);
   stored.set(expression, tag(parsed));
   return parsed;
 }

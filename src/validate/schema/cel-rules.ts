@@ -8,18 +8,21 @@
  * `self` is the JSON value at the rule's schema node; the library reads integral numbers as CEL `int`, as
  * the API server does for integer fields. Choice and reasons: docs/fidelity.md.
  */
-import { celEnv, isCelError, plan } from '@bufbuild/cel';
+import type { CelEnv } from '@bufbuild/cel';
+import { celLibrary } from './cel-library';
 import { cachedParse } from './cel-parse-cache';
 import { isRecord, SCHEMA_LISTS, type JsonSchema } from './json-schema-passes';
 import { escapePointer, type SchemaProblem } from './schema-problem';
 
 type CompiledRule = (context: Record<string, unknown>) => unknown;
 
-const ENVIRONMENT = celEnv();
+let environment: CelEnv | undefined;
 
 /** Parses and plans a CEL expression once; the returned function throws the library's evaluation error. */
 function compile(expression: string): CompiledRule {
-  const program = plan(ENVIRONMENT, cachedParse(expression));
+  const { celEnv, isCelError, plan } = celLibrary();
+  environment ??= celEnv();
+  const program = plan(environment, cachedParse(expression));
   return (context) => {
     const result = program(context as Parameters<typeof program>[0]);
     if (isCelError(result)) throw new Error(result.message);

@@ -9,7 +9,8 @@ import { celProblems, type CelRuleLocation, holdsUnevaluatedCelRule, unevaluated
 import { pruneSchema, shareRepeatedSchemas } from './compact-schema';
 import { isRecord, PREPARATION_VERSION, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
-import { cachedValidators } from './validator-cache';
+import { cachedCelProblems, cachedUnevaluatedRules } from './cel-verdict-cache';
+import { cachedValidators, validatorKey } from './validator-cache';
 
 /** A CRD that cannot be used as a schema: not a v1 CRD, or a version without a schema. */
 export class CrdShapeError extends Error {
@@ -26,6 +27,8 @@ export interface CompiledVersion {
   readonly definitions: Readonly<Record<string, JsonSchema>>;
   readonly validate: ValidateFunction;
   readonly unevaluated: SchemaProblem[];
+  /** Names the schema by its content, for the CEL verdicts kept in the user cache (cel-verdict-cache.ts). */
+  readonly celKey: string;
 }
 
 /**
@@ -118,14 +121,17 @@ export function compileVersions(id: string, versions: Readonly<Record<string, Co
         if (!version) {
           const validate = cachedValidators(request)[rootName(name).replace('.', '_')];
           const schema = versions[name].root;
-          const unevaluated = unevaluatedRules(versions[name].root, definitions).map(
-            (found): SchemaProblem => ({
-              pointer: '',
-              message: `CEL rule at ${found.at} not evaluated (a transition rule on oldSelf, or a Kubernetes-only CEL function agent-play's CEL library does not have): ${found.rule}`,
-              kind: 'cel-not-evaluated',
-            }),
+          const celKey = `${validatorKey(request)}:${name}`;
+          const unevaluated = cachedUnevaluatedRules(celKey, () =>
+            unevaluatedRules(schema, definitions).map(
+              (found): SchemaProblem => ({
+                pointer: '',
+                message: `CEL rule at ${found.at} not evaluated (a transition rule on oldSelf, or a Kubernetes-only CEL function agent-play's CEL library does not have): ${found.rule}`,
+                kind: 'cel-not-evaluated',
+              }),
+            ),
           );
-          version = { schema, definitions, validate, unevaluated };
+          version = { schema, definitions, validate, unevaluated, celKey };
           compiled.set(name, version);
         }
         return version;
@@ -248,7 +254,8 @@ export class CrdSchema {
     const chosen = named ?? this.versions.find((version) => version.storage) ?? this.versions[0];
     const version = chosen.compiled();
     if (!version.validate(object)) problems.push(...ajvProblems(version.validate.errors));
-    problems.push(...celProblems(version.schema, object, '', version.definitions), ...version.unevaluated);
+    const cel = cachedCelProblems(version.celKey, object, () => celProblems(version.schema, object, '', version.definitions));
+    problems.push(...cel, ...version.unevaluated);
     return problems;
   }
 }
