@@ -25,7 +25,7 @@ const usage = args.length === 1 && HELP.includes(args[0]) ? cachedUsage() : unde
 if (usage !== undefined) {
   process.stdout.write(usage);
 } else {
-  const { runCli, endQuietlyOnClosedPipe } = require(built);
+  const { runCli, endQuietlyOnClosedPipe, exitWhenWritten } = require(built);
   endQuietlyOnClosedPipe(process.stdout);
-  process.exitCode = runCli(args);
+  exitWhenWritten(runCli(args));
 }

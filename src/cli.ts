@@ -2,6 +2,7 @@ import { ProblemsError } from '../constructs/model/problems-error';
 import { ExitCode, UsageError, type Io } from './commands/command';
 import { COMMANDS } from './commands';
 import { endQuietlyOnClosedPipe } from './commands/closed-pipe';
+import { exitWhenWritten } from './commands/exit-when-written';
 import { UnsupportedFeatureError } from './simulate/engine/unsupported';
 import { OutputError } from './synth/write-manifests';
 import { z } from 'zod';
@@ -12,6 +13,7 @@ z.config({ jitless: true });
 
 export { ExitCode, type Io } from './commands/command';
 export { endQuietlyOnClosedPipe } from './commands/closed-pipe';
+export { exitWhenWritten } from './commands/exit-when-written';
 
 const PROCESS_IO: Io = {
   out: (text) => process.stdout.write(text),
@@ -72,5 +74,5 @@ function isParseArgsError(error: unknown): boolean {
 
 if (require.main === module) {
   endQuietlyOnClosedPipe(process.stdout);
-  process.exitCode = runCli(process.argv.slice(2));
+  exitWhenWritten(runCli(process.argv.slice(2)));
 }

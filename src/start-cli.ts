@@ -79,9 +79,9 @@ function loadCli(): typeof Cli {
 }
 
 const cli = loadCli();
-export const { runCli, endQuietlyOnClosedPipe, ExitCode } = cli;
+export const { runCli, endQuietlyOnClosedPipe, exitWhenWritten, ExitCode } = cli;
 
 if (require.main === module) {
   endQuietlyOnClosedPipe(process.stdout);
-  process.exitCode = runCli(process.argv.slice(2));
+  exitWhenWritten(runCli(process.argv.slice(2)));
 }

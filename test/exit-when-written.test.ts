@@ -1,0 +1,46 @@
+/**
+ * The command line ends at once after a command when its output is written (src/commands/exit-when-written.ts),
+ * and waits for the writes otherwise; either way the exit code is the command's, and a pipe gets every byte.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli';
+import { exitWhenWritten } from '../src/commands/exit-when-written';
+
+const ROOT = resolve(__dirname, '..');
+const BIN = resolve(ROOT, 'bin/agent-play.cjs');
+const exitCodeBefore = process.exitCode;
+afterEach(() => {
+  process.exitCode = exitCodeBefore;
+});
+
+describe('exitWhenWritten', () => {
+  it('ends now, with the code, when no stream holds unwritten output', () => {
+    const exits: number[] = [];
+    exitWhenWritten(3, [{ writableLength: 0 }, { writableLength: 0 }], (code) => exits.push(code));
+    expect(exits).toEqual([3]);
+  });
+
+  it('leaves the process to end by itself, with the code set, while a stream still holds output', () => {
+    const exits: number[] = [];
+    exitWhenWritten(4, [{ writableLength: 0 }, { writableLength: 120 }], (code) => exits.push(code));
+    expect(exits).toEqual([]);
+    expect(process.exitCode).toBe(4);
+  });
+});
+
+describe.runIf(existsSync(resolve(ROOT, 'build/cli.cjs')))('the installed command', () => {
+  it('hands a pipe its whole output and the exit code of the command', () => {
+    let expected = '';
+    expect(runCli(['config', 'schema'], { out: (text) => (expected += text), err: () => {}, env: {} })).toBe(0);
+    const schema = spawnSync(process.execPath, [BIN, 'config', 'schema'], { cwd: ROOT, encoding: 'utf8' });
+    expect(schema.status).toBe(0);
+    expect(expected.length).toBeGreaterThan(10_000);
+    expect(schema.stdout).toBe(expected);
+    const unknown = spawnSync(process.execPath, [BIN, 'no-such-command'], { cwd: ROOT, encoding: 'utf8' });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('no-such-command');
+  });
+});
