@@ -1,8 +1,6 @@
 import { ProblemsError } from '../constructs/model/problems-error';
 import { ExitCode, UsageError, type Io } from './commands/command';
 import { COMMANDS } from './commands';
-import { endQuietlyOnClosedPipe } from './commands/closed-pipe';
-import { exitWhenWritten } from './commands/exit-when-written';
 import { UnsupportedFeatureError } from './simulate/engine/unsupported';
 import { OutputError } from './synth/write-manifests';
 import { z } from 'zod';
@@ -70,9 +68,4 @@ function report(error: unknown, command: string, io: Io): number {
 function isParseArgsError(error: unknown): boolean {
   const code = (error as { code?: string } | undefined)?.code;
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
-}
-
-if (require.main === module) {
-  endQuietlyOnClosedPipe(process.stdout);
-  exitWhenWritten(runCli(process.argv.slice(2)));
 }

@@ -10,7 +10,7 @@
  */
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from './cli';
+import { exitWhenWritten, runCli } from './cli';
 
 const MANIFESTS = 'dist-manifests';
 
@@ -23,4 +23,4 @@ function main(): number {
   return code;
 }
 
-process.exitCode = main();
+exitWhenWritten(main());

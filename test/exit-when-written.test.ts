@@ -8,9 +8,11 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli';
 import { exitWhenWritten } from '../src/commands/exit-when-written';
+import { useScratchCacheDir } from './support/scratch-cache-dir';
 
 const ROOT = resolve(__dirname, '..');
 const BIN = resolve(ROOT, 'bin/agent-play.cjs');
+const scratch = useScratchCacheDir('agent-play-exit-');
 const exitCodeBefore = process.exitCode;
 afterEach(() => {
   process.exitCode = exitCodeBefore;
@@ -42,5 +44,16 @@ describe.runIf(existsSync(resolve(ROOT, 'build/cli.cjs')))('the installed comman
     const unknown = spawnSync(process.execPath, [BIN, 'no-such-command'], { cwd: ROOT, encoding: 'utf8' });
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('no-such-command');
+  });
+});
+
+describe.runIf(existsSync(resolve(ROOT, 'build/main.cjs')))('the cdk8s app entry (build/main.cjs)', () => {
+  it('synthesizes and ends with code 0, running no command line of its own', () => {
+    // It bundles src/cli.ts: a `require.main === module` block there once ran the command line with no
+    // arguments first, printing the usage and, once commands ended at once, exiting before the synthesis.
+    const app = spawnSync(process.execPath, [resolve(ROOT, 'build/main.cjs')], { cwd: scratch, encoding: 'utf8' });
+    expect(app.stdout).not.toContain('Usage: agent-play');
+    expect(app.status, app.stderr).toBe(0);
+    expect(existsSync(resolve(scratch, 'dist-manifests', 'play-workflow-templates.yaml'))).toBe(true);
   });
 });

@@ -54,10 +54,30 @@ export function resolveConfig(inputs: ConfigInputs = {}): PlatformConfig {
   merged.clis = mergeEntries(DEFAULT_CLIS, file.clis);
   const overrides = applyCliOverrides(merged.agents, inputs.env ?? {});
   const result = PlatformConfigSchema.safeParse(merged);
-  if (result.success && reserved.length === 0) return result.data;
+  if (result.success && reserved.length === 0) {
+    resolvedJson.set(result.data, JSON.stringify(result.data));
+    return result.data;
+  }
   const issues = result.success ? [] : result.error.issues.map((issue) => describeIssue(issue, overrides));
   // A rule that checks a field and a rule that derives a name from it may say the same thing once each.
   throw new ConfigError([...new Set([...reserved, ...issues])].sort());
+}
+
+/**
+ * The JSON of each config `resolveConfig` returned, by the object returned: `AgentPlatform` parses its config
+ * again (a config already resolved parses to itself), which the command line, handing it what it has just
+ * resolved, need not pay for.
+ */
+const resolvedJson = new WeakMap<object, string>();
+
+/**
+ * A copy of `config` when it is a config `resolveConfig` returned and nothing changed in it since (its JSON
+ * is the same); `undefined` otherwise, when it must be resolved.
+ */
+export function unchangedResolvedConfig(config: unknown): PlatformConfig | undefined {
+  if (!isRecord(config)) return undefined;
+  const json = resolvedJson.get(config);
+  return json !== undefined && json === JSON.stringify(config) ? (JSON.parse(json) as PlatformConfig) : undefined;
 }
 
 export { RESERVED_KEYS } from './reserved-keys';

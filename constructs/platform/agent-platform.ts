@@ -5,7 +5,7 @@ import { CodeRunCrd } from '../crds/coderun-crd';
 import { executionOf } from '../model/direct-execution';
 import type { PlatformConfig, PlatformConfigInput } from '../model/config-schema';
 import { PlayParameters } from '../model/play-contract';
-import { resolveConfig } from '../model/resolve-config';
+import { resolveConfig, unchangedResolvedConfig } from '../model/resolve-config';
 import { StageMachine } from '../model/stage-machine';
 import { EventBus } from '../events/event-bus';
 import { GateSensor } from '../events/gate-sensor';
@@ -79,8 +79,11 @@ export class AgentPlatform extends Construct {
    */
   public constructor(scope: Construct, id: string, props: AgentPlatformProps = {}) {
     super(scope, id);
-    // Parsed here, so that every default is the schema's: a config already resolved parses to itself.
-    this.config = resolveConfig({ file: structuredClone(props.config ?? {}), fileName: 'AgentPlatform config' });
+    // Parsed here, so that every default is the schema's: a config already resolved parses to itself, and
+    // one resolveConfig has just returned, unchanged, is not parsed again.
+    this.config =
+      unchangedResolvedConfig(props.config) ??
+      resolveConfig({ file: structuredClone(props.config ?? {}), fileName: 'AgentPlatform config' });
     const config = this.config;
     this.stages = StageMachine.fromConfig(props.stages ? { ...config, stages: props.stages.stages } : config);
     const chart = (name: string, namespaced = true): Chart => new Chart(this, name, namespaced ? { namespace: config.namespace } : {});

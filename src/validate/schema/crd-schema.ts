@@ -108,10 +108,13 @@ export function compileVersions(id: string, versions: Readonly<Record<string, Co
     Object.keys(versions).map((name) => [rootName(name).replace('.', '_'), `${id}#/definitions/${rootName(name)}`]),
   );
   const document = (): JsonSchema => {
-    const roots = Object.entries(versions).map(([name, version]) => [rootName(name), prepareOpenApiSchema(version.root)]);
-    return { $id: id, definitions: { ...prepareOpenApiSchema({ definitions }).definitions, ...Object.fromEntries(roots) } };
+    const prepared = Object.entries(versions).map(([name, version]) => [rootName(name), prepareOpenApiSchema(version.root)]);
+    return { $id: id, definitions: { ...prepareOpenApiSchema({ definitions }).definitions, ...Object.fromEntries(prepared) } };
   };
-  const request = { document, madeFrom: { id, versions, preparation: PREPARATION_VERSION }, refs };
+  // The roots and the merged definitions, not `versions` itself: the built-in kinds each hold the same
+  // definitions, which the key would otherwise serialise once per kind.
+  const roots = Object.fromEntries(Object.entries(versions).map(([name, version]) => [name, version.root]));
+  const request = { document, madeFrom: { id, roots, definitions, preparation: PREPARATION_VERSION }, refs };
   const compiled = new Map<string, CompiledVersion>();
   return Object.fromEntries(
     Object.keys(versions).map((name) => [
