@@ -116,6 +116,21 @@ describe('the CEL verdicts', () => {
     expect(messages(fresh.CrdSchema.fromCrd(crd).validate(scaler(1, 2)))).toEqual(['stand-in']);
   });
 
+  it('are not used for an object JSON cannot carry exactly: .nan is not null', async () => {
+    const crd = scalerCrd();
+    const { CrdSchema } = await freshModules();
+    const celMessages = (object: Record<string, unknown>): string[] =>
+      CrdSchema.fromCrd(crd)
+        .validate(object)
+        .filter((problem) => problem.kind === 'cel')
+        .map((problem) => problem.message);
+    const withNull = celMessages({ ...scaler(1, 2), spec: { minReplicas: null, maxReplicas: 2 } });
+    const withNaN = celMessages({ ...scaler(1, 2), spec: { minReplicas: Number.NaN, maxReplicas: 2 } });
+    expect(withNull).toHaveLength(1);
+    expect(withNull[0]).toContain('CEL error');
+    expect(withNaN).toEqual(['minReplicas must not exceed maxReplicas']);
+  });
+
   it('ignore a kept entry that is not a list of problems, and evaluate instead', async () => {
     const crd = scalerCrd();
     const { CrdSchema, saveCelVerdicts } = await freshModules();
@@ -155,7 +170,7 @@ describe('the CEL verdict format', () => {
         .digest('hex');
     expect({ rules: hashOf('cel-rules.ts'), verdicts: hashOf('cel-verdict-cache.ts') }).toEqual({
       rules: '85c8685013c3d74d18e566c4b3b7837859fe1b9be743cef88cf1d6089fe91d3d',
-      verdicts: 'f37466a533d69878e137680b9b0af40bcab8885119578cf9498fa042083234e7',
+      verdicts: '41e21db5aaaa74038c50c491ca62300530ca157f5e549e2777e00ba7ba045022',
     });
   });
 });

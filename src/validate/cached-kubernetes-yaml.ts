@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { userCacheDir, writeCacheFile } from '../user-cache-dir';
 import { type DuplicateKey, readKubernetesYaml, type YamlDocument } from './kubernetes-yaml';
+import { jsonExact } from './json-exact';
 
 /** Bump when what is kept, or how `readKubernetesYaml` reads, changes. */
 const FORMAT = 'kubernetes-yaml-v1';
@@ -42,15 +43,6 @@ export function readKubernetesYamlCached(text: string): YamlDocument[] {
   // A value JSON cannot carry exactly (`.nan`, `-0`, `!!binary` bytes, a `!!set`) is read every time instead.
   if (documents.every((document) => jsonExact(document.value))) writeCacheFile(file, JSON.stringify(documents.map(keep)));
   return documents;
-}
-
-/** Whether JSON gives back exactly this value. */
-function jsonExact(value: unknown): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
-  if (Array.isArray(value)) return value.every(jsonExact);
-  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
-  return Object.keys(value).every((key) => key !== '__proto__' && jsonExact((value as Record<string, unknown>)[key]));
 }
 
 /** The document with the line of every path its `lineOf` can name, found by walking it as `lineOf` does. */

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import packageJson from '../../../package.json';
 import { StoredMap } from '../../stored-map';
 import { userCacheDir } from '../../user-cache-dir';
+import { jsonExact } from '../json-exact';
 import type { SchemaProblem } from './schema-problem';
 
 /**
@@ -63,13 +64,9 @@ function remembered(key: string, evaluate: () => SchemaProblem[]): SchemaProblem
  * names the schema's content, not only its kind) met this very object before, else `evaluate()`'s.
  */
 export function cachedCelProblems(schemaKey: string, object: unknown, evaluate: () => SchemaProblem[]): SchemaProblem[] {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(object);
-  } catch {
-    json = undefined;
-  }
-  if (json === undefined) return evaluate();
+  // `.nan` and `null`, say, have one JSON but need not get one verdict: such an object is evaluated every time.
+  if (!jsonExact(object)) return evaluate();
+  const json = JSON.stringify(object);
   const objectKey = createHash('sha256').update(schemaKey).update('\0').update(json).digest('hex').slice(0, 40);
   return remembered(`object:${objectKey}`, evaluate);
 }
