@@ -11,22 +11,21 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   readlinkSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { endQuietlyOnClosedPipe } from '../src/commands/closed-pipe';
 import { MAX_INPUT_BYTES, readCapped } from '../src/commands/read-text-file';
 import { MAX_NESTING_DEPTH } from '../src/validate/kubernetes-yaml';
 import { runCapturing } from './support/run-cli';
+import { useScratchDirs } from './support/scratch-dir';
 
-const scratch = (): string => mkdtempSync(join(tmpdir(), 'agent-play-bad-'));
+const scratch = useScratchDirs('agent-play-bad-');
 const DIST = resolve(__dirname, '../dist-manifests');
 const canMakeFifo = process.platform !== 'win32';
 

@@ -2,12 +2,12 @@
  * The cancel step of an agent run, run for real (bash and jq) against a stub kubectl that lists CodeRuns and
  * records what is deleted: only unfinished CodeRuns of the selector go, finished ones keep their status.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CANCEL_CODERUNS_SCRIPT } from '../constructs/workflows/cancel-coderuns';
 import { runBash } from './support/run-bash';
+import { useScratchDirs } from './support/scratch-dir';
 
 const STUB = String.raw`#!/usr/bin/env bash
 printf '%s\n' "$*" >>"$STUB_DIR/calls"
@@ -18,8 +18,10 @@ case "$1" in
 esac
 `;
 
+const scratch = useScratchDirs('cancel-coderuns-');
+
 async function cancel(items: object[]): Promise<{ code: number | null; calls: string[]; deleted: string[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'cancel-coderuns-'));
+  const dir = scratch();
   try {
     writeFileSync(join(dir, 'kubectl'), STUB);
     chmodSync(join(dir, 'kubectl'), 0o755);

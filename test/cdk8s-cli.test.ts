@@ -4,15 +4,16 @@
  * app writes dist-manifests/ itself (src/main.ts). Run in a scratch copy of the project, since it writes.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_HEADER } from '../src/synth/synthesize';
+import { useScratchDirs } from './support/scratch-dir';
 
 const ROOT = path.resolve(__dirname, '..');
 const PROJECT_FILES = ['package.json', 'cdk8s.yaml', 'tsconfig.json', 'scripts', 'constructs', 'src', 'bench', 'schemas', 'dist-manifests'];
 
+const scratch = useScratchDirs('agent-play-cdk8s-');
 let project: string;
 
 const contents = (folder: string): Record<string, string> =>
@@ -32,14 +33,10 @@ function cdk8sSynth(): { code: number | null; err: string } {
 }
 
 beforeAll(() => {
-  project = path.join(mkdtempSync(path.join(tmpdir(), 'agent-play-cdk8s-')), 'project');
+  project = path.join(scratch(), 'project');
   for (const file of PROJECT_FILES) cpSync(path.join(ROOT, file), path.join(project, file), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
   writeFileSync(path.join(project, 'notes.txt'), 'a file nobody generated\n');
-});
-
-afterAll(() => {
-  if (project) rmSync(path.dirname(project), { recursive: true, force: true });
 });
 
 describe('cdk8s synth', () => {

@@ -2,14 +2,13 @@
  * The compiled-code cache of the command line (src/compile-cache.ts): a second process compiles from it what
  * the first compiled, a changed source is compiled again, and a new build's file replaces an older one's.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CompileCache, fileIdentity } from '../src/compile-cache';
+import { useScratchDirs } from './support/scratch-dir';
 
-const folder = mkdtempSync(path.join(tmpdir(), 'agent-play-code-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = useScratchDirs('agent-play-code-')();
 
 const SOURCE = '(function () { return [1, 2, 3].map((n) => n * 2).join(","); })';
 

@@ -2,8 +2,7 @@
  * Configurations that used to pass into manifests the cluster rejects or that lose data: each is now one
  * line at the config path to change, and `config validate` refuses exactly what synth refuses.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -13,6 +12,9 @@ import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
 import { synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
 import { runCapturing } from './support/run-cli';
+import { useScratchDirs } from './support/scratch-dir';
+
+const scratch = useScratchDirs('agent-play-config-bad-');
 
 function problemsOf(file: unknown): readonly string[] {
   try {
@@ -126,7 +128,7 @@ describe('sizes', () => {
 describe('reserved keys, references and template expressions', () => {
   it.each(['__proto__', 'constructor', 'prototype'])('%s as a map key is refused, never dropped', (key) => {
     const text = `agents:\n  ${key}: { githubApp: Acme-X, role: review, cli: codex, model: m, maxTokens: 1, temperature: 0, systemPrompt: x }\n`;
-    const folder = mkdtempSync(join(tmpdir(), 'agent-play-reserved-'));
+    const folder = scratch();
     writeFileSync(join(folder, 'c.yaml'), text);
     const run = runCapturing(['config', 'validate', '--config', join(folder, 'c.yaml')]);
     expect(run.code).toBe(2);
@@ -170,7 +172,7 @@ describe('reserved keys, references and template expressions', () => {
 
 describe('config validate accepts exactly what synth accepts', () => {
   const write = (config: unknown): string => {
-    const file = join(mkdtempSync(join(tmpdir(), 'agent-play-same-')), 'agent-play.yaml');
+    const file = join(scratch(), 'agent-play.yaml');
     writeFileSync(file, stringify(config));
     return file;
   };
@@ -210,7 +212,7 @@ describe('config validate accepts exactly what synth accepts', () => {
   ])('%s: both refuse it with the same lines, naming the project', (_case, config, expected) => {
     const file = write(config);
     const validate = runCapturing(['config', 'validate', '--config', file]);
-    const synth = runCapturing(['synth', '--config', file, '--out', join(mkdtempSync(join(tmpdir(), 'agent-play-out-')), 'out')]);
+    const synth = runCapturing(['synth', '--config', file, '--out', join(scratch(), 'out')]);
     expect(validate.code).toBe(2);
     expect(synth.code).toBe(2);
     expect(validate.err).toBe(expected.map((line) => `${line}\n`).join(''));

@@ -3,8 +3,7 @@
  * defaults and names every section; show says where every value came from; validate checks like synth; the
  * JSON Schema accepts real configurations and rejects typical mistakes.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
@@ -13,8 +12,9 @@ import { PlatformConfigSchema } from '../constructs/model/config-schema';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { CONFIG_SECTIONS } from '../src/config/config-sections';
 import { runCapturing } from './support/run-cli';
+import { useScratchDirs } from './support/scratch-dir';
 
-const scratch = (): string => mkdtempSync(join(tmpdir(), 'agent-play-config-'));
+const scratch = useScratchDirs('agent-play-config-');
 const SCHEMA_KEYS = Object.keys(PlatformConfigSchema.shape).sort();
 
 describe('agent-play config init', () => {

@@ -1,9 +1,8 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createVerify } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { DEFAULT_DIRECT_RESOURCES, taskStateFolder } from '../constructs/model/direct-execution';
 import { directAgentTemplates } from '../constructs/workflows/direct-agent-run';
@@ -16,6 +15,7 @@ import {
   SESSION_FILE_SUFFIX,
 } from '../constructs/workflows/direct-agent-script';
 import { runBash, type ScriptRun } from './support/run-bash';
+import { useScratchDirs } from './support/scratch-dir';
 
 /**
  * The direct agent script runs for real (bash, jq, git and openssl) with the environment its synthesized
@@ -70,13 +70,13 @@ printf '%s\\n' '{"token":"ghs_test-token","expires_at":"2030-01-01T00:00:00Z"}'
 
 const APP_ID = '12345';
 const INSTALLATION_ID = '67890';
+const scratch = useScratchDirs('direct-agent-');
 let keys: string;
 beforeAll(() => {
-  keys = mkdtempSync(join(tmpdir(), 'direct-agent-keys-'));
+  keys = scratch();
   execFileSync('openssl', ['genrsa', '-out', join(keys, 'private-key'), '2048'], { stdio: 'ignore' });
   execFileSync('openssl', ['rsa', '-in', join(keys, 'private-key'), '-pubout', '-out', join(keys, 'public-key')], { stdio: 'ignore' });
 });
-afterAll(() => rmSync(keys, { recursive: true, force: true }));
 
 /** git as the test's own user, with `home` as its HOME (no global config but what a test writes there). */
 const gitAs = (home: string, cwd: string, ...args: string[]) =>
@@ -102,7 +102,7 @@ const serverRepository = () => join(root, 'server', `${REPOSITORY.name}.git`);
  */
 let seededServer: string;
 beforeAll(() => {
-  const folder = mkdtempSync(join(tmpdir(), 'direct-agent-server-'));
+  const folder = scratch();
   seededServer = join(folder, 'server.git');
   mkdirSync(seededServer);
   gitAs(folder, seededServer, 'init', '--quiet', '--bare', '-b', REPOSITORY.branch);
@@ -113,9 +113,6 @@ beforeAll(() => {
   gitAs(folder, seed, 'add', 'README.md');
   gitAs(folder, seed, 'commit', '--quiet', '-m', 'first');
   gitAs(folder, seed, 'push', '--quiet', 'origin', REPOSITORY.branch);
-});
-afterAll(() => {
-  if (seededServer) rmSync(dirname(seededServer), { recursive: true, force: true });
 });
 
 /** The "GitHub" of a test: a bare repository with one commit on the base branch, and the App's credentials. */
@@ -130,7 +127,7 @@ function setUpGithub(): void {
 
 let root: string;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'direct-agent-'));
+  root = scratch();
   setUpGithub();
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));

@@ -2,7 +2,6 @@
  * Direct execution: the config refuses what it cannot run (one line at the path to change), and a play whose
  * agents run direct has an Argo step per agent stage instead of a CodeRun.
  */
-import { Testing } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { PlayWorkflowTemplate } from '../constructs/workflows/play-workflow-template';
@@ -17,6 +16,7 @@ import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
 import { synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
 import { parseManifests, type K8sObject } from './support/synth';
+import { testChart } from './support/test-chart';
 
 function problemsOf(file: unknown): readonly string[] {
   try {
@@ -257,7 +257,7 @@ describe("the play's RBAC follows the execution mode (least privilege)", () => {
 describe('the play construct in direct mode', () => {
   const base = resolveConfig({ env: {} });
   const build = (agents: typeof base.agents, repository = base.repositories[0]) =>
-    new PlayWorkflowTemplate(Testing.chart(), 'play', {
+    new PlayWorkflowTemplate(testChart(), 'play', {
       repository,
       stages: StageMachine.fromConfig(base),
       agents,
@@ -286,7 +286,7 @@ describe('the play construct in direct mode', () => {
 describe('the play construct checks its direct-execution props', () => {
   const base = resolveConfig({ env: {} });
   const build = (extra: object) => () =>
-    new PlayWorkflowTemplate(Testing.chart(), 'play', {
+    new PlayWorkflowTemplate(testChart(), 'play', {
       repository: base.repositories[0],
       stages: StageMachine.fromConfig(base),
       agents: base.agents,

@@ -4,18 +4,17 @@
  * needs). The compiled checks run when build/ is there (`npm ci` builds it).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/commands';
 import type { Command } from '../src/commands/command';
 import { lazyCommand } from '../src/commands/lazy-command';
+import { useScratchDirs } from './support/scratch-dir';
 
 const ROOT = resolve(__dirname, '..');
 const BUILT = resolve(ROOT, 'build/cli.cjs');
-const scratch = mkdtempSync(join(tmpdir(), 'agent-play-lazy-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = useScratchDirs('agent-play-lazy-')();
 
 const fake = (name: string): Command => ({ name, summary: `${name} summary`, usage: `Usage: ${name}`, run: () => 7 });
 

@@ -5,12 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ApiObject, App, Chart, Testing } from 'cdk8s';
+import { ApiObject, App, Chart } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import * as library from '../constructs';
 import { AgentPlatform, resolveConfig } from '../constructs';
 import * as validate from '../src/validate';
 import { synthesizeApp, synthesizePlatform } from '../src/synth/synthesize';
+import { useScratchDirs } from './support/scratch-dir';
 
 const listed = readFileSync(path.join(__dirname, 'public-api.txt'), 'utf8')
   .split('\n')
@@ -66,15 +67,17 @@ describe('AgentPlatform props are what a user writes', () => {
 });
 
 describe('validatePlatform(app): the checks of agent-play validate at app.synth()', () => {
+  const scratch = useScratchDirs('agent-play-library-');
+
   it('passes the default platform', () => {
-    const app = Testing.app();
+    const app = new App({ outdir: scratch() });
     new AgentPlatform(app, 'platform');
     validate.validatePlatform(app);
     expect(() => app.synth()).not.toThrow();
   });
 
   it('fails the synthesis on a schema error and on a lint error, naming object, path and rule', () => {
-    const app = Testing.app();
+    const app = new App({ outdir: scratch() });
     const chart = new Chart(app, 'custom');
     new ApiObject(chart, 'bad', {
       apiVersion: 'argoproj.io/v1alpha1',

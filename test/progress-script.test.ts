@@ -112,9 +112,10 @@ type Run = ScriptRun;
 
 /** One test's fake cluster (holding the Workflows of tasks 5 and 6), and the script run against it. */
 class Harness {
-  public readonly cluster = FakeCluster.create();
+  public readonly cluster: FakeCluster;
 
-  public constructor() {
+  public constructor(folder: string) {
+    this.cluster = FakeCluster.create(folder);
     this.cluster.put(playWorkflow(5));
     this.cluster.put(playWorkflow(6));
     this.cluster.put(playWorkflow(SAME_SHARD));
@@ -200,7 +201,7 @@ class Harness {
 }
 
 /** A test with its own harness; afterwards, no call the fake refused, and the temporary folder is gone. */
-const play = testWithFakeCluster(() => new Harness());
+const play = testWithFakeCluster((folder) => new Harness(folder));
 
 const IMPLEMENTATION: Enter = { task: 5, stage: 'implementation', previous: '', agent: 'rex', cli: 'cursor', status: 'in-progress' };
 const PR_GATE: Enter = { task: 5, stage: 'waiting-pr-created', previous: 'implementation', agent: '', cli: '', status: 'suspended' };

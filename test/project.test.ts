@@ -25,6 +25,9 @@ import { runBash } from './support/run-bash';
 import { parseManifests } from './support/synth';
 import { progressConfigMapName, progressConfigMapNames, progressConfigMapOf, progressTaskKey } from '../constructs/model/naming';
 import { playWorkflow } from '../constructs/model/play-workflow';
+import { useScratchDirs } from './support/scratch-dir';
+
+const scratch = useScratchDirs('fake-kubectl-');
 
 const REPOSITORY = '5dlabs/cto-play-test';
 const config = resolveConfig({});
@@ -419,7 +422,7 @@ describe('find-start, run for real against a fake kubectl', () => {
   }
 
   it("reads the task's own shard: skips a completed task, restarts another at its stage, starts a new one at the first stage", async () => {
-    const cluster = FakeCluster.create();
+    const cluster = FakeCluster.create(scratch());
     try {
       // Tasks 6, 70 and 134 share shard 6; a record of task 6 in any other ConfigMap would not be read.
       cluster.put({
@@ -460,7 +463,7 @@ describe('find-start, run for real against a fake kubectl', () => {
   });
 
   it("finds a record of the earlier single-ConfigMap layout when the shard has none, and prefers the shard's", async () => {
-    const cluster = FakeCluster.create();
+    const cluster = FakeCluster.create(scratch());
     try {
       cluster.put({
         apiVersion: 'v1',
@@ -486,7 +489,7 @@ describe('find-start, run for real against a fake kubectl', () => {
   });
 
   it('refuses a task id that is not digits before any kubectl call', async () => {
-    const cluster = FakeCluster.create();
+    const cluster = FakeCluster.create(scratch());
     try {
       const refused = await findStartOf(cluster, '1 -o yaml');
       expect(refused.code).toBe(2);
@@ -551,7 +554,7 @@ describe('start-play and wait-play, run for real against a fake kubectl', () => 
     expect(recordReads(cluster)).toBeGreaterThanOrEqual(target);
   }
   async function withCluster(body: (cluster: FakeCluster) => Promise<void>): Promise<void> {
-    const cluster = FakeCluster.create();
+    const cluster = FakeCluster.create(scratch());
     try {
       await body(cluster);
       expect(cluster.unsupported()).toEqual([]);

@@ -9,8 +9,7 @@
  * (FC_RUNS is the number of runs of the cheap properties, those that synthesize run an eighth as often;
  * FC_SEED is any integer.) A failure prints its seed and path; rerun with that FC_SEED to reproduce it.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +19,7 @@ import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
 import { synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
 import { runCapturing, type CliRun } from './support/run-cli';
+import { useScratchDirs } from './support/scratch-dir';
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);
 /** Runs of the cheap properties (parsing and checking); the ones that synthesize run an eighth as often. */
@@ -29,7 +29,7 @@ const settings = (numRuns: number) => ({ seed: SEED, numRuns, endOnFailure: true
 
 const ROOT = resolve(__dirname, '..');
 const DIST = join(ROOT, 'dist-manifests');
-const scratch = (): string => mkdtempSync(join(tmpdir(), 'agent-play-fuzz-'));
+const scratch = useScratchDirs('agent-play-fuzz-');
 
 /** A run ended cleanly: a known exit code, and every line on stderr a message, never a crash. */
 function expectClean(run: CliRun, codes: readonly number[]): void {

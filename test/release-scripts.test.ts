@@ -231,11 +231,13 @@ interface CheckedRun {
 
 /** One test's fake cluster, its private /tmp, and the scripts run against them. */
 class Harness {
-  public readonly cluster = FakeCluster.create();
+  public readonly cluster: FakeCluster;
   /** Stands for the pod's /tmp. */
-  public readonly tmp = join(this.cluster.root, 'pod-tmp');
+  public readonly tmp: string;
 
-  public constructor() {
+  public constructor(folder: string) {
+    this.cluster = FakeCluster.create(folder);
+    this.tmp = join(this.cluster.root, 'pod-tmp');
     mkdirSync(this.tmp);
   }
 
@@ -364,7 +366,7 @@ class Harness {
 }
 
 /** A test with its own harness; afterwards, no call the fake refused, and the temporary folder is gone. */
-const cluster = testWithFakeCluster(() => new Harness());
+const cluster = testWithFakeCluster((folder) => new Harness(folder));
 
 const timestamp = () => expect.stringMatching(RFC3339);
 

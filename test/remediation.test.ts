@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PlayAnnotations, PlayLabels, WorkflowTypes } from '../constructs/model/labels';
 import { githubAppBotLogin, progressConfigMapOf, progressTaskKey, repositoryLabelValue } from '../constructs/model/naming';
@@ -24,6 +23,9 @@ import { FakeCluster } from './support/fake-kubectl';
 import { labeledEvent, reviewEvent } from './support/github-payloads';
 import { runBash } from './support/run-bash';
 import { synth, type K8sObject } from './support/synth';
+import { useScratchDirs } from './support/scratch-dir';
+
+const scratch = useScratchDirs('remediator-');
 
 const config = resolveConfig({ env: {} });
 const platform = synth();
@@ -270,8 +272,8 @@ describe('the remediator', () => {
     });
 
     async function decideFor(round: string | undefined, stage: string, values: Record<string, string>, handled: string[] = []) {
-      const cluster = FakeCluster.create();
-      const files = mkdtempSync(join(tmpdir(), 'remediator-'));
+      const cluster = FakeCluster.create(scratch());
+      const files = scratch();
       try {
         cluster.put(withRuntime(play(round, stage), '2026-01-01T00:00:00Z'));
         if (handled.length > 0)
@@ -408,8 +410,8 @@ describe('stop, replace and record-exhausted, in bash against a fake cluster', (
   async function withCluster(
     test: (run: (name: string, inputs?: Record<string, string>) => Promise<string>, cluster: FakeCluster) => Promise<void>,
   ) {
-    const cluster = FakeCluster.create();
-    const files = mkdtempSync(join(tmpdir(), 'remediator-'));
+    const cluster = FakeCluster.create(scratch());
+    const files = scratch();
     try {
       const run = async (name: string, inputs: Record<string, string> = {}) => {
         const result = await runBash(

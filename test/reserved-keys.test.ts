@@ -2,14 +2,14 @@
  * A map we read never loses an entry to JavaScript: `__proto__`, `constructor` and `prototype` as keys of a
  * progress record's maps or of a scenario's play parameters are refused at their path, never dropped.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { recordWithoutReservedKeys, reservedKeysOf } from '../constructs/model/reserved-keys';
 import { parseProgressRecord } from '../src/state/progress-record';
 import { loadScenario } from '../src/simulate/scenario';
+import { useScratchDirs } from './support/scratch-dir';
 
 const record = {
   repository: '5dlabs/cto-play-test',
@@ -57,9 +57,11 @@ describe('a progress record', () => {
   });
 });
 
+const scratch = useScratchDirs('agent-play-reserved-');
+
 describe('a scenario', () => {
   it('whose play parameters hold __proto__ is refused, naming the path', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'agent-play-reserved-'));
+    const folder = scratch();
     const file = join(folder, 'scenario.yaml');
     writeFileSync(
       file,

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -9,6 +8,7 @@ import type { Scenario, Step } from '../src/simulate/scenario';
 import { simulate, type SimulationReport } from '../src/simulate/simulate';
 import { labeledEvent, pullRequestEvent, reviewEvent, type PullRequestShape } from './support/github-payloads';
 import { synth } from './support/synth';
+import { useScratchDirs } from './support/scratch-dir';
 
 const REPO = '5dlabs/cto-play-test';
 const CLEO = '5DLabs-Cleo[bot]';
@@ -199,6 +199,8 @@ describe('the simulator', () => {
 });
 
 describe('agent-play simulate', () => {
+  const scratch = useScratchDirs('agent-play-sim-');
+
   function io(): Io & { text: () => { out: string; err: string } } {
     let out = '';
     let err = '';
@@ -206,7 +208,7 @@ describe('agent-play simulate', () => {
   }
 
   function scenarioFolder(scenario: string, payloads: Record<string, unknown>): string {
-    const folder = mkdtempSync(join(tmpdir(), 'agent-play-sim-'));
+    const folder = scratch();
     mkdirSync(join(folder, 'payloads'));
     for (const [name, payload] of Object.entries(payloads)) writeFileSync(join(folder, 'payloads', name), JSON.stringify(payload));
     writeFileSync(join(folder, 'scenario.yaml'), scenario);

@@ -23,6 +23,9 @@ import { validateArgoWorkflowsObject } from './support/argo-schemas';
 import { FakeCluster } from './support/fake-kubectl';
 import { runBash } from './support/run-bash';
 import { runCapturing } from './support/run-cli';
+import { useScratchDirs } from './support/scratch-dir';
+
+const scratch = useScratchDirs('fake-kubectl-');
 
 const FIXTURE = resolve(__dirname, 'fixtures/state/progress-configmaps.yaml');
 const STATE = readFileSync(FIXTURE, 'utf8');
@@ -266,7 +269,7 @@ describe('agent-play resume', () => {
   });
 
   it('reads the records the real progress script writes', async () => {
-    const cluster = FakeCluster.create();
+    const cluster = FakeCluster.create(scratch());
     try {
       const workflow = playWorkflowName(SERVICE, 12);
       cluster.put({

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, type Io } from '../src/cli';
 import { COMMANDS } from '../src/commands';
 import { GENERATED_HEADER } from '../src/synth/synthesize';
 import { synth } from './support/synth';
+import { useScratchDirs } from './support/scratch-dir';
 
 const PROJECT = resolve(__dirname, '..');
 
@@ -23,9 +23,7 @@ function run(argv: string[], env: Record<string, string> = {}): Run {
   return { code, out, err };
 }
 
-function scratch(): string {
-  return mkdtempSync(join(tmpdir(), 'agent-play-'));
-}
+const scratch = useScratchDirs('agent-play-');
 
 function readFolder(folder: string): Record<string, string> {
   return Object.fromEntries(

@@ -3,14 +3,15 @@
  * writes nothing when it finds an error. The synthesis is replaced here by fixed manifests (the command's
  * `synthesize`), since the real constructs refuse to build a broken platform in the first place.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCapturing } from './support/run-cli';
+import { useScratchDirs } from './support/scratch-dir';
 
 const fixture = (name: string): string => readFileSync(resolve(__dirname, 'fixtures/lint', name), 'utf8');
-const scratchOut = (): string => join(mkdtempSync(join(tmpdir(), 'agent-play-synth-')), 'out');
+const scratch = useScratchDirs('agent-play-synth-');
+const scratchOut = (): string => join(scratch(), 'out');
 
 describe('agent-play synth validates before it writes', () => {
   it('writes nothing and exits 1 when what it would write has an error', () => {

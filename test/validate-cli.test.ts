@@ -3,8 +3,7 @@
  * codes 0/1/2, the text and JSON reports, --crds (CRDs, a List of CRDs, JSON Schema definitions), List
  * unpacking, and unusable input.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENGINE_CHECKS, SCHEMA_RULES, validateObjects } from '../src/validate/engine';
@@ -12,6 +11,7 @@ import { manifestObject } from '../src/validate/manifest-reader';
 import { SchemaCatalog } from '../src/validate/schema/schema-catalog';
 import { ARGO_SCHEMAS_DIR, HAS_UPSTREAM_ARGO, UPSTREAM_SKIP_REASON } from './support/argo-schemas';
 import { runCapturing } from './support/run-cli';
+import { useScratchDirs } from './support/scratch-dir';
 
 const FIXTURES = resolve(__dirname, 'fixtures/validate');
 const fixture = (name: string): string => join(FIXTURES, name);
@@ -21,8 +21,10 @@ const FIXTURE_CRDS: Readonly<Record<string, string>> = {
   'schema-cel-not-evaluated': fixture('crds-with-rule'),
 };
 
+const scratchDir = useScratchDirs('agent-play-validate-');
+
 function scratch(files: Record<string, string>): string {
-  const folder = mkdtempSync(join(tmpdir(), 'agent-play-validate-'));
+  const folder = scratchDir();
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(folder, name, '..'), { recursive: true });
     writeFileSync(join(folder, name), text);

@@ -31,10 +31,10 @@
  *
  * Fast on purpose: `get` of one object is a `cat`, and every other call runs jq once at most.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { join } from 'node:path';
+import { useScratchDirs } from './scratch-dir';
 
 /** The kinds the fake stores, as the scripts name them on the command line. */
 export type FakeKind = 'workflow' | 'configmap';
@@ -339,20 +339,27 @@ esac
 
 /** A fake cluster: the fake kubectl's folder, its state, and the test's view of the stored objects. */
 export class FakeCluster {
-  /** Creates the fake in a new temporary folder; {@link dispose} removes it. */
-  public static create(): FakeCluster {
-    return new FakeCluster(mkdtempSync(join(tmpdir(), 'fake-kubectl-')));
+  /**
+   * Creates the fake in `root`, a new empty folder (one of useScratchDirs, test/support/scratch-dir.ts);
+   * {@link dispose} removes it.
+   */
+  public static create(root: string): FakeCluster {
+    return new FakeCluster(root);
   }
 
   /** Holds `kubectl` and its jq programs: put it first on PATH. */
   public readonly binDir: string;
   /** Holds the objects (`objects/KIND/NS/NAME.json`), the call log and the queued writes. */
   public readonly stateDir: string;
+  /** The scripts' TMPDIR: what they make with mktemp (and, as in a pod, never remove) goes with the fake. */
+  public readonly tmpDir: string;
 
   private constructor(public readonly root: string) {
     this.binDir = join(root, 'bin');
     this.stateDir = join(root, 'state');
+    this.tmpDir = join(root, 'tmp');
     mkdirSync(this.binDir, { recursive: true });
+    mkdirSync(this.tmpDir);
     mkdirSync(join(this.stateDir, 'objects'), { recursive: true });
     writeFileSync(join(this.stateDir, 'calls.log'), '');
     writeFileSync(join(this.stateDir, 'unsupported.log'), '');
@@ -378,6 +385,7 @@ export class FakeCluster {
       PATH: `${this.binDir}:/usr/bin:/bin`,
       LC_ALL: 'C.UTF-8',
       KUBECONFIG: join(this.root, 'no-kubeconfig'),
+      TMPDIR: this.tmpDir,
       ...this.env,
       ...vars,
     };
@@ -461,13 +469,15 @@ function kindDirectory(kind: string): FakeKind {
 }
 
 /**
- * A vitest `test` whose tests each get their own harness (made by `create`, holding a fake cluster);
- * afterwards no call may have been refused by the fake, and the cluster's folder is removed.
+ * A vitest `test` whose tests each get their own harness (made by `create` from a new empty folder, holding
+ * a fake cluster); afterwards no call may have been refused by the fake, and the cluster's folder is removed.
+ * Call it where the test file is collected.
  */
-export function testWithFakeCluster<H extends { readonly cluster: FakeCluster }>(create: () => H) {
+export function testWithFakeCluster<H extends { readonly cluster: FakeCluster }>(create: (folder: string) => H) {
+  const scratch = useScratchDirs('fake-kubectl-');
   return test.extend<{ h: H }>({
     h: async ({}, use) => {
-      const harness = create();
+      const harness = create(scratch());
       try {
         await use(harness);
         expect(harness.cluster.unsupported(), 'kubectl calls the fake does not implement').toEqual([]);

@@ -1,0 +1,23 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll } from 'vitest';
+
+/**
+ * Scratch folders for the calling test file (or describe block): each call of the returned function makes a
+ * new folder in the OS temp folder, named `prefix` and a random tail; every one is removed after the file's
+ * tests. Call it where the file is collected (not inside a test), so that the removal is registered for
+ * that file: test files share their worker's modules (isolate: false), so state kept in this module would
+ * outlive the file that made it. The only place the tests make temp folders (test/temp-folders.test.ts).
+ */
+export function useScratchDirs(prefix: string): () => string {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+  return () => {
+    const folder = mkdtempSync(path.join(tmpdir(), prefix));
+    made.push(folder);
+    return folder;
+  };
+}
