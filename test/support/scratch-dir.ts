@@ -13,7 +13,12 @@ import { afterAll } from 'vitest';
 export function useScratchDirs(prefix: string): () => string {
   const made: string[] = [];
   afterAll(() => {
-    for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
+    for (const folder of made.splice(0)) {
+      rmSync(folder, { recursive: true, force: true });
+      // The product's caches write at exit (compile-cache.ts, stored-map.ts): one opened on this folder
+      // during the tests would make it again then, after everything else; this removal comes after them.
+      process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    }
   });
   return () => {
     const folder = mkdtempSync(path.join(tmpdir(), prefix));
