@@ -7,7 +7,10 @@
 //                                       maps, no bench bundles, `.d.ts` of the public API (tsc), and the
 //                                       built-in Argo schemas' validators compiled into build/validators/
 //   node scripts/build.mjs --if-possible  `prepare`: skip quietly when esbuild is not installed
-//                                       (`npm ci --omit=dev`); the published package carries build/
+//                                       (`npm ci --omit=dev`); the published package carries build/.
+//                                       Keeps a release build of the current sources: npm pack and
+//                                       npm publish run `prepare` after `prepack`, and building again
+//                                       would ship the development build instead
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -29,8 +32,8 @@ function files(path) {
 }
 
 /** Paths, sizes and modification times of every source: cheap to compute, and changes with any edit. */
-function sourceStamp() {
-  const hash = createHash('sha256').update(release ? 'release' : 'dev');
+function sourceStamp(kind) {
+  const hash = createHash('sha256').update(kind);
   for (const file of SOURCES.flatMap(files)) {
     const stat = statSync(file);
     hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\n`);
@@ -38,8 +41,10 @@ function sourceStamp() {
   return hash.digest('hex');
 }
 
-const stamp = sourceStamp();
-if (!args.has('--force') && !release && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === stamp) process.exit(0);
+const stamp = sourceStamp(release ? 'release' : 'dev');
+const built = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';
+if (!args.has('--force') && !release && built === stamp) process.exit(0);
+if (args.has('--if-possible') && built === sourceStamp('release')) process.exit(0);
 
 let esbuild;
 try {

@@ -42,7 +42,10 @@ const GHE = { apiUrl: 'https://ghe.example.test/api/v3', serverUrl: 'https://ghe
  * replaced by the id it was given (`--session-id` or `--resume`, as claude echoes it), exits FAKE_EXIT.
  */
 const FAKE_CLI = `#!/usr/bin/env bash
-calls="$(find "$FAKE_ARGV_DIR" -name '*.argv' | wc -l)"
+# Bash builtins where they do (no find, wc or sed): each program started costs every run of the suite.
+shopt -s nullglob
+recorded=("$FAKE_ARGV_DIR"/*.argv)
+calls="\${#recorded[@]}"
 printf '%s\\0' "$@" >"$FAKE_ARGV_DIR/$calls.argv"
 printf '%s\\t%s\\t%s\\t%s\\t%s' "$PWD" "$(git rev-parse --abbrev-ref HEAD)" "$GH_TOKEN" "$GH_ENTERPRISE_TOKEN" "$GH_HOST" >"$FAKE_ARGV_DIR/$calls.env"
 given=""
@@ -51,7 +54,9 @@ for argument in "$@"; do
   case "$previous" in --session-id | --resume) given="$argument" ;; esac
   previous="$argument"
 done
-sed "s/@SESSION@/$given/g" "$FAKE_OUTPUT"
+# The whole file, its last newline (or its lack of one) included.
+IFS= read -r -d '' output <"$FAKE_OUTPUT" || true
+printf '%s' "\${output//@SESSION@/$given}"
 if [ -n "\${FAKE_TRANSCRIPT:-}" ] && [ -n "$given" ]; then
   mkdir -p "$HOME/.claude/projects/-workspace" && printf '{"type":"user","sessionId":"%s"}\\n' "$given" >"$HOME/.claude/projects/-workspace/$given.jsonl"
 fi

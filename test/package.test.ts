@@ -154,6 +154,11 @@ describe('the packed package', () => {
       files.some((file) => file.startsWith('build/validators/') && file.endsWith('.cjs')),
       'precompiled validators',
     ).toBe(true);
+    // The release build, not a development build made after it (npm pack runs `prepare` after `prepack`):
+    // no shipped bundle points at a source map.
+    const bundles = files.filter((file) => /^build\/[^/]+\.cjs$/.test(file));
+    expect(bundles).toContain('build/cli-bundle.cjs');
+    expect(bundles.filter((file) => readFileSync(path.join(installed, file), 'utf8').includes('sourceMappingURL'))).toEqual([]);
     // The command line's bundle carries packages (the peers among them): their notices travel with it.
     const notices = readFileSync(path.join(installed, 'build/THIRD-PARTY-NOTICES.txt'), 'utf8');
     for (const carried of ['cdk8s', 'cdk8s-plus-28', 'constructs', 'zod', 'yaml', '@bufbuild/cel'])

@@ -55,6 +55,9 @@ export const CONTEXT_PROMPT_BYTES = 48 * 1024;
 
 const { prompt, sessionId, model, systemPrompt } = ArgumentPlaceholders;
 
+/** The JWT header (RS256), base64url-encoded without padding as a JWT carries it. */
+const JWT_HEADER = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url');
+
 /**
  * A program that prints an installation token of the agent's GitHub App: a JWT signed with the App's private
  * key (RS256; `iat` a minute back for clock drift, `exp` under GitHub's ten-minute cap, `iss` the App id),
@@ -65,14 +68,22 @@ const { prompt, sessionId, model, systemPrompt } = ArgumentPlaceholders;
  */
 export const GITHUB_TOKEN_PROGRAM = String.raw`#!/usr/bin/env bash
 set -euo pipefail
-b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
-now="$(date +%s)"
-header="$(printf '%s' '{"alg":"RS256","typ":"JWT"}' | b64url)"
-payload="$(jq -jcn --argjson iat "$((now - 60))" --argjson exp "$((now + 540))" --arg iss "$(cat "$GITHUB_APP_CREDENTIALS/app-id")" \
+# Bash's own time, file reads and substitutions where they do, and the constant header written once: each
+# program started (date, cat, tr) costs every git fetch and push of the step.
+b64url() {
+  local text
+  text="$(openssl base64 -A)"
+  text="${'$'}{text//+/-}"
+  text="${'$'}{text//\//_}"
+  printf '%s' "${'$'}{text//=/}"
+}
+printf -v now '%(%s)T' -1
+header='${JWT_HEADER}'
+payload="$(jq -jcn --argjson iat "$((now - 60))" --argjson exp "$((now + 540))" --arg iss "$(<"$GITHUB_APP_CREDENTIALS/app-id")" \
   '{iat: $iat, exp: $exp, iss: $iss}' | b64url)"
 signature="$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$GITHUB_APP_CREDENTIALS/private-key" -binary | b64url)"
 curl -fsS -X POST -H "Authorization: Bearer $header.$payload.$signature" -H 'Accept: application/vnd.github+json' \
-  "$GITHUB_API/app/installations/$(cat "$GITHUB_APP_CREDENTIALS/installation-id")/access_tokens" | jq -er .token
+  "$GITHUB_API/app/installations/$(<"$GITHUB_APP_CREDENTIALS/installation-id")/access_tokens" | jq -er .token
 `;
 
 /** The git credential helper: answers `get` with the App's installation token. */

@@ -185,11 +185,12 @@ between_plays() {
 }
 last=""
 while :; do
-  record="$(object_of configmap "$configmap" | jq -c --arg key "$PROGRESS_KEY" '.data[$key] // "{}" | fromjson? // {}')"
-  # One jq for the three fields at each look (each start of jq costs the pod about 20 ms of CPU), as shell
-  # assignments it quotes, evaluated after a checked assignment; no record yet (no ConfigMap) prints nothing.
-  status="" round="" stage=""
-  fields="$(jq -r '@sh "status=\(.status // "") round=\(.round // 1) stage=\(.stage // "")"' <<<"$record")"
+  # One jq for the record and its three fields at each look (each start of jq costs the pod about 20 ms of
+  # CPU), as shell assignments it quotes, evaluated after a checked assignment; no record yet (no ConfigMap)
+  # prints nothing.
+  record="" status="" round="" stage=""
+  fields="$(object_of configmap "$configmap" | jq -r --arg key "$PROGRESS_KEY" '(.data[$key] // "{}" | fromjson? // {})
+    | @sh "record=\(tojson) status=\(.status // "") round=\(.round // 1) stage=\(.stage // "")"')"
   eval "$fields"
   if [ "$status" = "$COMPLETED" ]; then
     echo "task $TASK_ID completed (round $round)"

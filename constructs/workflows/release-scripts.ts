@@ -22,10 +22,12 @@ export const WORKFLOW_FILE = '/tmp/workflow';
  * remediator find plays with it alike.
  */
 export const LIVE_PLAYS_BASH = String.raw`selector="$TASK_LABEL=$TASK_ID,$REPOSITORY_LABEL_KEY=$REPOSITORY_LABEL,$TYPE_LABEL=$PLAY_TYPE"
+# The plays read, less the completed ones, in the jq that reads them (each start of jq costs a pod about 20 ms of CPU).
+live='[.[] | select((.metadata.labels["${ARGO_COMPLETED_LABEL}"] // "false") != "true")]'
 if [ -n "$PLAY" ]; then
   errors="$(mktemp)"
   if found="$(kubectl get workflow "$PLAY" -n "$NAMESPACE" -o json 2>"$errors")"; then
-    plays="$(jq -c '[.]' <<<"$found")"
+    plays="$(jq -c "[.] | $live" <<<"$found")"
   elif grep -q NotFound "$errors"; then
     plays='[]'
   else
@@ -33,9 +35,8 @@ if [ -n "$PLAY" ]; then
     exit 1
   fi
 else
-  plays="$(kubectl get workflows -n "$NAMESPACE" -l "$selector" -o json | jq -c '.items')"
-fi
-plays="$(jq -c '[.[] | select((.metadata.labels["${ARGO_COMPLETED_LABEL}"] // "false") != "true")]' <<<"$plays")"`;
+  plays="$(kubectl get workflows -n "$NAMESPACE" -l "$selector" -o json | jq -c ".items | $live")"
+fi`;
 
 /**
  * A jq program over a Workflow (JSON) that prints how many of its suspend nodes wait for a resume at the
@@ -133,19 +134,26 @@ if ! [[ "$TASK_ID" =~ ^[0-9]+$ ]]; then
   exit 0
 fi
 
-record="$(jq -n -c --arg url "$PR_URL" --arg number "$PR_NUMBER" --arg at "$now" '{ prUrl: $url, prNumber: $number, releasedAt: $at }')"
+# One jq for the three writes this script may make (each start of jq costs a pod about 20 ms of CPU), as
+# shell assignments it quotes: the merge patch of the gate's key into the task's release record, the record
+# to create when there is none, and the PR annotations of the play to resume. Assigned before eval so that
+# a jq failure stops the script.
+writes="$(jq -n -r --arg url "$PR_URL" --arg number "$PR_NUMBER" --arg at "$now" --arg gate "$GATE" \
+  --arg name "$RELEASE_CONFIGMAP" --arg ns "$NAMESPACE" --arg tracking "$TRACKING_LABEL" --arg taskLabel "$TASK_LABEL" \
+  --arg task "$TASK_ID" --arg repoKey "$REPOSITORY_LABEL_KEY" --arg repo "$REPOSITORY_LABEL" \
+  --arg uk "$PR_URL_ANNOTATION" --arg nk "$PR_NUMBER_ANNOTATION" '
+  ({ prUrl: $url, prNumber: $number, releasedAt: $at } | tojson) as $record
+  | { data: { ($gate): $record } } as $patch
+  | { apiVersion: "v1", kind: "ConfigMap", metadata: { name: $name, namespace: $ns, labels: { ($tracking): "true", ($taskLabel): $task, ($repoKey): $repo } }, data: { ($gate): $record } } as $manifest
+  | { metadata: { annotations: { ($uk): $url, ($nk): $number } } } as $annotations
+  | @sh "release_patch=\($patch | tojson) release_manifest=\($manifest | tojson) annotations_patch=\($annotations | tojson)"')"
+eval "$writes"
 
 # Merges this gate's key into the task's release record, or creates the record; retried, since two
 # resumers may race to create it.
 record_release() {
-  local patch manifest
-  patch="$(jq -n -c --arg gate "$GATE" --arg record "$record" '{ data: { ($gate): $record } }')" || return 1
-  kubectl patch configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null 2>&1 && return 0
-  manifest="$(jq -n -c --arg name "$RELEASE_CONFIGMAP" --arg ns "$NAMESPACE" --arg gate "$GATE" --arg record "$record" \
-    --arg tracking "$TRACKING_LABEL" --arg taskLabel "$TASK_LABEL" --arg task "$TASK_ID" \
-    --arg repoKey "$REPOSITORY_LABEL_KEY" --arg repo "$REPOSITORY_LABEL" \
-    '{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: $name, namespace: $ns, labels: { ($tracking): "true", ($taskLabel): $task, ($repoKey): $repo } }, data: { ($gate): $record } }')" || return 1
-  kubectl create -f - <<<"$manifest" >/dev/null
+  kubectl patch configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" --type merge -p "$release_patch" >/dev/null 2>&1 && return 0
+  kubectl create -f - <<<"$release_manifest" >/dev/null
 }
 for attempt in 1 2 3; do
   record_release && break
@@ -177,9 +185,7 @@ if [ "$waiting" = "0" ]; then
   echo "play $name has no active suspend node at $GATE: it has passed the gate already, or its gate check will find the record"
   exit 0
 fi
-patch="$(jq -n -c --arg uk "$PR_URL_ANNOTATION" --arg url "$PR_URL" --arg nk "$PR_NUMBER_ANNOTATION" --arg number "$PR_NUMBER" \
-  '{ metadata: { annotations: { ($uk): $url, ($nk): $number } } }')"
-kubectl patch workflow "$name" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
+kubectl patch workflow "$name" -n "$NAMESPACE" --type merge -p "$annotations_patch" >/dev/null
 echo "play $name waits at $GATE: resuming it"
 printf '%s' "$name" > ${WORKFLOW_FILE}
 `;

@@ -31,7 +31,7 @@
  *
  * Fast on purpose: `get` of one object is a `cat`, and every other call runs jq once at most.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { join } from 'node:path';
 import { useScratchDirs } from './scratch-dir';
@@ -270,8 +270,9 @@ case "$verb" in
     valid_name "$name" && valid_name "$ns" || not_found
     authorize get "$kind" "$ns" "$name"
     object_file "$kind" "$ns" "$name"
-    [ -f "$path" ] || not_found
-    if [ "$output" = json ]; then cat "$path"; else printf 'NAME\tAGE\n%s\t1s\n' "$name"; fi
+    # One read, as the API server answers: an object the test deletes meanwhile is NotFound, never a failed cat.
+    stored="$(cat "$path" 2>/dev/null)" || not_found
+    if [ "$output" = json ]; then printf '%s\n' "$stored"; else printf 'NAME\tAGE\n%s\t1s\n' "$name"; fi
     ;;
 
   create)
@@ -397,7 +398,10 @@ export class FakeCluster {
     const stored: KubeObject = { ...object, metadata: { resourceVersion: '1', ...object.metadata } };
     const path = this.objectPath(kind, stored.metadata.namespace, stored.metadata.name);
     mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, `${JSON.stringify(stored)}\n`);
+    // Written aside and renamed, as the fake's own writes are: a script reading meanwhile sees the old object
+    // or the new one, never a truncated file.
+    writeFileSync(`${path}.put`, `${JSON.stringify(stored)}\n`);
+    renameSync(`${path}.put`, path);
   }
 
   /** Removes an object, as `kubectl delete` would (a test's own step, not a call the scripts make). */
