@@ -8,11 +8,13 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli';
 import { exitWhenWritten } from '../src/commands/exit-when-written';
-import { useScratchCacheDir } from './support/scratch-cache-dir';
+import { useScratchDirs } from './support/scratch-dir';
 
 const ROOT = resolve(__dirname, '..');
 const BIN = resolve(ROOT, 'bin/agent-play.cjs');
-const scratch = useScratchCacheDir('agent-play-exit-');
+// A folder of its own, not a cache folder of its own: the command finds its compiled validators where
+// the other tests left them (compiling them again took a second).
+const scratch = useScratchDirs('agent-play-exit-')();
 const exitCodeBefore = process.exitCode;
 afterEach(() => {
   process.exitCode = exitCodeBefore;

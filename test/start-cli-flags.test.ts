@@ -7,12 +7,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useScratchCacheDir } from './support/scratch-cache-dir';
+import { useScratchDirs } from './support/scratch-dir';
 
 const ROOT = resolve(__dirname, '..');
 const BIN = resolve(ROOT, 'bin/agent-play.cjs');
 const BUILT = resolve(ROOT, 'build/cli.cjs');
-const scratch = useScratchCacheDir('agent-play-flags-');
+// A folder of its own, not a cache folder of its own: the command finds its compiled validators where
+// the other tests left them (compiling them again took a second).
+const scratch = useScratchDirs('agent-play-flags-')();
 
 /** Node's recursive rmSync loads its rimraf only when called: no require can load it earlier. */
 const LOADED_ONLY_BY_A_CALL = ['NativeModule internal/fs/rimraf'];
