@@ -56,11 +56,11 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 /** Minified JSON with sorted keys and a final newline: the same input always gives the same bytes. */
 const jsonFile = (value: unknown): string => `${canonicalJson(value)}\n`;
 
-function workflowsData(argoDir: string, read: (file: string) => string): string {
+function workflowsData(argoDir: string, readCrd: (file: string) => unknown): string {
   const roots: Record<string, unknown> = {};
   const kinds: Record<string, JsonSchema> = {};
   for (const [kind, file] of Object.entries(UPSTREAM.workflows.crds)) {
-    const crd = parse(read(file)) as JsonSchema;
+    const crd = readCrd(file) as JsonSchema;
     const versions = crd.spec?.versions;
     if (!Array.isArray(versions) || crd.spec?.names?.kind !== kind) throw new Error(`${path.join(argoDir, file)}: not the ${kind} CRD`);
     kinds[kind] = {
@@ -145,11 +145,17 @@ function provenance(read: (file: string) => string): string {
   )}\n`;
 }
 
-/** Every file of `schemas/`, by name, generated from the upstream files in `argoDir`. Nothing is written. */
-export function generateSchemaFiles(argoDir: string): Map<string, string> {
+/**
+ * Every file of `schemas/`, by name, generated from the upstream files in `argoDir`. Nothing is written.
+ * @param readCrd reads a CRD file of `argoDir` (it is not changed) @default parses it, as YAML, each time
+ */
+export function generateSchemaFiles(
+  argoDir: string,
+  readCrd: (file: string) => unknown = (file) => parse(readFileSync(path.join(argoDir, file), 'utf8')),
+): Map<string, string> {
   const read = (file: string): string => readFileSync(path.join(argoDir, file), 'utf8');
   return new Map([
-    ['argo-workflows.json', workflowsData(argoDir, read)],
+    ['argo-workflows.json', workflowsData(argoDir, readCrd)],
     ['argo-events.json', eventsData(read)],
     ['PROVENANCE.json', provenance(read)],
     [UPSTREAM.workflows.license, read(UPSTREAM.workflows.license)],
