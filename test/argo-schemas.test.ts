@@ -29,6 +29,7 @@ import {
 } from './support/argo-schemas';
 import { synth, type K8sObject } from './support/synth';
 import { isUntypedRecord as isRecord } from '../src/is-record';
+import { customCrd } from './support/custom-crd';
 
 type Json = Record<string, any>;
 
@@ -587,39 +588,17 @@ describe('the CodeRun CRD (validateCrdSchema)', () => {
   });
 
   it("reads OpenAPI 3.0's boolean exclusiveMinimum and nullable (a CRD of its own)", () => {
-    const widgets = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
+    const widgets = customCrd({
+      kind: 'Widget',
+      name: 'widgets.example.com',
       spec: {
-        group: 'example.com',
-        names: { kind: 'Widget', plural: 'widgets' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: {
-                  apiVersion: { type: 'string' },
-                  kind: { type: 'string' },
-                  metadata: { type: 'object' },
-                  spec: {
-                    type: 'object',
-                    properties: {
-                      count: { type: 'integer', minimum: 0, exclusiveMinimum: true },
-                      note: { type: 'string', nullable: true },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        ],
+        type: 'object',
+        properties: {
+          count: { type: 'integer', minimum: 0, exclusiveMinimum: true },
+          note: { type: 'string', nullable: true },
+        },
       },
-    };
+    });
     const widget = (spec: Json): Json => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w.1' }, spec });
     expect(validateCrdSchema(widgets, widget({ count: 1, note: null }))).toEqual([]);
     expect(validateCrdSchema(widgets, widget({ count: 0, note: 5 }))).toEqual([

@@ -7,6 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { customCrd } from './support/custom-crd';
 import { useScratchCacheDir } from './support/scratch-cache-dir';
 
 const cache = useScratchCacheDir('agent-play-cel-verdicts-');
@@ -15,37 +16,16 @@ const cache = useScratchCacheDir('agent-play-cel-verdicts-');
 function scalerCrd(withTransitionRule = false): Record<string, unknown> {
   const rules = [{ rule: 'self.minReplicas <= self.maxReplicas', message: 'minReplicas must not exceed maxReplicas' }];
   if (withTransitionRule) rules.push({ rule: 'self.minReplicas >= oldSelf.minReplicas', message: 'never shrink' });
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
+  return customCrd({
+    kind: 'Scaler',
     // A name of its own per run: the schema's content is part of the key, and this test wants a fresh one.
-    metadata: { name: `scalers-${randomUUID()}.example.com` },
+    name: `scalers-${randomUUID()}.example.com`,
     spec: {
-      group: 'example.com',
-      names: { kind: 'Scaler' },
-      versions: [
-        {
-          name: 'v1',
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                apiVersion: { type: 'string' },
-                kind: { type: 'string' },
-                metadata: { type: 'object' },
-                spec: {
-                  type: 'object',
-                  properties: { minReplicas: { type: 'integer' }, maxReplicas: { type: 'integer' } },
-                  'x-kubernetes-validations': rules,
-                },
-              },
-            },
-          },
-        },
-      ],
+      type: 'object',
+      properties: { minReplicas: { type: 'integer' }, maxReplicas: { type: 'integer' } },
+      'x-kubernetes-validations': rules,
     },
-  };
+  });
 }
 
 const scaler = (minReplicas: number, maxReplicas: number): Record<string, unknown> => ({

@@ -9,25 +9,17 @@ import { AgentPlatform } from '../constructs/platform/agent-platform';
 import { resolveConfig, unchangedResolvedConfig } from '../constructs/model/resolve-config';
 import { synthesizeApp } from '../src/synth/synthesize-app';
 
-/** A config that sets most of what a user can: its own CLI and agent, a second repository, direct execution. */
+/** A config that sets much of what a user can: namespace, direct execution, remediation rounds, two repositories, a project. */
 const RICH_INPUT = {
-  namespace: 'agents',
-  clis: { aider: { image: 'ghcr.io/acme/aider-runner:v0.9.1' } },
-  agents: {
-    probe: {
-      githubApp: 'Acme-Probe',
-      role: 'testing',
-      cli: 'aider',
-      model: 'claude-sonnet-4',
-      maxTokens: 32000,
-      temperature: 0.2,
-      systemPrompt: 'End-to-end tests.',
-    },
-  },
+  namespace: 'agent-plays',
+  execution: 'direct',
+  agents: { cleo: { execution: 'coderun' } },
+  remediation: { maxRounds: 2 },
   repositories: [
     { name: 'octo-org/api', service: 'api' },
     { name: 'octo-org/web', service: 'web' },
   ],
+  projects: [{ name: 'launch', repository: 'octo-org/api', tasks: [{ id: 1 }, { id: 2, dependsOn: [1] }] }],
 };
 
 const synthesized = (config: unknown): string => {
