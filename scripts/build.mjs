@@ -89,8 +89,8 @@ const lazyCommands = {
   },
 };
 
-/** The peers the command line carries: the packages the library leaves to the user's app. */
-const PEERS = ['cdk8s', 'cdk8s-plus-28', 'constructs'];
+/** The peers the command line carries: the packages the library leaves to the user's app (package.json). */
+const PEERS = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).peerDependencies);
 
 /**
  * Each peer the command line carries records, when its code first runs, that it did, in a global set

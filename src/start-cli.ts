@@ -8,13 +8,12 @@
  * file identity (size, modification time and inode: a build rewrites it) and the command.
  */
 import { createHash } from 'node:crypto';
-import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import type * as Cli from './cli';
-import { CompileCache, fileIdentity } from './compile-cache';
+import { CompileCache, fileIdentity, scriptSource } from './compile-cache';
 import { userCacheDir } from './user-cache-dir';
 
 const BUNDLE = path.join(__dirname, 'cli-bundle.cjs');
@@ -48,9 +47,7 @@ v8.setFlagsFromString('--interrupt-budget=270336');
 
 function loadCli(): typeof Cli {
   const bytes = readFileSync(BUNDLE);
-  // The build writes ASCII (esbuild's default charset, no comments kept): read as Latin-1, V8 keeps a one-byte
-  // string, which decodes, hashes and compiles several times faster than the two-byte string UTF-8 would give.
-  const code = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+  const code = scriptSource(bytes);
   const key = createHash('sha256')
     .update(`${process.version}\0${process.arch}\0${fileIdentity(BUNDLE) ?? ''}\0${bytes.length}`)
     .digest('hex')

@@ -149,8 +149,8 @@ describe('the CEL verdict format', () => {
         .update(readFileSync(path.join(__dirname, '../src/validate/schema', file), 'utf8').replace(/\r\n/g, '\n'))
         .digest('hex');
     expect({ rules: hashOf('cel-rules.ts'), verdicts: hashOf('cel-verdict-cache.ts') }).toEqual({
-      rules: '85c8685013c3d74d18e566c4b3b7837859fe1b9be743cef88cf1d6089fe91d3d',
-      verdicts: '41e21db5aaaa74038c50c491ca62300530ca157f5e549e2777e00ba7ba045022',
+      rules: '031520523bbb8ffea7dbd7f4c0cb91f15ef08fc71251a314c47aa9937b290be9',
+      verdicts: '3cb8a248a6bf1e7f99fa201703f9381a94a79325d0065219270c45f0a9a9ad33',
     });
   });
 });

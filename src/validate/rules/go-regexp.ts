@@ -4,12 +4,10 @@
  * test/golden/regexp.json holds what Go's `regexp.Compile` answered for each vector; the tests compare.
  */
 import * as path from 'node:path';
-import packageJson from '../../../package.json';
 import { goRegexpCompileError } from '../../simulate/engine/re2';
+import { pinnedVersion } from '../../pinned-version';
 import { StoredMap } from '../../stored-map';
 import { userCacheDir } from '../../user-cache-dir';
-
-const RE2JS_VERSION = (packageJson as { dependencies: Record<string, string> }).dependencies.re2js;
 
 /**
  * Verdicts kept in the user's cache folder, by pattern: re2js builds its Unicode case-folding tables and a
@@ -25,7 +23,7 @@ export function saveGoRegexpVerdicts(): void {
 
 /** Why the pattern does not compile in Go, or `undefined` when it does. */
 export function goRegexpProblem(pattern: string): string | undefined {
-  verdicts ??= new StoredMap(path.join(userCacheDir(), 'regexp', `go-compile-v1-re2js-${RE2JS_VERSION}.json`));
+  verdicts ??= new StoredMap(path.join(userCacheDir(), 'regexp', `go-compile-v1-re2js-${pinnedVersion('re2js')}.json`));
   const known = verdicts.get(pattern);
   if (typeof known === 'string') return known === '' ? undefined : known;
   const problem = goRegexpCompileError(pattern)?.replace(/^error parsing regexp: /, '');

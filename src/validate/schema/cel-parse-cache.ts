@@ -8,7 +8,7 @@
  */
 import type { parse } from '@bufbuild/cel';
 import * as path from 'node:path';
-import packageJson from '../../../package.json';
+import { pinnedVersion } from '../../pinned-version';
 import { StoredMap } from '../../stored-map';
 import { userCacheDir } from '../../user-cache-dir';
 import { celLibrary } from './cel-library';
@@ -17,13 +17,12 @@ type ParsedExpr = ReturnType<typeof parse>;
 
 /** Bump when what is stored changes in a way the version does not capture. */
 const FORMAT = 'cel-parsed-v1';
-const CEL_VERSION = (packageJson as { dependencies: Record<string, string> }).dependencies['@bufbuild/cel'];
 
 let stored: StoredMap | undefined;
 
 /** `parse(expression)`, from the cache when it holds it; a parse error is thrown as `parse` throws it. */
 export function cachedParse(expression: string): ParsedExpr {
-  stored ??= new StoredMap(path.join(userCacheDir(), 'cel', `${FORMAT}-${CEL_VERSION}.json`));
+  stored ??= new StoredMap(path.join(userCacheDir(), 'cel', `${FORMAT}-${pinnedVersion('@bufbuild/cel')}.json`));
   const known = stored.get(expression);
   if (known !== undefined) return untag(known) as ParsedExpr;
   const parsed = celLibrary().parse(expression);

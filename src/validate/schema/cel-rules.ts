@@ -11,6 +11,7 @@
 import type { CelEnv } from '@bufbuild/cel';
 import { celLibrary } from './cel-library';
 import { cachedParse } from './cel-parse-cache';
+import { dereferenced } from './compact-schema';
 import { isRecord, SCHEMA_LISTS, type JsonSchema } from './json-schema-passes';
 import { escapePointer, type SchemaProblem } from './schema-problem';
 
@@ -157,22 +158,6 @@ function evaluateRule(rule: string, message: string, check: CompiledRule, contex
   return [
     { pointer: at, message: holds === false ? message : `${message} (rule ${rule} gave ${String(holds)}, not a boolean)`, kind: 'cel' },
   ];
-}
-
-const LOCAL_REF = /^#\/definitions\/(.+)$/;
-
-/** The schema a compact schema's `{ $ref }` stands for (compact-schema.ts shares repeated sub-schemas so). */
-function dereferenced(schema: JsonSchema, definitions: Readonly<Record<string, JsonSchema>>): JsonSchema {
-  let node = schema;
-  for (const seen = new Set<string>(); typeof node.$ref === 'string'; ) {
-    const name = LOCAL_REF.exec(node.$ref)?.[1];
-    if (name === undefined) return node;
-    if (seen.has(name)) throw new Error(`schema definition ${name} refers to itself`);
-    if (!isRecord(definitions[name])) throw new Error(`schema reference to a missing definition ${name}`);
-    seen.add(name);
-    node = definitions[name];
-  }
-  return node;
 }
 
 /**

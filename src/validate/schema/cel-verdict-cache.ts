@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import packageJson from '../../../package.json';
+import { pinnedVersion } from '../../pinned-version';
 import { StoredMap } from '../../stored-map';
 import { userCacheDir } from '../../user-cache-dir';
 import { jsonExact } from '../json-exact';
@@ -28,12 +28,10 @@ export const CEL_VERDICT_FORMAT = 'cel-verdicts-v1';
 /** Enough for every Argo object of a large platform and of Argo's own examples, small enough to read in a millisecond. */
 const LIMIT = 2048;
 
-const CEL_VERSION = (packageJson as { dependencies: Record<string, string> }).dependencies['@bufbuild/cel'];
-
 let stored: StoredMap | undefined;
 
 function verdicts(): StoredMap {
-  stored ??= new StoredMap(path.join(userCacheDir(), 'cel', `${CEL_VERDICT_FORMAT}-${CEL_VERSION}.json`), LIMIT);
+  stored ??= new StoredMap(path.join(userCacheDir(), 'cel', `${CEL_VERDICT_FORMAT}-${pinnedVersion('@bufbuild/cel')}.json`), LIMIT);
   return stored;
 }
 

@@ -185,6 +185,31 @@ function mapChildren(schema: JsonSchema, change: (child: unknown) => unknown): J
 const LOCAL_REF = /^#\/definitions\/(.+)$/;
 
 /**
+ * The name of the shared definition a `{ $ref: '#/definitions/<name>' }` node of a compact schema stands
+ * for (see `shareRepeatedSchemas`); `undefined` for any other node.
+ */
+export function sharedDefinitionName(node: unknown): string | undefined {
+  return isRecord(node) && typeof node.$ref === 'string' ? LOCAL_REF.exec(node.$ref)?.[1] : undefined;
+}
+
+/**
+ * The schema a compact schema's node stands for: the shared definition it refers to, followed through
+ * references to references; the node itself when it is no reference.
+ * @throws when a definition is missing or refers to itself
+ */
+export function dereferenced(schema: JsonSchema, definitions: Readonly<Record<string, JsonSchema>>): JsonSchema {
+  let node = schema;
+  for (const seen = new Set<string>(); ; ) {
+    const name = sharedDefinitionName(node);
+    if (name === undefined) return node;
+    if (seen.has(name)) throw new Error(`schema definition ${name} refers to itself`);
+    if (!isRecord(definitions[name])) throw new Error(`schema reference to a missing definition ${name}`);
+    seen.add(name);
+    node = definitions[name];
+  }
+}
+
+/**
  * `schema` with every local `$ref` replaced by the definition itself (shared, not copied): the tree the
  * upstream CRD has, which test/schema-data.test.ts compares with the upstream file. (The CEL checks follow
  * `$ref`s as they go instead.) Recursive definitions are not supported (Kubernetes structural schemas have
@@ -194,9 +219,8 @@ export function inlineReferences(schema: JsonSchema, definitions: Record<string,
   const resolved = new Map<string, JsonSchema>();
   const visit = (node: unknown, trail: readonly string[]): unknown => {
     if (!isRecord(node)) return node;
-    const match = typeof node.$ref === 'string' ? LOCAL_REF.exec(node.$ref) : null;
-    if (match) {
-      const name = match[1];
+    const name = sharedDefinitionName(node);
+    if (name !== undefined) {
       if (trail.includes(name)) throw new Error(`recursive schema definition ${name}`);
       let target = resolved.get(name);
       if (!target) {

@@ -6,7 +6,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { celProblems, type CelRuleLocation, holdsUnevaluatedCelRule, unevaluatedCelRules } from './cel-rules';
-import { pruneSchema, shareRepeatedSchemas } from './compact-schema';
+import { pruneSchema, shareRepeatedSchemas, sharedDefinitionName } from './compact-schema';
 import { isRecord, PREPARATION_VERSION, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
 import { cachedCelProblems, cachedUnevaluatedRules } from './cel-verdict-cache';
@@ -51,8 +51,6 @@ export const compactOpenApi = (openApi: JsonSchema): CompactOpenApi => {
 
 const ROOT = 'root';
 
-const LOCAL_REF = /^#\/definitions\/(.+)$/;
-
 /**
  * The CEL rules of a compact schema that cel-rules.ts does not evaluate, with where they are: each shared
  * definition is looked at once, not at every place it is used.
@@ -67,12 +65,12 @@ function unevaluatedRules(root: JsonSchema, definitions: Readonly<Record<string,
   };
   const walk = (node: unknown, at: string): CelRuleLocation[] => {
     if (!isRecord(node)) return [];
-    const ref = typeof node.$ref === 'string' ? LOCAL_REF.exec(node.$ref) : null;
-    if (ref) {
-      let relative = byDefinition.get(ref[1]);
+    const shared = sharedDefinitionName(node);
+    if (shared !== undefined) {
+      let relative = byDefinition.get(shared);
       if (!relative) {
-        relative = walk(definitions[ref[1]], '');
-        byDefinition.set(ref[1], relative);
+        relative = walk(definitions[shared], '');
+        byDefinition.set(shared, relative);
       }
       return relative.map((found) => under(at, found));
     }
@@ -160,8 +158,8 @@ export interface CompactCrdVersion {
 
 const describesFields = (openApi: CompactOpenApi): boolean => {
   let spec = openApi.root.properties?.spec;
-  const ref = isRecord(spec) && typeof spec.$ref === 'string' ? /^#\/definitions\/(.+)$/.exec(spec.$ref) : null;
-  if (ref) spec = openApi.definitions[ref[1]];
+  const shared = sharedDefinitionName(spec);
+  if (shared !== undefined) spec = openApi.definitions[shared];
   return isRecord(spec) && isRecord(spec.properties) && Object.keys(spec.properties).length > 0;
 };
 

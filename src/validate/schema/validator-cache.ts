@@ -10,13 +10,12 @@ import type { default as AjvClass, ValidateFunction } from 'ajv';
 import type { default as standaloneCodeFunction } from 'ajv/dist/standalone';
 import equal from 'ajv/dist/runtime/equal';
 import ucs2length from 'ajv/dist/runtime/ucs2length';
-import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { version as AJV_VERSION } from 'ajv/package.json';
-import { CompileCache } from '../../compile-cache';
+import { CompileCache, scriptSource } from '../../compile-cache';
 import { userCacheDir, writeCacheFile } from '../../user-cache-dir';
 import { AJV_OPTIONS, type JsonSchema } from './json-schema-passes';
 
@@ -144,9 +143,7 @@ export function saveValidatorCode(): void {
 function readCompiled(file: string, key: string): Record<string, ValidateFunction> | undefined {
   if (!existsSync(file)) return undefined;
   try {
-    // Generated code is ASCII: read as Latin-1, V8 keeps a one-byte string, faster to hash and compile.
-    const bytes = readFileSync(file);
-    return evaluate(bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8'), key);
+    return evaluate(scriptSource(readFileSync(file)), key);
   } catch {
     return undefined;
   }
