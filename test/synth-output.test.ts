@@ -1,9 +1,11 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ApiObject, App, Chart } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { runCli, type Io } from '../src/cli';
 import { COMMANDS } from '../src/commands';
 import { GENERATED_HEADER } from '../src/synth/synthesize';
+import { chartObjects, synthesizeApp } from '../src/synth/synthesize-app';
 import { synth } from './support/synth';
 import { useScratchDirs } from './support/scratch-dir';
 
@@ -53,6 +55,47 @@ describe('synthesis output', () => {
       expect(text.startsWith(GENERATED_HEADER)).toBe(true);
       expect(text).not.toContain(PROJECT);
     }
+  });
+});
+
+/**
+ * An app whose charts depend on each other in every way cdk8s orders: objects within a chart, a chart nested
+ * in another, and an object depending on another chart's object (which makes its chart depend on that chart).
+ */
+function entangledApp(): App {
+  const app = new App();
+  const config = (scope: Chart, id: string) => new ApiObject(scope, id, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: id } });
+  const first = new Chart(app, 'first');
+  const [a, b, c] = ['a', 'b', 'c'].map((id) => config(first, id));
+  a.addDependency(b, c);
+  const nested = new Chart(first, 'nested');
+  config(nested, 'n1').addDependency(config(nested, 'n2'));
+  const last = new Chart(app, 'last');
+  const z = config(last, 'z');
+  config(last, 'y').addDependency(z);
+  b.addDependency(z);
+  return app;
+}
+
+describe('chartObjects', () => {
+  it("renders each chart of an app as the chart's own toJson does, in its dependency order", () => {
+    const expected = entangledApp()
+      .node.findAll()
+      .filter((construct): construct is Chart => construct instanceof Chart)
+      .map((chart) => chart.toJson());
+    const app = entangledApp();
+    const charts = app.node.findAll().filter((construct): construct is Chart => construct instanceof Chart);
+    expect(charts[0].toJson()).toEqual(expected[0]);
+    expect(charts.slice(1).map(chartObjects)).toEqual(expected.slice(1));
+    // The order is not the order of construction: dependencies come first.
+    expect(expected[0].map((object: { metadata: { name: string } }) => object.metadata.name)).toEqual(['b', 'c', 'a']);
+    expect(expected[2].map((object: { metadata: { name: string } }) => object.metadata.name)).toEqual(['z', 'y']);
+  });
+
+  it('is what synthesizeApp writes', () => {
+    const files = synthesizeApp(entangledApp());
+    expect([...files.keys()]).toEqual(['first.yaml', 'last.yaml', 'nested.yaml']);
+    expect(files.get('nested.yaml')).toMatch(/name: n2\n[\s\S]*name: n1\n/);
   });
 });
 

@@ -221,7 +221,8 @@ export function progressConfigMapOf(fullName: string, taskId: number | string): 
 
 /** Every progress ConfigMap of a repository, shard 0 first (for RBAC `resourceNames`). */
 export function progressConfigMapNames(fullName: string): string[] {
-  return Array.from({ length: PROGRESS_SHARDS }, (_unused, shard) => `${progressConfigMapName(fullName)}-${shard}`);
+  const base = progressConfigMapName(fullName);
+  return Array.from({ length: PROGRESS_SHARDS }, (_unused, shard) => `${base}-${shard}`);
 }
 
 /**

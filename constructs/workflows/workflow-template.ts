@@ -2,6 +2,7 @@ import { ApiObject, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { COMMON_LABELS } from '../model/labels';
 import { dnsLabelProblem, isDnsLabel, isLabelKey, isLabelValue, serviceAccountNameProblem } from '../model/naming';
+import { plainCopy } from '../model/plain-copy';
 import { checkProp } from '../model/prop-checks';
 import type { Template, WorkflowSpec } from './argo-types';
 import { ARGO_API_VERSION } from '../model/argo-api';
@@ -72,6 +73,8 @@ export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
   protected readonly apiObject: ApiObject;
   private readonly spec: Omit<WorkflowSpec, 'templates'>;
   private readonly templateList: Template[] = [];
+  /** The names of `templateList`: a play checks each of its DAG tasks' references against them. */
+  private readonly templateNameSet = new Set<string>();
 
   /**
    * @throws when the name or namespace is not a DNS-1123 label, a label is illegal, the spec's service account
@@ -86,7 +89,7 @@ export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
     }
     checkWorkflowTemplateProps(`WorkflowTemplate ${props.name}`, props);
     this.name = props.name;
-    this.spec = structuredClone(props.spec);
+    this.spec = plainCopy(props.spec);
     for (const template of props.templates ?? []) this.addTemplate(template);
     this.apiObject = new ApiObject(this, 'Resource', {
       apiVersion: ARGO_API_VERSION,
@@ -108,12 +111,13 @@ export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
       throw new Error(
         `WorkflowTemplate ${this.name} cannot hold more than ${MAX_TEMPLATES} templates (the Argo CRD's limit): split it into WorkflowTemplates called through templateRef`,
       );
-    this.templateList.push(structuredClone(template));
+    this.templateList.push(plainCopy(template));
+    this.templateNameSet.add(template.name);
   }
 
   /** Whether a template named `name` exists. */
   public hasTemplate(name: string): boolean {
-    return this.templateList.some((template) => template.name === name);
+    return this.templateNameSet.has(name);
   }
 
   /** The names of the templates, in order. */
@@ -124,21 +128,23 @@ export class WorkflowTemplate extends Construct implements IWorkflowTemplate {
   /** A copy of the template named `name`, or undefined. */
   public template(name: string): Template | undefined {
     const found = this.templateList.find((template) => template.name === name);
-    return found ? structuredClone(found) : undefined;
+    return found ? plainCopy(found) : undefined;
   }
 
   /** Every local template reference that does not resolve, as a message that names it. */
   private referenceProblems(): string[] {
     const problems: string[] = [];
-    const check = (where: string, name: string | undefined): void => {
+    // The place is named only for a reference that fails: a thousand plays hold tens of thousands of tasks.
+    const check = (name: string | undefined, where: () => string): void => {
       if (name !== undefined && !this.hasTemplate(name))
-        problems.push(`WorkflowTemplate ${this.name}: ${where} names template "${name}", which does not exist`);
+        problems.push(`WorkflowTemplate ${this.name}: ${where()} names template "${name}", which does not exist`);
     };
-    check('spec.entrypoint', this.spec.entrypoint);
-    check('spec.onExit', this.spec.onExit);
+    check(this.spec.entrypoint, () => 'spec.entrypoint');
+    check(this.spec.onExit, () => 'spec.onExit');
     for (const template of this.templateList) {
-      for (const task of template.dag?.tasks ?? []) check(`templates.${template.name}.dag.tasks.${task.name}`, task.template);
-      for (const step of (template.steps ?? []).flat()) check(`templates.${template.name}.steps.${step.name}`, step.template);
+      for (const task of template.dag?.tasks ?? []) check(task.template, () => `templates.${template.name}.dag.tasks.${task.name}`);
+      for (const parallel of template.steps ?? [])
+        for (const step of parallel) check(step.template, () => `templates.${template.name}.steps.${step.name}`);
     }
     return problems;
   }

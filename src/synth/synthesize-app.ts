@@ -2,7 +2,7 @@
  * A cdk8s app's synthesis into manifest files, apart from the platform (synthesize.ts): what any app,
  * the benchmark's minimal one among them, writes without loading agent-play's constructs.
  */
-import { Chart, type App } from 'cdk8s';
+import { ApiObject, Chart, DependencyGraph, type App } from 'cdk8s';
 import { toYamlText } from '../../constructs/model/yaml-text';
 import { GENERATED_HEADER } from './generated-files';
 import { SynthError } from './synth-error';
@@ -28,11 +28,12 @@ export function synthesizeApp(app: App): SynthesizedManifests {
   const problems = app.node.findAll().flatMap((construct) => construct.node.validate());
   if (problems.length > 0) throw new SynthError(problems);
   const charts = new Map<string, Record<string, unknown>[]>();
-  for (const chart of app.node.findAll().filter((construct): construct is Chart => construct instanceof Chart)) {
+  const allCharts = app.node.findAll().filter((construct): construct is Chart => construct instanceof Chart);
+  for (const [index, chart] of allCharts.entries()) {
     const fileName = `${chart.node.id}.yaml`;
     if (charts.has(fileName))
       throw new SynthError([`two charts are named "${chart.node.id}": chart ids name the output files and must be unique`]);
-    const documents = chart.toJson() as Record<string, unknown>[];
+    const documents = index === 0 ? (chart.toJson() as Record<string, unknown>[]) : chartObjects(chart);
     if (documents.length > 0) charts.set(fileName, documents);
   }
   const manifests = new SynthesizedManifests();
@@ -41,4 +42,19 @@ export function synthesizeApp(app: App): SynthesizedManifests {
     manifests.objects.set(fileName, documents);
   }
   return manifests;
+}
+
+/**
+ * The objects of a chart as `chart.toJson()` gives them once the app is prepared. cdk8s's toJson prepares the
+ * whole app (chart dependencies from construct dependencies) and runs every construct's validations before it
+ * renders one chart (`App._synthChart` in cdk8s `src/app.ts`): the platform's eleven charts did that eleven
+ * times, a tenth of a thousand-repository synthesis. The first chart's toJson prepares the app for all; the
+ * others are rendered as `_synthChart` renders them (its `chartToKube`): the chart's ApiObjects in dependency
+ * order, each only in its closest chart. test/synth-output.test.ts holds this equal to `chart.toJson()`.
+ */
+export function chartObjects(chart: Chart): Record<string, unknown>[] {
+  return new DependencyGraph(chart.node)
+    .topology()
+    .filter((construct): construct is ApiObject => construct instanceof ApiObject && Chart.of(construct) === chart)
+    .map((object) => object.toJson() as Record<string, unknown>);
 }

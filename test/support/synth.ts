@@ -1,4 +1,5 @@
 import { parseAllDocuments } from 'yaml';
+import { plainCopy } from '../../constructs/model/plain-copy';
 import { resolveConfig, type ConfigInputs } from '../../constructs/model/resolve-config';
 import { synthesizePlatform, SynthesizedManifests, type ManifestFiles } from '../../src/synth/synthesize';
 
@@ -39,13 +40,13 @@ export const READ_YAML_ENV = 'AGENT_PLAY_TEST_READ_YAML';
  */
 export function parseManifests(files: ManifestFiles): K8sObject[] {
   if (!(files instanceof SynthesizedManifests)) return readManifestTexts(files);
-  const written = JSON.stringify([...files.keys()].flatMap((name) => files.objects.get(name) ?? []));
+  const written = plainCopy([...files.keys()].flatMap((name) => files.objects.get(name) ?? [])) as K8sObject[];
   if (process.env[READ_YAML_ENV]) {
-    const read = JSON.stringify(readManifestTexts(files));
-    if (read !== written)
-      throw new Error(`the YAML of a synthesis reads back differently from the objects it was written from:\n${read}\n${written}`);
+    const [read, wrote] = [readManifestTexts(files), written].map((objects) => JSON.stringify(objects));
+    if (read !== wrote)
+      throw new Error(`the YAML of a synthesis reads back differently from the objects it was written from:\n${read}\n${wrote}`);
   }
-  return JSON.parse(written) as K8sObject[];
+  return written;
 }
 
 /** Synthesizes the platform of a config (the embedded default when none is given). */
