@@ -1,6 +1,6 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createVerify } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../constructs/model/resolve-config';
@@ -13,6 +13,7 @@ import {
   DirectAgentEnv,
   GitPrograms,
   SESSION_FILE_SUFFIX,
+  TOKEN_REUSE_SECONDS,
 } from '../constructs/workflows/direct-agent-script';
 import { runBash, type ScriptRun } from './support/run-bash';
 import { useScratchDirs } from './support/scratch-dir';
@@ -67,9 +68,10 @@ fi
 exit "$FAKE_EXIT"
 `;
 
-/** A fake curl: records its arguments (NUL-separated) and answers GitHub's token endpoint. */
+/** A fake curl: records its arguments (NUL-separated), and a line per call, and answers GitHub's token endpoint. */
 const FAKE_CURL = `#!/usr/bin/env bash
 printf '%s\\0' "$@" >"$FAKE_CURL_LOG"
+printf 'call\\n' >>"$FAKE_CURL_LOG.calls"
 printf '%s\\n' '{"token":"ghs_test-token","expires_at":"2030-01-01T00:00:00Z"}'
 `;
 
@@ -423,6 +425,41 @@ describe('the direct agent script', () => {
     expect(Math.abs(claims.iat + 60 - Date.now() / 1000)).toBeLessThan(30);
     const verify = createVerify('RSA-SHA256').update(`${header}.${payload}`);
     expect(verify.verify(readFileSync(join(keys, 'public-key')), Buffer.from(signature, 'base64url'))).toBe(true);
+  });
+
+  it("asks GitHub once per step: every fetch and push gets the token kept in the pod's temp folder, for its user only", async () => {
+    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    expect(run.code).toBe(0);
+    // The token for gh, then the clone and the fetch through the credential helper: one request.
+    expect(readFileSync(join(root, 'curl.log.calls'), 'utf8')).toBe('call\n');
+    const kept = readdirSync(root).filter((name) => name.startsWith('agent-play-github-token-'));
+    expect(kept).toHaveLength(1);
+    expect(statSync(join(root, kept[0])).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(root, kept[0]), 'utf8')).toMatch(/^\d+ ghs_test-token\n$/);
+    expect(readdirSync(join(root, 'workspace'), { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('token-'))).toEqual(
+      [],
+    );
+  });
+
+  it('asks GitHub again once the kept token is 50 minutes old', async () => {
+    await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    const [kept] = readdirSync(root).filter((name) => name.startsWith('agent-play-github-token-'));
+    const program = join(root, 'workspace', '.agent-play', 'home', 'rex', GitPrograms.token);
+    const token = () => execFileSync(program, { env: scriptEnvironment('claude', join(root, 'bin')), encoding: 'utf8' });
+    const now = Math.floor(Date.now() / 1000);
+    writeFileSync(join(root, kept), `${now - TOKEN_REUSE_SECONDS + 60} ghs_still-good\n`);
+    expect(token()).toBe('ghs_still-good\n');
+    writeFileSync(join(root, kept), `${now - TOKEN_REUSE_SECONDS} ghs_too-old\n`);
+    expect(token()).toBe('ghs_test-token\n');
+    expect(readFileSync(join(root, 'curl.log.calls'), 'utf8')).toBe('call\ncall\n');
+  });
+
+  it('refuses an App id that is neither digits nor a client id, before it signs anything', async () => {
+    writeFileSync(join(root, 'github-app', 'app-id'), '12345", "admin": "true');
+    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toContain('app-id holds neither an App id nor a client id');
+    expect(existsSync(join(root, 'curl.log'))).toBe(false);
   });
 
   it('an isolated workspace checks out the task branch another agent pushed, and keeps its own later work', async () => {

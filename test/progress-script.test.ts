@@ -126,8 +126,9 @@ class Harness {
     return this.runScript(enterEnv(event));
   }
 
-  public enter(event: Enter): Promise<Run> {
-    return this.run(enterEnv(event));
+  /** Runs the script as the enter step would; `env` replaces what the template would give. */
+  public enter(event: Enter, env: Record<string, string> = {}): Promise<Run> {
+    return this.run({ ...enterEnv(event), ...env });
   }
 
   public exit(event: Exit): Promise<Run> {
@@ -272,6 +273,19 @@ describe.concurrent('progress script', () => {
         .find((call) => call.args[0] === 'patch')
         ?.args.join(' '),
     ).toContain('"resourceVersion":"4711"');
+  });
+
+  play('keeps the play parameters as given: none is an empty object, and of two values for one name the later', async ({ h }) => {
+    h.seedProgressConfigMap();
+    await h.enter(IMPLEMENTATION, { PARAMETER_NAMES: '', PARAMETER_1: 'ignored' });
+    expect(h.record(5).parameters).toEqual({});
+    await h.enter(IMPLEMENTATION, {
+      PARAMETER_NAMES: 'team task-type team',
+      PARAMETER_1: 'web',
+      PARAMETER_2: 'backend',
+      PARAMETER_3: 'it\'s "ops"',
+    });
+    expect(h.record(5).parameters).toEqual({ team: 'it\'s "ops"', 'task-type': 'backend' });
   });
 
   play('records a gate after an agent stage: the agent stage succeeded and the last agent stays', async ({ h }) => {

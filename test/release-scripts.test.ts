@@ -471,6 +471,20 @@ describe.concurrent('check-release script', () => {
     expect(run.stdout).toContain(`removed the releases of earlier runs: ${GATE}`);
   });
 
+  cluster('counts a record that is not JSON as old, and removes it with the other old ones, named in order', async ({ h }) => {
+    h.cluster.put(
+      releaseRecord(5, {
+        [LATER_GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }),
+        [GATE]: 'released, by hand',
+      }),
+    );
+    const run = await h.checkRelease(GATE, 5, { created: '2026-02-01T00:00:00Z' });
+    expect(h.released()).toBe('false\n');
+    expect(run.stdout).toContain(`gate ${GATE} has a release from an earlier run of the task (released at ""`);
+    expect(run.stdout).toContain(`removed the releases of earlier runs: ${[GATE, LATER_GATE].sort().join(', ')}`);
+    expect(h.releaseConfigMap(5)!.data ?? {}).toEqual({});
+  });
+
   cluster('skips the clean-up, losing no release, when the record changes between its read and its patch', async ({ h }) => {
     h.cluster.put(releaseRecord(5, { [GATE]: JSON.stringify({ prUrl: prUrl(9), prNumber: '9', releasedAt: '2026-01-02T03:04:05Z' }) }));
     const fresh = JSON.stringify({ prUrl: prUrl(11), prNumber: '11', releasedAt: '2026-02-03T00:00:00Z' });

@@ -55,21 +55,29 @@ export const CONTEXT_PROMPT_BYTES = 48 * 1024;
 
 const { prompt, sessionId, model, systemPrompt } = ArgumentPlaceholders;
 
+/**
+ * How long the token program hands out the installation token it got: GitHub's installation tokens expire
+ * an hour after they are made; ten minutes are left for the longest fetch or push that starts with it.
+ */
+export const TOKEN_REUSE_SECONDS = 50 * 60;
+
 /** The JWT header (RS256), base64url-encoded without padding as a JWT carries it. */
 const JWT_HEADER = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url');
 
 /**
  * A program that prints an installation token of the agent's GitHub App: a JWT signed with the App's private
- * key (RS256; `iat` a minute back for clock drift, `exp` under GitHub's ten-minute cap, `iss` the App id),
- * exchanged at `POST /app/installations/{installation-id}/access_tokens` (docs.github.com, "Generating a JSON
- * Web Token (JWT) for a GitHub App" and "Generating an installation access token for a GitHub App"). Git
- * calls it through a credential helper on every fetch and push, so a run longer than a token's hour keeps
- * working. Needs openssl, curl and jq.
+ * key (RS256; `iat` a minute back for clock drift, `exp` under GitHub's ten-minute cap, `iss` the App id or
+ * client id), exchanged at `POST /app/installations/{installation-id}/access_tokens` (docs.github.com,
+ * "Generating a JSON Web Token (JWT) for a GitHub App" and "Generating an installation access token for a
+ * GitHub App"). Git calls it through a credential helper on every fetch and push. An installation token
+ * lasts an hour: the program keeps the one it got in the pod's own temp folder (never on the workspace,
+ * which outlives the pod) and hands it out again for 50 minutes, so a step asks GitHub once rather than at
+ * every fetch and push, and a run longer than the hour still gets a fresh one. Needs openssl, curl and jq.
  */
 export const GITHUB_TOKEN_PROGRAM = String.raw`#!/usr/bin/env bash
 set -euo pipefail
 # Bash's own time, file reads and substitutions where they do, and the constant header written once: each
-# program started (date, cat, tr) costs every git fetch and push of the step.
+# program started (date, cat, tr, jq) costs every git fetch and push of the step.
 b64url() {
   local text
   text="$(openssl base64 -A)"
@@ -78,12 +86,27 @@ b64url() {
   printf '%s' "${'$'}{text//=/}"
 }
 printf -v now '%(%s)T' -1
+key="$GITHUB_API $GITHUB_APP_CREDENTIALS"
+kept="${'$'}{TMPDIR:-/tmp}/agent-play-github-token-${'$'}{key//[^A-Za-z0-9]/_}"
+if [ -s "$kept" ] && read -r minted token <"$kept" && [[ "$minted" =~ ^[0-9]+$ ]] && [ -n "$token" ] &&
+  ((now >= minted && now - minted < ${TOKEN_REUSE_SECONDS})); then
+  printf '%s\n' "$token"
+  exit 0
+fi
+issuer="$(<"$GITHUB_APP_CREDENTIALS/app-id")"
+# Written into the JWT as it is: an App id (digits) or client id (Iv1.…) needs no JSON escape.
+if ! [[ "$issuer" =~ ^[A-Za-z0-9._-]+$ ]]; then
+  echo "github-token: $GITHUB_APP_CREDENTIALS/app-id holds neither an App id nor a client id" >&2
+  exit 1
+fi
 header='${JWT_HEADER}'
-payload="$(jq -jcn --argjson iat "$((now - 60))" --argjson exp "$((now + 540))" --arg iss "$(<"$GITHUB_APP_CREDENTIALS/app-id")" \
-  '{iat: $iat, exp: $exp, iss: $iss}' | b64url)"
+payload="$(printf '{"iat":%d,"exp":%d,"iss":"%s"}' "$((now - 60))" "$((now + 540))" "$issuer" | b64url)"
 signature="$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$GITHUB_APP_CREDENTIALS/private-key" -binary | b64url)"
-curl -fsS -X POST -H "Authorization: Bearer $header.$payload.$signature" -H 'Accept: application/vnd.github+json' \
-  "$GITHUB_API/app/installations/$(<"$GITHUB_APP_CREDENTIALS/installation-id")/access_tokens" | jq -er .token
+token="$(curl -fsS -X POST -H "Authorization: Bearer $header.$payload.$signature" -H 'Accept: application/vnd.github+json' \
+  "$GITHUB_API/app/installations/$(<"$GITHUB_APP_CREDENTIALS/installation-id")/access_tokens" | jq -er .token)"
+# Kept for the next fetch or push: readable by this user only, replaced whole.
+(umask 077 && printf '%s %s\n' "$now" "$token" >"$kept.$$" && mv -f "$kept.$$" "$kept") || rm -f "$kept.$$"
+printf '%s\n' "$token"
 `;
 
 /** The git credential helper: answers `get` with the App's installation token. */
@@ -107,8 +130,9 @@ mkdir -p "$state" "$HOME" "$WORKSPACE/$CHECKOUT" || exit 1
 cd "$WORKSPACE/$CHECKOUT" || exit 1
 task_branch="feature/task-$TASK_ID-implementation"
 
-# Git as the agent's GitHub App: a fresh installation token for every fetch and push to its git server (and
-# to no other host), and one for gh: GH_TOKEN on github.com, GH_ENTERPRISE_TOKEN on the server GH_HOST names.
+# Git as the agent's GitHub App: an installation token (the token program's) for every fetch and push to its
+# git server (and to no other host), and one for gh: GH_TOKEN on github.com, GH_ENTERPRISE_TOKEN on the
+# server GH_HOST names.
 server_origin="$(printf '%s' "$GIT_SERVER" | cut -d / -f 1-3)"
 cat >"$HOME/${GitPrograms.token}" <<'GITHUB_TOKEN_PROGRAM'
 ${GITHUB_TOKEN_PROGRAM}GITHUB_TOKEN_PROGRAM

@@ -50,23 +50,18 @@ now="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 ${TASK_CONFIGMAP_BASH}
 configmap="$(task_configmap)"
 
-# The play parameters as one JSON object: names from PARAMETER_NAMES, values from PARAMETER_1, PARAMETER_2, ...
-# (a later name given twice wins), in one jq for all of them (each start of jq costs the pod about 20 ms of
-# CPU): the program sets $name1 to $value1, then $name2 to $value2, ..., and the values are --arg values only.
-play_parameters() {
-  local arguments=() program='{}' count=0 name
-  for name in $(printenv PARAMETER_NAMES || true); do
-    count=$((count + 1))
-    arguments+=(--arg "name$count" "$name" --arg "value$count" "$(printenv "PARAMETER_$count" || true)")
-    program+=" | .[\$name$count] = \$value$count"
-  done
-  if [ "$count" -eq 0 ]; then
-    printf '{}'
-    return 0
-  fi
-  jq -n -c "$program" "${'$'}{arguments[@]}"
-}
-parameters="$(play_parameters)"
+# The play parameters, made one JSON object by the jq that writes the record (configmap_patch): names from
+# PARAMETER_NAMES, values from PARAMETER_1, PARAMETER_2, ... (a later name given twice wins). The program sets
+# $name1 to $value1, then $name2 to $value2, ..., and the values are --arg values only. (The arguments are
+# passed as ${'$'}{parameter_arguments[@]+...}: an empty array is an unbound variable under set -u before bash 4.4.)
+parameter_arguments=()
+parameters_program='{}'
+count=0
+for name in $(printenv PARAMETER_NAMES || true); do
+  count=$((count + 1))
+  parameter_arguments+=(--arg "name$count" "$name" --arg "value$count" "$(printenv "PARAMETER_$count" || true)")
+  parameters_program+=" | .[\$name$count] = \$value$count"
+done
 round="$(printenv ROUND || true)"
 [[ "$round" =~ ^[0-9]+$ ]] || round=1
 
@@ -85,8 +80,8 @@ retry() {
 record_on_workflow() {
   local current version history patch
   current="$(kubectl get workflow "$WORKFLOW_NAME" -n "$NAMESPACE" -o json)" || return 1
-  # One jq from the Workflow to its patch (each start of jq costs the pod about 20 ms of CPU): the history
-  # annotation with this stage appended, the time it was entered, and the resourceVersion read.
+  # One jq from the Workflow to its patch: the history annotation with this stage appended, the time it was
+  # entered, and the resourceVersion read.
   patch="$(jq -c --arg hk "$HISTORY_ANNOTATION" --arg ek "$ENTERED_AT_ANNOTATION" --arg stage "$STAGE" --arg agent "$AGENT" --arg at "$now" \
     '((.metadata.annotations[$hk] // "[]") | (fromjson? // [])) as $history
      | { metadata: { resourceVersion: (.metadata.resourceVersion | tostring),
@@ -104,13 +99,13 @@ ensure_configmap() {
     | kubectl create -f - >/dev/null 2>&1 || kubectl get configmap "$configmap" -n "$NAMESPACE" >/dev/null
 }
 
-# The patch of the progress ConfigMap (standard input) for this event, in one jq (each start of jq costs the
-# pod about 20 ms of CPU): the task's record after this event, from the record before it, under its key;
-# the seed-compatible summary keys; and the resourceVersion read.
+# The patch of the progress ConfigMap (standard input) for this event, in one jq: the task's record after this
+# event, from the record before it (with the play parameters), under its key; the seed-compatible summary
+# keys; and the resourceVersion read.
 configmap_patch() {
   jq -c --arg key "$PROGRESS_KEY" --arg event "$EVENT" --arg repo "$REPOSITORY" --arg task "$TASK_ID" --arg wf "$WORKFLOW_NAME" \
     --arg now "$now" --arg stage "$STAGE" --arg previous "$PREVIOUS_STAGE" --arg agent "$AGENT" --arg cli "$CLI" --arg status "$STATUS" \
-    --arg wfstatus "$WORKFLOW_STATUS" --argjson parameters "$parameters" --arg round "$round" '
+    --arg wfstatus "$WORKFLOW_STATUS" --arg round "$round" ${'$'}{parameter_arguments[@]+"${'$'}{parameter_arguments[@]}"} "($parameters_program) as \$parameters"' |
     (.metadata.resourceVersion | tostring) as $rv
     | (.data[$key] // "{}") | (fromjson? // {})
     | .repository = $repo | .task = $task | .workflowName = $wf | .lastUpdated = $now | .parameters = $parameters

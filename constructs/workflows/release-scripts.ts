@@ -6,6 +6,9 @@
  * ConfigMap), then tries to resume. The play, on reaching a gate, labels itself as waiting there, then
  * reads the record, then suspends only when no release is recorded. Either the play sees the record, or
  * the resumer sees the play waiting: an event is never lost, whichever comes first.
+ *
+ * Each script reads what it needs in as few runs of jq as it can, as shell assignments jq quotes (`@sh`):
+ * every start of jq 1.6 costs a pod about 20 ms of CPU, spent compiling jq's own builtins.
  */
 import { ARGO_COMPLETED_LABEL } from '../model/argo-api';
 
@@ -16,26 +19,28 @@ export const RELEASED_FILE = '/tmp/released';
 export const WORKFLOW_FILE = '/tmp/workflow';
 
 /**
- * Bash that sets `plays` to the JSON list of the task's live (not completed) plays: the one named PLAY when
- * it is set (the workflow-name strategy), else those with the play's labels (TASK_ID, REPOSITORY_LABEL).
- * A play that cannot be read for another reason than "not found" fails the step. The resumer and the
- * remediator find plays with it alike.
+ * Bash that reads the task's plays: the one named PLAY when it is set (the workflow-name strategy), else
+ * those with the play's labels (TASK_ID, REPOSITORY_LABEL). It sets `plays_read` to what kubectl printed
+ * and `live_plays` to the jq filter that makes of it the JSON list of the live (not completed) plays, for
+ * the jq that reads them to start with. A play that cannot be read for another reason than "not found"
+ * fails the step. The resumer and the remediator find plays with it alike.
  */
 export const LIVE_PLAYS_BASH = String.raw`selector="$TASK_LABEL=$TASK_ID,$REPOSITORY_LABEL_KEY=$REPOSITORY_LABEL,$TYPE_LABEL=$PLAY_TYPE"
-# The plays read, less the completed ones, in the jq that reads them (each start of jq costs a pod about 20 ms of CPU).
 live='[.[] | select((.metadata.labels["${ARGO_COMPLETED_LABEL}"] // "false") != "true")]'
 if [ -n "$PLAY" ]; then
   errors="$(mktemp)"
-  if found="$(kubectl get workflow "$PLAY" -n "$NAMESPACE" -o json 2>"$errors")"; then
-    plays="$(jq -c "[.] | $live" <<<"$found")"
+  if plays_read="$(kubectl get workflow "$PLAY" -n "$NAMESPACE" -o json 2>"$errors")"; then
+    live_plays="[.] | $live"
   elif grep -q NotFound "$errors"; then
-    plays='[]'
+    plays_read='[]'
+    live_plays="$live"
   else
     echo "cannot read play $PLAY: $(cat "$errors")" >&2
     exit 1
   fi
 else
-  plays="$(kubectl get workflows -n "$NAMESPACE" -l "$selector" -o json | jq -c ".items | $live")"
+  plays_read="$(kubectl get workflows -n "$NAMESPACE" -l "$selector" -o json)"
+  live_plays=".items | $live"
 fi`;
 
 /**
@@ -67,37 +72,40 @@ export const CHECK_RELEASE_SCRIPT = String.raw`set -euo pipefail
 # stderr apart from the JSON: a warning from kubectl must not end up in what jq reads.
 errors="$(mktemp)"
 play="$(kubectl get workflow "$WORKFLOW_NAME" -n "$NAMESPACE" -o json)"
-# One jq for both fields (each start of jq costs a pod about 20 ms of CPU), as shell assignments it quotes;
-# assigned before eval so that a jq failure stops the script. created: RFC 3339 UTC cut to the second, so
-# that two such texts compare as text.
-fields="$(jq -r --arg key "$RESUMED_ANNOTATION" \
-  '@sh "resumed=\(.metadata.annotations[$key] // "") created=\((.metadata.creationTimestamp // "")[0:19])"' <<<"$play")"
-eval "$fields"
 if output="$(kubectl get configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" -o json 2>"$errors")"; then
-  release="$(jq -r --arg gate "$STAGE" '.data[$gate] // empty' <<<"$output")"
+  :
 elif grep -q NotFound "$errors"; then
   output=""
-  release=""
 else
   echo "cannot read $RELEASE_CONFIGMAP: $(cat "$errors")" >&2
   exit 1
 fi
-if [ -n "$output" ] && [ -z "$resumed" ]; then
-  stale="$(jq -c --arg created "$created" '[.data // {} | to_entries[]
-    | select(((.value | fromjson? | .releasedAt?) // "" | tostring | .[0:19]) < $created) | { (.key): null }] | add // {}' <<<"$output" 2>/dev/null || echo '{}')"
-  if [ "$stale" != "{}" ]; then
-    version="$(jq -r '.metadata.resourceVersion' <<<"$output")"
-    cleanup="$(jq -n -c --arg rv "$version" --argjson data "$stale" '{ metadata: { resourceVersion: $rv }, data: $data }')"
-    if kubectl patch configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" --type merge -p "$cleanup" >/dev/null 2>&1; then
-      echo "removed the releases of earlier runs: $(jq -r 'keys | join(", ")' <<<"$stale")"
-    else
-      echo "left the releases of earlier runs for a later check: the record changed meanwhile"
-    fi
+# One jq reads the play and its release record together, as shell assignments it quotes, evaluated after
+# a checked assignment so that a jq failure stops the script:
+# - created: the play's creation, RFC 3339 UTC cut to the second, so that two such texts compare as text;
+# - release and released_at: the gate's record and when it was made ("" when the record is not JSON or
+#   has no time: it counts as old);
+# - stale and cleanup: the records older than the play (sorted, for the message) and the merge patch that
+#   removes them, carrying the resourceVersion read so that a record written meanwhile is never lost.
+fields="$(jq -r -s --arg key "$RESUMED_ANNOTATION" --arg gate "$STAGE" '
+  .[0] as $play | (.[1].data // {}) as $data
+  | (($play.metadata.creationTimestamp // "")[0:19]) as $created
+  | ($data[$gate] // "") as $release
+  | [$data | to_entries[] | select(((.value | fromjson? | .releasedAt?) // "" | tostring | .[0:19]) < $created) | .key] as $stale
+  | { metadata: { resourceVersion: (.[1].metadata.resourceVersion | tostring) }, data: ($stale | map({ (.): null }) | add // {}) } as $cleanup
+  | @sh "resumed=\($play.metadata.annotations[$key] // "") created=\($created) release=\($release)",
+    @sh "released_at=\(($release | fromjson? | .releasedAt?) // "" | tostring | .[0:19]) stale=\($stale | sort | join(", ")) cleanup=\($cleanup | tojson)"' \
+  <<<"$play
+${'$'}{output:-null}")"
+eval "$fields"
+if [ -n "$output" ] && [ -z "$resumed" ] && [ -n "$stale" ]; then
+  if kubectl patch configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" --type merge -p "$cleanup" >/dev/null 2>&1; then
+    echo "removed the releases of earlier runs: $stale"
+  else
+    echo "left the releases of earlier runs for a later check: the record changed meanwhile"
   fi
 fi
 if [ -n "$release" ] && [ -z "$resumed" ]; then
-  # A record that is not JSON, or has no time, counts as old.
-  released_at="$(jq -r '(.releasedAt? // "") | tostring | .[0:19]' <<<"$release" 2>/dev/null || true)"
   if [ -z "$released_at" ] || [[ "$released_at" < "$created" ]]; then
     echo "gate $STAGE has a release from an earlier run of the task (released at \"$released_at\", this run started at $created): ignored"
     release=""
@@ -134,10 +142,9 @@ if ! [[ "$TASK_ID" =~ ^[0-9]+$ ]]; then
   exit 0
 fi
 
-# One jq for the three writes this script may make (each start of jq costs a pod about 20 ms of CPU), as
-# shell assignments it quotes: the merge patch of the gate's key into the task's release record, the record
-# to create when there is none, and the PR annotations of the play to resume. Assigned before eval so that
-# a jq failure stops the script.
+# One jq for the three writes this script may make, as shell assignments it quotes: the merge patch of the
+# gate's key into the task's release record, the record to create when there is none, and the PR
+# annotations of the play to resume. Assigned before eval so that a jq failure stops the script.
 writes="$(jq -n -r --arg url "$PR_URL" --arg number "$PR_NUMBER" --arg at "$now" --arg gate "$GATE" \
   --arg name "$RELEASE_CONFIGMAP" --arg ns "$NAMESPACE" --arg tracking "$TRACKING_LABEL" --arg taskLabel "$TASK_LABEL" \
   --arg task "$TASK_ID" --arg repoKey "$REPOSITORY_LABEL_KEY" --arg repo "$REPOSITORY_LABEL" \
@@ -163,11 +170,10 @@ done
 echo "recorded the release of $GATE for task $TASK_ID of $REPOSITORY ($PR_URL)"
 
 ${LIVE_PLAYS_BASH}
-# One jq for what the resume needs (each start of jq costs a pod about 20 ms of CPU), as shell assignments it
-# quotes: how many live plays, and the first one's name, stage and suspend nodes waiting at the gate.
-fields="$(jq -r --arg key "$STAGE_LABEL" --arg gate "$GATE" --arg input "$GATE_INPUT" \
-  '@sh "count=\(length) name=\(.[0].metadata.name // "") stage=\(.[0].metadata.labels[$key] // "") waiting=\(.[0] // {} | ${WAITING_AT_GATE_JQ})"' \
-  <<<"$plays")"
+# One jq for what the resume needs, as shell assignments it quotes: how many live plays, and the first one's
+# name, stage and suspend nodes waiting at the gate.
+fields="$(jq -r --arg key "$STAGE_LABEL" --arg gate "$GATE" --arg input "$GATE_INPUT" "$live_plays"' | @sh "count=\(length) name=\(.[0].metadata.name // "") stage=\(.[0].metadata.labels[$key] // "") waiting=\(.[0] // {} | ${WAITING_AT_GATE_JQ})"' \
+  <<<"$plays_read")"
 eval "$fields"
 if [ "$count" -eq 0 ]; then
   echo "no live play for task $TASK_ID of $REPOSITORY: the release waits in $RELEASE_CONFIGMAP"

@@ -37,7 +37,7 @@ export const SUCCESSOR_JQ = `{
     name: .metadata.name, namespace: .metadata.namespace,
     labels: ((.metadata.labels // {}) | with_entries(select((.key | startswith("workflows.argoproj.io/") | not) and .key != $previousKey))
              | .[$stageKey] = $stage | .[$roundKey] = $round),
-    annotations: ((.metadata.annotations // {}) | with_entries(select(.key as $key | $keep | index($key)))
+    annotations: ((.metadata.annotations // {}) | with_entries(select(.key as $key | $keep | split(" ") | index($key)))
              | .[$resumedKey] = $resumed | .[$reasonKey] = $reason | .[$eventKey] = $event)
   },
   spec: {
@@ -79,18 +79,16 @@ if ! [[ "$TASK_ID" =~ ^[0-9]+$ ]]; then
   exit 0
 fi
 ${LIVE_PLAYS_BASH}
-# One jq for what the decision reads (each start of jq costs a pod about 20 ms of CPU), as shell assignments it
-# quotes, evaluated after a checked assignment: how many live plays, and the first one's name, stage, round
-# and creation time (RFC 3339 UTC cut to the second, to compare as text).
-fields="$(jq -r --arg stageKey "$STAGE_LABEL" --arg roundKey "$ROUND_LABEL" \
-  '@sh "count=\(length) name=\(.[0].metadata.name // "") stage=\(.[0].metadata.labels[$stageKey] // "") round=\(.[0].metadata.labels[$roundKey] // "1") created=\((.[0].metadata.creationTimestamp // "")[0:19])"' \
-  <<<"$plays")"
+# One jq for what the decision reads, as shell assignments it quotes, evaluated after a checked assignment:
+# how many live plays, and the first one (as JSON), its name, stage, round and creation time (RFC 3339 UTC
+# cut to the second, to compare as text).
+fields="$(jq -r --arg stageKey "$STAGE_LABEL" --arg roundKey "$ROUND_LABEL" "$live_plays"' | @sh "count=\(length) play=\(.[0] // {} | tojson) name=\(.[0].metadata.name // "") stage=\(.[0].metadata.labels[$stageKey] // "") round=\(.[0].metadata.labels[$roundKey] // "1") created=\((.[0].metadata.creationTimestamp // "")[0:19])"' \
+  <<<"$plays_read")"
 eval "$fields"
 if [ "$count" -ne 1 ]; then
   echo "$count live plays for task $TASK_ID of $REPOSITORY: nothing to $KIND"
   exit 0
 fi
-play="$(jq -c '.[0]' <<<"$plays")"
 [[ "$round" =~ ^[0-9]+$ ]] || round=1
 if [ "$KIND" = "remediate" ]; then
   eligible="$REMEDIABLE_STAGES"
@@ -111,14 +109,16 @@ fi
 configmap="$(task_configmap)"
 errors="$(mktemp)"
 if current="$(kubectl get configmap "$configmap" -n "$NAMESPACE" -o json 2>"$errors")"; then
-  record="$(jq -c --arg key "$PROGRESS_KEY" '(.data[$key] // "{}") | (fromjson? // {})' <<<"$current")"
+  # Whether the record's remediation history holds this event already.
+  handled="$(jq -r --arg key "$PROGRESS_KEY" --arg id "$EVENT_ID" \
+    '((.data[$key] // "{}") | (fromjson? // {})) as $record | $id != "" and any($record.remediations[]?; .eventId == $id)' <<<"$current")"
 elif grep -q NotFound "$errors"; then
-  record='{}'
+  handled=false
 else
   echo "cannot read $configmap: $(cat "$errors")" >&2
   exit 1
 fi
-if jq -e --arg id "$EVENT_ID" '$id != "" and any(.remediations[]?; .eventId == $id)' <<<"$record" >/dev/null; then
+if [ "$handled" = true ]; then
   echo "event $EVENT_ID was handled already (a duplicate delivery): nothing to do"
   exit 0
 fi
@@ -143,7 +143,7 @@ resumed="$configmap/$PROGRESS_KEY: $KIND of round $round at stage $stage"
 jq -c --arg stage "$start" --arg round "$next" --arg stageKey "$STAGE_LABEL" --arg roundKey "$ROUND_LABEL" \
   --arg previousKey "$PREVIOUS_STAGE_LABEL" --arg resumedKey "$RESUMED_ANNOTATION" --arg resumed "$resumed" \
   --arg reasonKey "$REASON_ANNOTATION" --arg reason "$reason" --arg eventKey "$EVENT_ANNOTATION" --arg event "$EVENT_ID" \
-  --argjson keep "$(jq -c -n --arg keys "$KEEP_ANNOTATIONS" '$keys | split(" ")')" \
+  --arg keep "$KEEP_ANNOTATIONS" \
   --arg stageParameter "$START_STAGE_PARAMETER" --arg roundParameter "$ROUND_PARAMETER" "$SUCCESSOR_JQ" <<<"$play" > "$SUCCESSOR_FILE"
 printf '%s' "$reason" > "$REASON_FILE"
 printf '%s' replace > "$ACTION_FILE"
@@ -205,13 +205,14 @@ entry="$(jq -n -c --arg round "$NEXT_ROUND" --arg kind "$KIND" --arg reason "$RE
   --arg id "$EVENT_ID" --arg at "$now" --arg start "$START_STAGE" \
   '{ round: ($round | tonumber), kind: $kind, reason: $reason, reviewer: $reviewer, url: $url, eventId: $id, startStage: $start, at: $at }')"
 update_record() {
-  local current version record patch
+  local current patch
   current="$(kubectl get configmap "$configmap" -n "$NAMESPACE" -o json)" || return 1
-  version="$(jq -r '.metadata.resourceVersion' <<<"$current")" || return 1
-  record="$(jq -c --arg key "$PROGRESS_KEY" '(.data[$key] // "{}") | (fromjson? // {})' <<<"$current" \
-    | jq -c --argjson entry "$entry" --arg now "$now" --arg round "$NEXT_ROUND" "$1")" || return 1
-  patch="$(jq -n -c --arg rv "$version" --arg key "$PROGRESS_KEY" --argjson record "$record" --arg now "$now" \
-    '{ metadata: { resourceVersion: $rv }, data: { ($key): ($record | tojson), status: ($record.status // ""), stage: ($record.stage // ""), "last-updated": $now } }')" || return 1
+  # One jq from the ConfigMap to its patch: the record read, updated, and written back with the
+  # resourceVersion it was read at.
+  patch="$(jq -c --arg key "$PROGRESS_KEY" --argjson entry "$entry" --arg now "$now" --arg round "$NEXT_ROUND" \
+    '(.metadata.resourceVersion | tostring) as $rv | (.data[$key] // "{}") | (fromjson? // {}) | ('"$1"')
+    | { metadata: { resourceVersion: $rv }, data: { ($key): tojson, status: (.status // ""), stage: (.stage // ""), "last-updated": $now } }' \
+    <<<"$current")" || return 1
   kubectl patch configmap "$configmap" -n "$NAMESPACE" --type merge -p "$patch" >/dev/null
 }
 update_with_retries() {
@@ -233,10 +234,13 @@ update_with_retries() {
  * (it carries EVENT_ANNOTATION = EVENT_ID), and create the successor.
  */
 export const REPLACE_PLAY_SCRIPT = String.raw`set -euo pipefail
-START_STAGE="$(jq -r --arg key "$STAGE_LABEL" '.metadata.labels[$key]' <<<"$SUCCESSOR")"
+# One jq for the successor's start stage and the merge patch that removes the old round's releases.
+fields="$(jq -r --arg key "$STAGE_LABEL" --arg gates "$ROUND_GATES" \
+  '@sh "START_STAGE=\(.metadata.labels[$key] | tostring) removal=\({ data: ([$gates | split(" ")[] | select(. != "") | { (.): null }] | add // {}) } | tojson)"' \
+  <<<"$SUCCESSOR")"
+eval "$fields"
 ${RECORD_UPDATE_BASH}
 update_with_retries '${APPEND_REMEDIATION_JQ} | .round = ($round | tonumber) | .stage = $entry.startStage' >/dev/null
-removal="$(jq -n -c --arg gates "$ROUND_GATES" '{ data: ([$gates | split(" ")[] | select(. != "") | { (.): null }] | add // {}) }')"
 errors="$(mktemp)"
 if ! kubectl patch configmap "$RELEASE_CONFIGMAP" -n "$NAMESPACE" --type merge -p "$removal" >/dev/null 2>"$errors"; then
   grep -q NotFound "$errors" || { cat "$errors" >&2; exit 1; }
