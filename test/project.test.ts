@@ -488,6 +488,32 @@ describe('find-start, run for real against a fake kubectl', () => {
     }
   });
 
+  it('fails, rather than restart from the first stage, a task whose record is not JSON or lacks a stage or status', async () => {
+    const cluster = FakeCluster.create(scratch());
+    try {
+      const unreadable = {
+        300: 'not json',
+        301: JSON.stringify({ stage: 3, status: 'failed' }),
+        302: JSON.stringify({ stage: 'testing' }),
+      };
+      for (const [task, text] of Object.entries(unreadable))
+        cluster.put({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: progressConfigMapOf(REPOSITORY, Number(task)), namespace: 'agents' },
+          data: { [progressTaskKey(task)]: text },
+        });
+      for (const task of Object.keys(unreadable)) {
+        const found = await findStartOf(cluster, task);
+        expect(found.code, task).toBe(1);
+        expect(found.stderr).toContain(`is unreadable; not restarting task ${task} from its first stage`);
+        expect(found.action).toBeUndefined();
+      }
+    } finally {
+      cluster.dispose();
+    }
+  });
+
   it('refuses a task id that is not digits before any kubectl call', async () => {
     const cluster = FakeCluster.create(scratch());
     try {

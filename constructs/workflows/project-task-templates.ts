@@ -62,10 +62,12 @@ if [ -z "$record" ]; then
   [ -z "$record" ] || name="$PROGRESS_CONFIGMAP"
 fi
 if [ -n "$record" ]; then
-  if ! stage="$(jq -er '.stage | strings' <<<"$record")" || ! status="$(jq -er '.status | strings' <<<"$record")"; then
+  # Both fields in one jq, as shell assignments it quotes; none at all (jq -e fails) unless both are strings.
+  if ! fields="$(jq -er '@sh "stage=\(.stage | strings) status=\(.status | strings)"' <<<"$record")"; then
     echo "the progress record $PROGRESS_KEY of $name is unreadable; not restarting task $TASK_ID from its first stage" >&2
     exit 1
   fi
+  eval "$fields"
   [ "$status" = "$COMPLETED" ] && action="$SKIP"
 fi
 printf '%s' "$stage" >"$START_STAGE_FILE"
@@ -173,24 +175,26 @@ object_of() {
 }
 # Why a failed record does not end the wait yet, given the play (empty when none); empty when it does.
 between_plays() {
-  local play="$1" record="$2"
+  local play="$1" record="$2" fields completed reason played recorded shutdown
   [ -n "$play" ] || { echo "no play $PLAY (being replaced)"; return; }
-  [ "$(jq -r '.metadata.labels["${ARGO_COMPLETED_LABEL}"] // "false"' <<<"$play")" = "true" ] || { echo "play $PLAY is running"; return; }
-  [ -z "$(jq -r '.reason // ""' <<<"$record")" ] || return 0
-  local played recorded
-  played="$(jq -r --arg key "$ROUND_LABEL" '.metadata.labels[$key] // "1"' <<<"$play")"
-  recorded="$(jq -r '.round // 1' <<<"$record")"
+  # What the answer reads of the play and the record, in one jq, as shell assignments it quotes.
+  fields="$(jq -r -s --arg key "$ROUND_LABEL" '.[0] as $play | .[1] as $record
+    | @sh "completed=\($play.metadata.labels["${ARGO_COMPLETED_LABEL}"] // "false") reason=\($record.reason // "")",
+      @sh "played=\($play.metadata.labels[$key] // "1") recorded=\($record.round // 1) shutdown=\($play.spec.shutdown // "")"' <<<"$play
+$record")"
+  eval "$fields"
+  [ "$completed" = "true" ] || { echo "play $PLAY is running"; return; }
+  [ -z "$reason" ] || return 0
   [ "$played" = "$recorded" ] || { echo "play $PLAY is of round $played, the record of round $recorded"; return; }
-  [ -z "$(jq -r '.spec.shutdown // ""' <<<"$play")" ] || echo "play $PLAY was stopped"
+  [ -z "$shutdown" ] || echo "play $PLAY was stopped"
 }
 last=""
 while :; do
-  # One jq for the record and its three fields at each look (each start of jq costs the pod about 20 ms of
-  # CPU), as shell assignments it quotes, evaluated after a checked assignment; no record yet (no ConfigMap)
-  # prints nothing.
-  record="" status="" round="" stage=""
+  # One jq for the record and its fields at each look, as shell assignments it quotes, evaluated after a
+  # checked assignment; no record yet (no ConfigMap) prints nothing. reason: ": " and the record's reason.
+  record="" status="" round="" stage="" reason=""
   fields="$(object_of configmap "$configmap" | jq -r --arg key "$PROGRESS_KEY" '(.data[$key] // "{}" | fromjson? // {})
-    | @sh "record=\(tojson) status=\(.status // "") round=\(.round // 1) stage=\(.stage // "")"')"
+    | @sh "record=\(tojson) status=\(.status // "") round=\(.round // 1) stage=\(.stage // "") reason=\((.reason | strings | ": " + .) // "")"')"
   eval "$fields"
   if [ "$status" = "$COMPLETED" ]; then
     echo "task $TASK_ID completed (round $round)"
@@ -201,7 +205,6 @@ while :; do
     play="$(object_of workflow "$PLAY")"
     waiting="$(between_plays "$play" "$record")"
     if [ -z "$waiting" ]; then
-      reason="$(jq -r 'if .reason then ": " + .reason else "" end' <<<"$record")"
       echo "task $TASK_ID failed at $stage in round $round$reason" >&2
       exit 1
     fi
