@@ -13,6 +13,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
+import { saveAtExit } from './save-at-exit';
 import { writeCacheFile } from './user-cache-dir';
 
 interface Entry {
@@ -59,7 +60,7 @@ export class CompileCache {
     private readonly data: Buffer,
     private readonly replaces: RegExp | undefined,
   ) {
-    process.once('exit', () => this.save());
+    saveAtExit(() => this.save());
   }
 
   /** Whether `filename` was compiled from the cache in this run. */

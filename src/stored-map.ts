@@ -5,11 +5,13 @@
  * costs time, never an error.
  */
 import { readFileSync } from 'node:fs';
+import { saveAtExit } from './save-at-exit';
 import { writeCacheFile } from './user-cache-dir';
 
 export class StoredMap {
   private entries: Map<string, unknown> | undefined;
   private unsaved = false;
+  private readonly saveOnExit = (): void => this.save();
 
   /**
    * @param file where it is kept; name the version of whatever computes its values in it
@@ -35,7 +37,7 @@ export class StoredMap {
       if (entries.size <= this.limit) break;
       entries.delete(oldest);
     }
-    if (!this.unsaved) process.once('exit', () => this.save());
+    saveAtExit(this.saveOnExit);
     this.unsaved = true;
   }
 
