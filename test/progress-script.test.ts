@@ -21,7 +21,7 @@ const SAME_SHARD = 5 + PROGRESS_SHARDS;
 /** What `date -u +%Y-%m-%dT%H:%M:%SZ` prints; any RFC 3339 timestamp would do. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const timestamp = () => expect.stringMatching(RFC3339);
-/** No run may take longer: one conflict costs a 1 s back-off, and a hung or failing script must not stall the suite. */
+/** No run may take longer: a hung or failing script must not stall the suite. */
 const RUN_TIMEOUT_MS = 8_000;
 
 const workflowName = (task: number) => `play-play-test-task-${task}`;
@@ -207,7 +207,7 @@ const play = testWithFakeCluster((folder) => new Harness(folder));
 const IMPLEMENTATION: Enter = { task: 5, stage: 'implementation', previous: '', agent: 'rex', cli: 'cursor', status: 'in-progress' };
 const PR_GATE: Enter = { task: 5, stage: 'waiting-pr-created', previous: 'implementation', agent: '', cli: '', status: 'suspended' };
 
-// Concurrent: every test has its own fake cluster, and the two conflict back-offs (1 s each) overlap the rest.
+// Concurrent: every test has its own fake cluster.
 describe.concurrent('progress script', () => {
   // Guards a bug this test found: `label` is a jq keyword, and jq before 1.7 cannot read a variable named
   // `$label`, so the ConfigMap was never created. The script now names it `$tracking`.
@@ -388,6 +388,8 @@ describe.concurrent('progress script', () => {
     expect(h.progressConfigMap().data).toMatchObject({ [progressTaskKey(SAME_SHARD)]: other, 'current-task-id': '5' });
     // The seed, the other task's write, task 5's retried write.
     expect(h.progressConfigMap().metadata.resourceVersion).toBe('3');
+    // One back-off of a second before the retry (the fake's sleep shortens it).
+    expect(h.cluster.sleeps()).toEqual(['1']);
   });
 
   play('retries a Workflow patch that meets a conflict without recording the stage twice', async ({ h }) => {
@@ -398,6 +400,7 @@ describe.concurrent('progress script', () => {
     await h.enter(IMPLEMENTATION);
 
     expect(h.patchExitCodes('workflow', workflowName(5))).toEqual([1, 0]);
+    expect(h.cluster.sleeps()).toEqual(['1']);
     expect(h.history(5)).toEqual([{ stage: 'implementation', agent: 'rex', enteredAt: timestamp() }]);
     expect(h.workflow(5).status).toEqual({ phase: 'Running', progress: '1/7' });
     expect(h.record(5).stage).toBe('implementation');

@@ -47,7 +47,7 @@ import { runBash, type ScriptRun } from './support/run-bash';
 const ARGO_COMPLETED_LABEL = 'workflows.argoproj.io/completed';
 /** What `date -u +%Y-%m-%dT%H:%M:%SZ` prints. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-/** Longer than any run may take: failing to record costs the script's back-offs (1 s + 2 s). */
+/** Longer than any run may take, on a loaded machine: a hung script is stopped. */
 const RUN_TIMEOUT_MS = 10_000;
 
 const CONFIG = resolveConfig({ env: {} });
@@ -654,6 +654,8 @@ describe.concurrent('find-play script', () => {
     expect(h.workflow(play.metadata.name)).toEqual(play);
     expect(h.callsOf('create')).toEqual(['[1] create -f -', '[1] create -f -', '[1] create -f -']);
     expect(h.callsOf('get')).toEqual([]);
+    // Three attempts, backing off 1 s, then 2 s (the fake's sleep shortens them).
+    expect(h.cluster.sleeps()).toEqual(['1', '2']);
   });
 
   cluster('fails, with the release recorded, when the plays cannot be listed', async ({ h }) => {

@@ -338,6 +338,22 @@ case "$verb" in
 esac
 `;
 
+/**
+ * The fake's `sleep`, first on PATH with kubectl: it records each wait a script asks for (a line of
+ * `sleeps.log`) and waits a hundredth of a whole number of seconds (a back-off: 1 s is 10 ms, so that a
+ * retried write does not hold the suite for seconds while the order of events stays), and a fraction of a
+ * second as asked (a poll interval, which a test paces its changes by).
+ */
+const SLEEP = String.raw`#!/usr/bin/env bash
+printf '%s
+' "$*" >>"$FAKE_KUBECTL_STATE/sleeps.log"
+if [[ "$*" =~ ^[0-9]+$ ]]; then
+  printf -v scaled '%d.%02d' $(($1 / 100)) $(($1 % 100))
+  exec /usr/bin/sleep "$scaled"
+fi
+exec /usr/bin/sleep "$@"
+`;
+
 /** A fake cluster: the fake kubectl's folder, its state, and the test's view of the stored objects. */
 export class FakeCluster {
   /**
@@ -348,7 +364,7 @@ export class FakeCluster {
     return new FakeCluster(root);
   }
 
-  /** Holds `kubectl` and its jq programs: put it first on PATH. */
+  /** Holds `kubectl`, its jq programs and `sleep`: put it first on PATH. */
   public readonly binDir: string;
   /** Holds the objects (`objects/KIND/NS/NAME.json`), the call log and the queued writes. */
   public readonly stateDir: string;
@@ -370,6 +386,14 @@ export class FakeCluster {
     writeFileSync(join(this.binDir, 'prelude-list.jq'), JQ_PRELUDE + JQ_LIST);
     writeFileSync(join(this.binDir, 'kubectl'), KUBECTL);
     chmodSync(join(this.binDir, 'kubectl'), 0o755);
+    writeFileSync(join(this.binDir, 'sleep'), SLEEP);
+    chmodSync(join(this.binDir, 'sleep'), 0o755);
+    writeFileSync(join(this.stateDir, 'sleeps.log'), '');
+  }
+
+  /** The waits the scripts asked for (`sleep`'s arguments), in order; the fake shortens back-offs (see SLEEP). */
+  public sleeps(): string[] {
+    return readFileSync(join(this.stateDir, 'sleeps.log'), 'utf8').split('\n').slice(0, -1);
   }
 
   /** The environment the fake needs (add it to the script's environment). */
