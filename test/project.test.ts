@@ -527,7 +527,8 @@ describe('find-start, run for real against a fake kubectl', () => {
   });
 });
 
-describe('start-play and wait-play, run for real against a fake kubectl', () => {
+// Concurrent: every test has its own fake cluster, and the waits of wait-play's polls overlap.
+describe.concurrent('start-play and wait-play, run for real against a fake kubectl', () => {
   const { objects } = build(manyTasks(2));
   const NAMESPACE = 'agents';
   const PLAY = playWorkflowName(repository.service, 5);
