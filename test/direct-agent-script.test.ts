@@ -7,6 +7,7 @@ import { resolveConfig } from '../constructs/model/resolve-config';
 import { DEFAULT_DIRECT_RESOURCES, taskStateFolder } from '../constructs/model/direct-execution';
 import { directAgentTemplates } from '../constructs/workflows/direct-agent-run';
 import {
+  CONTEXT_ANSWER_LINES,
   CONTEXT_FILE,
   CONTEXT_PROMPT_BYTES,
   DIRECT_AGENT_SCRIPT,
@@ -331,6 +332,26 @@ describe('the direct agent script', () => {
     expect(argv[argv.length - 1]).not.toContain('Earlier work on this task');
     expect(session().id).toBe(id);
     expect(context()).toContain('Opened pull request 12.');
+  });
+
+  it("reads JSON lines among plain lines: the first session announced, each answer once, the answer's last lines", async () => {
+    const thread = '0199a0b1-0000-7000-8000-00000000000a';
+    const events = (texts: readonly string[]) =>
+      [
+        JSON.stringify({ type: 'thread.started', thread_id: thread }),
+        ...texts.map((text, index) =>
+          JSON.stringify({ type: 'item.completed', item: { id: `item_${index}`, type: 'agent_message', text } }),
+        ),
+        'warning: a plain line after the answers',
+        JSON.stringify({ type: 'thread.started', thread_id: 'a-later-thread' }),
+      ].join('\n');
+    const entry = (run: number) => context().split(`(session ${thread}, exit 0)\n\n`)[run];
+    expect((await runAgent('codex', events(['First answer.', 'Second answer.']))).code).toBe(0);
+    expect(session()).toMatchObject({ cli: 'codex', id: thread, confirmed: true });
+    expect(entry(1)).toBe('First answer.\nSecond answer.\n');
+    const long = Array.from({ length: CONTEXT_ANSWER_LINES + 5 }, (_, line) => `line ${line + 1}`).join('\n');
+    expect((await runAgent('codex', events(['An older answer.', long]))).code).toBe(0);
+    expect(entry(2)).toBe(`${Array.from({ length: CONTEXT_ANSWER_LINES }, (_, line) => `line ${line + 6}`).join('\n')}\n`);
   });
 
   it('CLI changed: a new codex session primed from the context file, its id read from the JSON output', async () => {

@@ -215,13 +215,21 @@ mapfile -d '' -t argv < <(jq -j --arg prompt "$prompt" --arg session "$session_i
     elif . == "${systemPrompt}" then $system else . end) + "\u0000"' <<<"$arguments")
 echo "direct-agent: $mode session $session_id of $AGENT with $CLI ($CLI_BINARY)"
 
-# The output is one JSON document or JSON lines, maybe among plain lines: read it whole, else line by line.
-# Read while the CLI runs, a last line it is still writing fails to parse and is skipped.
-read_output() {
-  jq -r "($1) // empty | strings" "$output" 2>/dev/null || jq -R -r "fromjson? | ($1) // empty | strings" "$output" 2>/dev/null
-}
-reported_session() {
-  if [ -n "$SESSION_ID_FILTER" ]; then read_output "$SESSION_ID_FILTER" | head -n 1; fi
+# What the CLI reported, read from its output by one jq: reported, the first session id it announced
+# (SESSION_ID_FILTER; none without that filter), and answer, the last ${CONTEXT_ANSWER_LINES} lines of what it
+# answered (RESULT_FILTER). The output is one JSON document or JSON lines, maybe among plain lines: read whole,
+# else line by line; read while the CLI runs, a last line it is still writing fails to parse and is skipped.
+reports_jq='($answers | map(. + "\n") | add // "" | split("\n") | .[:-1] | .[-${CONTEXT_ANSWER_LINES}:] | join("\n") | sub("\n+$"; "")) as $answer
+  | @sh "reported=\($sessions | map(. + "\n") | add // "" | split("\n") | .[0] // "") answer=\($answer)"'
+read_reports() {
+  local program fields
+  program="[.[] | (${'$'}{SESSION_ID_FILTER:-empty}) // empty | strings] as \$sessions
+    | [.[] | ($RESULT_FILTER) // empty | strings] as \$answers | $reports_jq"
+  reported=""
+  answer=""
+  if fields="$(jq -r -s "$program" "$output" 2>/dev/null || jq -R -r -s "split(\"\\n\") | map(fromjson?) | $program" "$output" 2>/dev/null)"; then
+    eval "$fields"
+  fi
 }
 # A chosen id (claude's --session-id) names a session only once the CLI wrote its transcript, the file
 # --resume reads (~/.claude/projects/<project>/<id>.jsonl; anthropics/claude-code issue 77732: a reported id
@@ -229,9 +237,8 @@ reported_session() {
 chosen_session_exists() {
   find "${'$'}{CLAUDE_CONFIG_DIR:-$HOME/.claude}/projects" -mindepth 2 -maxdepth 2 -name "$session_id.jsonl" -size +0 2>/dev/null | grep -q .
 }
+# Appends the run to the context file, with the answer read_reports read.
 append_context() {
-  local answer
-  answer="$(read_output "$RESULT_FILTER" | tail -n ${CONTEXT_ANSWER_LINES})"
   {
     printf '\n## Round %s, stage %s: %s with %s (session %s, %s)\n\n' "$ROUND" "$STAGE" "$AGENT" "$CLI" "$session_id" "$1"
     if [ -n "$answer" ]; then printf '%s\n' "$answer"; else printf '%s\n' "(no answer recorded)"; fi
@@ -252,10 +259,9 @@ interrupted() {
   # TERM for INT too: bash starts a background command with SIGINT ignored when job control is off.
   if [ -n "$cli_pid" ]; then kill -s TERM "$cli_pid" 2>/dev/null; fi
   if [ -n "$tail_pid" ]; then kill "$tail_pid" 2>/dev/null; fi
-  local announced
-  announced="$(reported_session)"
-  if [ -n "$announced" ]; then
-    session_id="$announced"
+  read_reports
+  if [ -n "$reported" ]; then
+    session_id="$reported"
     write_session "$session_id" true || echo "direct-agent: could not record the session of $AGENT" >&2
   elif [ "$mode" = spawn ] && [ "$SESSION_ID_SOURCE" = chosen ] && chosen_session_exists; then
     write_session "$session_id" true || echo "direct-agent: could not record the session of $AGENT" >&2
@@ -281,7 +287,7 @@ code=$?
 wait "$tail_pid"
 trap - TERM INT
 
-reported="$(reported_session)"
+read_reports
 if [ -n "$reported" ]; then
   session_id="$reported"
   write_session "$session_id" true || echo "direct-agent: could not record the session of $AGENT" >&2
