@@ -5,8 +5,9 @@
  * costs time, never an error.
  */
 import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { saveAtExit } from './save-at-exit';
-import { writeCacheFile } from './user-cache-dir';
+import { userCacheDir, writeCacheFile } from './user-cache-dir';
 
 export class StoredMap {
   private entries: Map<string, unknown> | undefined;
@@ -59,4 +60,21 @@ export class StoredMap {
     }
     return this.entries;
   }
+}
+
+const inCacheFolder = new Map<string, StoredMap>();
+
+/**
+ * The map kept in `file` (a path inside the user's cache folder) of the cache folder as it is now, one per
+ * file for the process. A process whose cache folder changes (a test's scratch folder) keeps each map's
+ * entries in their own folder, instead of writing a map read from one folder into it after it is gone.
+ */
+export function storedMapInCache(file: string, limit?: number): StoredMap {
+  const where = path.join(userCacheDir(), file);
+  let map = inCacheFolder.get(where);
+  if (!map) {
+    map = new StoredMap(where, limit);
+    inCacheFolder.set(where, map);
+  }
+  return map;
 }

@@ -150,7 +150,7 @@ describe('the CEL verdict format', () => {
         .digest('hex');
     expect({ rules: hashOf('cel-rules.ts'), verdicts: hashOf('cel-verdict-cache.ts') }).toEqual({
       rules: '031520523bbb8ffea7dbd7f4c0cb91f15ef08fc71251a314c47aa9937b290be9',
-      verdicts: '3cb8a248a6bf1e7f99fa201703f9381a94a79325d0065219270c45f0a9a9ad33',
+      verdicts: '3cc1d5979e9d8657091a8d02c392dcabd91c8562b93fa719f3b62f2cc7841a83',
     });
   });
 });

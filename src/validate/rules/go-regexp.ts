@@ -6,24 +6,23 @@
 import * as path from 'node:path';
 import { goRegexpCompileError } from '../../simulate/engine/re2';
 import { pinnedVersion } from '../../pinned-version';
-import { StoredMap } from '../../stored-map';
-import { userCacheDir } from '../../user-cache-dir';
+import { type StoredMap, storedMapInCache } from '../../stored-map';
 
 /**
  * Verdicts kept in the user's cache folder, by pattern: re2js builds its Unicode case-folding tables and a
  * whole matching program to say whether a pattern compiles, a tenth of a synthesis for the few patterns of
  * the platform's Sensors. Keyed by re2js's pinned version (package.json).
  */
-let verdicts: StoredMap | undefined;
+const storedVerdicts = (): StoredMap => storedMapInCache(path.join('regexp', `go-compile-v1-re2js-${pinnedVersion('re2js')}.json`));
 
 /** Writes now the verdicts that are written at exit (for tests, and long-lived processes). */
 export function saveGoRegexpVerdicts(): void {
-  verdicts?.save();
+  storedVerdicts().save();
 }
 
 /** Why the pattern does not compile in Go, or `undefined` when it does. */
 export function goRegexpProblem(pattern: string): string | undefined {
-  verdicts ??= new StoredMap(path.join(userCacheDir(), 'regexp', `go-compile-v1-re2js-${pinnedVersion('re2js')}.json`));
+  const verdicts = storedVerdicts();
   const known = verdicts.get(pattern);
   if (typeof known === 'string') return known === '' ? undefined : known;
   const problem = goRegexpCompileError(pattern)?.replace(/^error parsing regexp: /, '');

@@ -9,8 +9,7 @@
 import type { parse } from '@bufbuild/cel';
 import * as path from 'node:path';
 import { pinnedVersion } from '../../pinned-version';
-import { StoredMap } from '../../stored-map';
-import { userCacheDir } from '../../user-cache-dir';
+import { storedMapInCache } from '../../stored-map';
 import { celLibrary } from './cel-library';
 
 type ParsedExpr = ReturnType<typeof parse>;
@@ -18,11 +17,9 @@ type ParsedExpr = ReturnType<typeof parse>;
 /** Bump when what is stored changes in a way the version does not capture. */
 const FORMAT = 'cel-parsed-v1';
 
-let stored: StoredMap | undefined;
-
 /** `parse(expression)`, from the cache when it holds it; a parse error is thrown as `parse` throws it. */
 export function cachedParse(expression: string): ParsedExpr {
-  stored ??= new StoredMap(path.join(userCacheDir(), 'cel', `${FORMAT}-${pinnedVersion('@bufbuild/cel')}.json`));
+  const stored = storedMapInCache(path.join('cel', `${FORMAT}-${pinnedVersion('@bufbuild/cel')}.json`));
   const known = stored.get(expression);
   if (known !== undefined) return untag(known) as ParsedExpr;
   const parsed = celLibrary().parse(expression);

@@ -13,8 +13,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { pinnedVersion } from '../../pinned-version';
-import { StoredMap } from '../../stored-map';
-import { userCacheDir } from '../../user-cache-dir';
+import { type StoredMap, storedMapInCache } from '../../stored-map';
 import { jsonExact } from '../json-exact';
 import type { SchemaProblem } from './schema-problem';
 
@@ -28,11 +27,8 @@ export const CEL_VERDICT_FORMAT = 'cel-verdicts-v1';
 /** Enough for every Argo object of a large platform and of Argo's own examples, small enough to read in a millisecond. */
 const LIMIT = 2048;
 
-let stored: StoredMap | undefined;
-
 function verdicts(): StoredMap {
-  stored ??= new StoredMap(path.join(userCacheDir(), 'cel', `${CEL_VERDICT_FORMAT}-${pinnedVersion('@bufbuild/cel')}.json`), LIMIT);
-  return stored;
+  return storedMapInCache(path.join('cel', `${CEL_VERDICT_FORMAT}-${pinnedVersion('@bufbuild/cel')}.json`), LIMIT);
 }
 
 /** A verdict read back: a list of problems as `evaluate` gave them, or `undefined` for anything else. */
@@ -76,5 +72,5 @@ export function cachedUnevaluatedRules(schemaKey: string, evaluate: () => Schema
 
 /** Writes the verdicts now rather than at exit (for tests, and long-lived processes). */
 export function saveCelVerdicts(): void {
-  stored?.save();
+  verdicts().save();
 }

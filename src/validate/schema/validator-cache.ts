@@ -125,10 +125,12 @@ function evaluate(code: string, key: string): Record<string, ValidateFunction> {
     return RUNTIME[id];
   };
   const filename = `agent-play-validators-${key}.cjs`;
-  let cache = codeCaches.get(key);
+  // By file, not by key: a process whose cache folder changes (a test's scratch folder) opens the cache of each.
+  const file = path.join(userCacheDir(), 'validators', `${key}.v8`);
+  let cache = codeCaches.get(file);
   if (!cache) {
-    cache = CompileCache.open(path.join(userCacheDir(), 'validators', `${key}.v8`));
-    codeCaches.set(key, cache);
+    cache = CompileCache.open(file);
+    codeCaches.set(file, cache);
   }
   const script = cache.compile(filename, `(function (module, exports, require) {\n${code}\n})`, key);
   (script.runInThisContext() as (...args: unknown[]) => void)(module, module.exports, requireRuntime);
