@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { customCrd } from './support/custom-crd';
 import { useScratchCacheDir } from './support/scratch-cache-dir';
 
@@ -45,10 +45,17 @@ const verdictFile = (): string => {
  * The modules afresh: test files share their worker's modules, and one loaded by an earlier file keeps the
  * cache folder that file had.
  */
+/** The exit work of each fresh module set: done before the scratch cache folder goes, which it would make again. */
+const freshSavers: (() => void)[] = [];
+afterAll(() => {
+  for (const save of freshSavers.splice(0)) save();
+});
+
 async function freshModules() {
   vi.resetModules();
   const { CrdSchema } = await import('../src/validate/schema/crd-schema.js');
   const { saveCelVerdicts } = await import('../src/validate/schema/cel-verdict-cache.js');
+  freshSavers.push((await import('../src/save-at-exit.js')).saveAllNow);
   return { CrdSchema, saveCelVerdicts };
 }
 
