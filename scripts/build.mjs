@@ -20,7 +20,7 @@ const args = new Set(process.argv.slice(2));
 const release = args.has('--release');
 const STAMP = 'build/.stamp';
 /** What a build reads: a change to any of these makes the next `npm run synth` rebuild. */
-const SOURCES = ['constructs', 'src', 'bench', 'schemas', 'scripts/build.mjs', 'package.json', 'package-lock.json'];
+const SOURCES = ['constructs', 'src', 'runtime', 'bench', 'schemas', 'scripts/build.mjs', 'package.json', 'package-lock.json'];
 
 function files(path) {
   if (!existsSync(path)) return [];
@@ -40,6 +40,11 @@ function sourceStamp(kind) {
   }
   return hash.digest('hex');
 }
+
+// The runtime program is part of the library's code (constructs/runtime/runtime-program.generated.ts): bring it
+// up to date first, so that a synthesis after an edit of a step ships the edited step. A stale committed file
+// still fails test/runtime-program.test.ts.
+if (existsSync('node_modules/esbuild')) execFileSync(process.execPath, ['scripts/build-runtime.mjs'], { stdio: 'inherit' });
 
 const stamp = sourceStamp(release ? 'release' : 'dev');
 const built = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';

@@ -7,19 +7,14 @@
  */
 import { z } from 'zod';
 
-/** The API group of the CodeRun custom resource. */
-export const CODERUN_GROUP = 'agents.platform';
-/** The API version of the CodeRun custom resource within its group. */
-export const CODERUN_VERSION = 'v1';
-/** The kind of the CodeRun custom resource. */
-export const CODERUN_KIND = 'CodeRun';
-/** The plural resource name of CodeRuns (RBAC rules and the CRD name use it). */
-export const CODERUN_PLURAL = 'coderuns';
-/** The `apiVersion` of a CodeRun: `agents.platform/v1`. */
-export const CODERUN_API_VERSION = `${CODERUN_GROUP}/${CODERUN_VERSION}`;
-
-/** The phases the play waits for: the run succeeded, or it failed. */
-export const CodeRunPhases = { succeeded: 'Succeeded', failed: 'Failed' } as const;
+export {
+  CODERUN_API_VERSION,
+  CODERUN_GROUP,
+  CODERUN_KIND,
+  CODERUN_PLURAL,
+  CODERUN_VERSION,
+  CodeRunPhases,
+} from './coderun-api';
 
 /** A CodeRun's `cliConfig`: the CLI, model and settings one run uses. */
 export const CliRunConfigSchema = z.strictObject({

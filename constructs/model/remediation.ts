@@ -175,7 +175,4 @@ export function remediationPlan(
   };
 }
 
-/** The reason a play fails when its last round asked for changes. */
-export function roundsExhaustedReason(round: number | string, maxRounds: number | string): string {
-  return `remediation rounds exhausted: ${round} of ${maxRounds}`;
-}
+export { roundsExhaustedReason } from './remediator-contract';

@@ -86,3 +86,8 @@ export function remediatorArguments(
 ): Array<{ name: RemediatorParameter; value: string }> {
   return REMEDIATOR_PARAMETERS.map((name) => ({ name, value: values[name] ?? '' }));
 }
+
+/** The reason a play fails when its last round asked for changes. */
+export function roundsExhaustedReason(round: number | string, maxRounds: number | string): string {
+  return `remediation rounds exhausted: ${round} of ${maxRounds}`;
+}
