@@ -56,7 +56,8 @@ const workflow = (nodes: Record<string, unknown>, status: Record<string, unknown
 });
 
 function nodeOf(h: Harness, id: string): Record<string, unknown> {
-  return ((h.server.peek(REF)?.status as { nodes: Record<string, Record<string, unknown>> }).nodes ?? {})[id];
+  const status = h.server.peek(REF)?.status as { nodes?: Record<string, Record<string, unknown>> } | undefined;
+  return status?.nodes?.[id] ?? {};
 }
 
 describe('gate nodes', () => {
