@@ -160,7 +160,7 @@ export interface Harness {
   /** Moves the fake time on (time passing between two steps; not a sleep of the step). */
   advance(milliseconds: number): void;
   /** Runs `action` after each sleep (the world moving while the step waits), with the number of sleeps so far. */
-  onSleep(action: (sleeps: number) => void): void;
+  onSleep(action: (sleeps: number) => void | Promise<void>): void;
   /** Runs a step with the environment (read as the program reads it). */
   run(step: AnyRuntimeStep, environment: Readonly<Record<string, string | undefined>>): Promise<Record<string, string>>;
 }
@@ -173,14 +173,14 @@ export function harness(authorize?: Authorizer): Harness {
   const api = new FaultyApi(server.client(authorize));
   const logs: string[] = [];
   const sleeps: number[] = [];
-  const sleepers: Array<(sleeps: number) => void> = [];
+  const sleepers: Array<(sleeps: number) => void | Promise<void>> = [];
   const context: StepContext = {
     api,
     now,
     sleep: async (milliseconds) => {
       sleeps.push(milliseconds);
       time += milliseconds;
-      for (const action of sleepers) action(sleeps.length);
+      for (const action of sleepers) await action(sleeps.length);
     },
     log: (line) => logs.push(line),
   };
