@@ -9,16 +9,16 @@ import { z } from 'zod';
 import { DURATION_PATTERN, durationProblem } from './duration';
 import { nameCollisionProblems } from './name-collisions';
 import { agentsConfigMapProblems } from './object-limits';
-import { orderTasks, ProjectError } from './project';
+import { orderTasks, ProjectError } from '../project/project';
 import { DEFAULT_AGENTS, DEFAULT_CLIS, DEFAULT_REPOSITORIES, DEFAULT_STAGES } from './default-config';
 import { parseRepository } from './naming';
 import { BUILT_IN_PARAMETERS, CONDITION_PARAMETERS } from './play-contract';
 import { stageProblems } from './stage-rules';
-import { argoCliImage } from './argo-images';
+import { DEFAULT_RUNTIME_IMAGE } from '../runtime/runtime-layout';
 import { pinnedImageProblem } from './image-reference';
 import { AgentResourcesSchema, DEFAULT_EXECUTION, DirectSchema, directExecutionProblems, ExecutionSchema } from './direct-execution';
 import { EXECUTORS } from './executors';
-import { RemediationSchema, remediationProblems } from './remediation';
+import { RemediationSchema, remediationProblems } from '../remediation/remediation';
 
 const KEY = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const keyMessage = 'expected lower-case letters, digits and "-", starting with a letter';
@@ -272,12 +272,19 @@ export const PlaySchema = z.strictObject({
   parameters: z.record(ParameterNameSchema, ParameterValueSchema).default({}),
 });
 
-/** The helper images (`images`), each pinned by tag or digest. */
+/** Keys `images` no longer has: what replaced them, said where a config still sets them. */
+const removedImage = (what: string) =>
+  z.never({ error: `removed: ${what}; the runtime steps run in images.runtime (a Node.js image)` }).optional();
+
+/** The platform's own images (`images`), each pinned by tag or digest. */
 export const ImagesSchema = z.strictObject({
-  /** The helper image with bash, kubectl and jq that records progress and finds plays. */
-  kubectl: PinnedImageSchema.default('alpine/k8s:1.31.4'),
-  /** The Argo CLI image that resumes a gate the way `argo resume` does: the controller's version (model/argo-images.ts). */
-  argo: PinnedImageSchema.default(argoCliImage()),
+  /**
+   * The image the runtime steps run in: any Node.js 20 or later image (the runtime program is mounted from the
+   * runtime ConfigMap). The default is the official image, pinned.
+   */
+  runtime: PinnedImageSchema.default(DEFAULT_RUNTIME_IMAGE),
+  kubectl: removedImage('the bash, kubectl and jq helper image is gone'),
+  argo: removedImage('gates are released by the runtime program, not the Argo CLI'),
 });
 
 /** How a GitHub event finds the play to resume (seed 000; argo-semantics section 5). */

@@ -52,8 +52,11 @@ export interface Command {
   readonly summary: string;
   /** The whole `--help` text. */
   readonly usage: string;
-  /** Runs the command with the arguments after its name and returns the exit code. */
-  readonly run: (args: string[], io: Io) => number;
+  /**
+   * Runs the command with the arguments after its name and returns the exit code; a command that waits (the
+   * simulator runs the runtime steps, which are asynchronous) returns it as a promise.
+   */
+  readonly run: (args: string[], io: Io) => number | Promise<number>;
 }
 
 /** The `-h, --help` option every command and subcommand takes. */

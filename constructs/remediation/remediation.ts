@@ -9,13 +9,13 @@
  * Pure: no cdk8s, no I/O.
  */
 import { z } from 'zod';
-import type { AgentConfig, ReleaseConfig } from './config-schema';
-import { Releases } from './releases';
+import type { AgentConfig, ReleaseConfig } from '../model/config-schema';
+import { Releases } from '../model/releases';
 
-export { NEEDS_FIXES_LABEL } from './releases';
-import { gateConditionProblems, type StageDefinition } from './stage-rules';
-import { ProblemsError } from './problems-error';
-import { formatPath } from './format-path';
+export { NEEDS_FIXES_LABEL } from '../model/releases';
+import { gateConditionProblems, type StageDefinition } from '../model/stage-rules';
+import { ProblemsError } from '../model/problems-error';
+import { formatPath } from '../model/format-path';
 
 /** How many rounds a task gets unless the config says otherwise: the first, and two remediations. */
 export const DEFAULT_MAX_ROUNDS = 3;
