@@ -101,9 +101,14 @@ describe('remediation-decide', () => {
     const h = harness();
     await runningPlay(h, 'implementation', '2');
     expect(await h.run(decideStep, decideEnvironment())).toEqual(NOTHING);
-    expect(h.logs).toEqual([`play ${PLAY} is at "implementation" (round 2): a remediate event counts only at: review merge`]);
+    expect(h.logs).toEqual([`play ${PLAY} is at implementation (round 2): a remediate event counts only at: review merge`]);
     expect(await h.run(decideStep, decideEnvironment({ KIND: 'stale-work' }))).toEqual(NOTHING);
-    expect(h.logs.at(-1)).toBe(`play ${PLAY} is at "implementation" (round 2): a stale-work event counts only at: quality review`);
+    expect(h.logs.at(-1)).toBe(`play ${PLAY} is at implementation (round 2): a stale-work event counts only at: quality review`);
+    change(h, REF, (play) => {
+      play.metadata.labels = { ...play.metadata.labels, [PlayLabels.currentStage]: '' };
+    });
+    expect(await h.run(decideStep, decideEnvironment())).toEqual(NOTHING);
+    expect(h.logs.at(-1)).toBe(`play ${PLAY} is at no stage (round 2): a remediate event counts only at: review merge`);
   });
 
   it('sends a play back to its implementation stage in the next round, with the successor', async () => {
@@ -364,7 +369,7 @@ describe('remediation-stop', () => {
       { spec: { shutdown: 'Stop' } },
     ]);
     expect(h.sleeps).toEqual([5000, 5000]);
-    expect(h.logs).toEqual([`stopped play ${PLAY}: its exit handler cancels its CodeRuns`, `play ${PLAY} has finished`]);
+    expect(h.logs).toEqual([`stopped play ${PLAY}: its exit handler runs`, `play ${PLAY} has finished`]);
     expect(h.server.peek(REF)?.spec).toMatchObject({ shutdown: 'Stop' });
   });
 
@@ -492,7 +497,7 @@ describe('remediation-replace', () => {
     expect(h.server.all(ApiResources.pods)).toEqual([]);
     expect(h.logs).toEqual([
       'recorded round 2; removed the releases that do not hold in it: review merge',
-      `deleted play ${PLAY}, its CodeRuns and its pods`,
+      `deleted play ${PLAY}; nothing it owned is left`,
       `created play ${PLAY}: ${outputs.reason}`,
     ]);
     const order = h.api.seen.map((call) => `${call.verb} ${call.resource}`);
@@ -701,6 +706,6 @@ describe('a whole round', () => {
     expect(successor.metadata.labels?.[ARGO_COMPLETED_LABEL]).toBeUndefined();
     expect(successor.metadata.labels?.round).toBe('2');
     expect(await h.run(decideStep, decideEnvironment())).toEqual(NOTHING);
-    expect(h.logs.at(-1)).toBe(`play ${PLAY} is at "implementation" (round 2): a remediate event counts only at: review merge`);
+    expect(h.logs.at(-1)).toBe(`play ${PLAY} is at implementation (round 2): a remediate event counts only at: review merge`);
   });
 });
