@@ -4,11 +4,14 @@
  * and waiting for the task by its record, through the remediator's stop, delete and re-create.
  */
 import { describe, expect, it } from 'vitest';
+import { gateCheckStep } from '../../constructs/gate/gate-check-step';
 import { ARGO_COMPLETED_LABEL } from '../../constructs/model/argo-api';
+import { RESUMED_FROM_ANNOTATION } from '../../constructs/model/play-contract';
 import { betweenPlays, findStartStep, startPlayStep, TaskActions, waitPlayStep } from '../../constructs/project/project-steps';
 import { ApiResources, type KubeObject, workflowRef } from '../../constructs/runtime/kube-api';
 import { StepFailure } from '../../constructs/runtime/runtime-step';
 import {
+  atGate,
   change,
   complete,
   createPlay,
@@ -106,6 +109,57 @@ describe('project-start-play', () => {
       ],
     });
     expect(h.logs).toEqual([`task 7: created play ${PLAY} at quality`]);
+  });
+
+  it('starts a task without a stage in its record as a fresh run', async () => {
+    const h = harness();
+    storeRecord(h, taskRecord({ releases: { review: { prUrl: '', prNumber: '', releasedAt: '2026-11-20T09:00:00Z' } } }));
+    await h.run(startPlayStep, environment);
+    const play = h.server.peek(workflowRef(NAMESPACE, PLAY)) as KubeObject;
+    expect(play.metadata.annotations?.[RESUMED_FROM_ANNOTATION]).toBeUndefined();
+    expect(play.metadata.labels?.round).toBe('1');
+  });
+
+  it("restarts a task from its record as a resume: the record's round, annotated resumed-from", async () => {
+    const h = harness();
+    storeRecord(h, taskRecord({ stage: 'quality', status: 'failed', round: 2 }));
+    await h.run(startPlayStep, environment);
+    const play = h.server.peek(workflowRef(NAMESPACE, PLAY)) as KubeObject;
+    expect(play.metadata.annotations?.[RESUMED_FROM_ANNOTATION]).toBe(
+      'play-progress-shard-108/octo-org.payments.task-7.json: stage quality, status failed, round 2',
+    );
+    expect(play.metadata.labels?.round).toBe('2');
+    expect((play.spec as { arguments: { parameters: unknown[] } }).arguments.parameters).toContainEqual({ name: 'round', value: '2' });
+    storeRecord(h, taskRecord({ stage: 'quality' }));
+    h.server.remove(workflowRef(NAMESPACE, PLAY));
+    await h.run(startPlayStep, environment);
+    expect(h.server.peek(workflowRef(NAMESPACE, PLAY))?.metadata.annotations?.[RESUMED_FROM_ANNOTATION]).toBe(
+      'play-progress-shard-108/octo-org.payments.task-7.json: stage quality, status none, round 1',
+    );
+  });
+
+  it('a play restarted at a gate takes the release recorded while no play ran', async () => {
+    const h = harness();
+    storeRecord(
+      h,
+      taskRecord({
+        stage: 'review',
+        status: 'suspended',
+        releases: { review: { prUrl: 'u', prNumber: '3', releasedAt: '2026-11-20T09:00:00Z' } },
+      }),
+    );
+    await h.run(startPlayStep, { ...environment, START_STAGE: 'review' });
+    atGate(h, PLAY, 'review');
+    expect(await h.run(gateCheckStep, { NAMESPACE, WORKFLOW_NAME: PLAY, GATE: 'review', REPOSITORY, TASK_ID: '7' })).toEqual({
+      released: 'true',
+    });
+  });
+
+  it('fails, creating nothing, when the record cannot be read', async () => {
+    const h = harness();
+    storeRecord(h, 'not json');
+    expect((await failure(h.run(startPlayStep, environment))).message).toMatch(/cannot be read \(the stored record is not JSON\)/);
+    expect(h.server.all(ApiResources.workflows)).toEqual([]);
   });
 
   it('never overwrites a play the task has (a re-run, or a later round)', async () => {
