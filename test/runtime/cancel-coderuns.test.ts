@@ -59,6 +59,14 @@ describe('cancel-coderuns', () => {
     expect(h.sleeps).toEqual([]);
   });
 
+  it('deletes in name order whatever order the server lists them in', async () => {
+    const h = harness();
+    for (const name of ['c', 'a', 'b']) codeRun(h, name, 'Running');
+    h.api.answer({ verb: 'list' }, () => ['c', 'a', 'b'].map((name) => ({ metadata: { name }, status: { phase: 'Running' } })));
+    expect(await h.run(cancelCodeRunsStep, environment())).toEqual({ cancelled: 'a b c' });
+    expect(h.api.calls('delete').map((call) => call.name)).toEqual(['a', 'b', 'c']);
+  });
+
   it('waits while finalizers hold a deleted CodeRun, looking only at those still there', async () => {
     const h = harness();
     codeRun(h, 'a', 'Running');

@@ -232,6 +232,23 @@ describe('errors', () => {
     }
   });
 
+  it('names the method and path of a list that failed without a Status', async () => {
+    handler = (_request, response) => {
+      response.writeHead(401);
+      response.end();
+    };
+    const error = await apiErrorOf(client().list(ApiResources.pods, 'agents', 'a=b'));
+    expect(error.message).toBe('GET /api/v1/namespaces/agents/pods?labelSelector=a%3Db: HTTP 401');
+  });
+
+  it('speaks TLS to an https address', async () => {
+    const api = new InClusterApi({ baseUrl: baseUrl.replace('http:', 'https:'), retryDelaysMilliseconds: [] });
+    const error = await apiErrorOf(api.get(configMapRef('agents', 'a')));
+    expect(error.reason).toBe('ConnectionFailed');
+    expect(error.message).not.toMatch(/Protocol/);
+    expect(seen).toEqual([]);
+  });
+
   it('reads an empty success as an empty object', async () => {
     handler = (_request, response) => {
       response.writeHead(201);

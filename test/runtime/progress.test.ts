@@ -127,7 +127,16 @@ describe('progress layout', () => {
     expect(progressKeyOf('Octo-Org/Payments.API', 5)).toBe('octo-org.payments.api.task-5.json');
     expect(parseProgressKey('octo-org.payments.api.task-5.json')).toEqual({ repositoryLabel: 'octo-org.payments.api', task: '5' });
     expect(parseProgressKey('a.task-b.task-12.json')).toEqual({ repositoryLabel: 'a.task-b', task: '12' });
-    for (const key of ['octo.web.task-5.yaml', '.task-5.json', 'octo.web.task-.json', 'octo.web.task-x.json', 'octo.web-5.json', 'summary'])
+    for (const key of [
+      'octo.web.task-5.yaml',
+      '.task-5.json',
+      'octo.web.task-.json',
+      'octo.web.task-x.json',
+      'octo.web.task-5x.json',
+      'octo.web.task-x5.json',
+      'octo.web-5.json',
+      'summary',
+    ])
       expect(parseProgressKey(key), key).toBeUndefined();
   });
 
@@ -226,8 +235,9 @@ describe('progress record updates', () => {
   it('records how a play ended: success keeps the status its last stage wrote, else completed', () => {
     const exit = { workflowName: 'w', stage: 'label-stage', workflowStatus: 'Succeeded', round: 1, parameters: { a: 'b' }, now };
     expect(recordExit(record({ stage: 'done', status: 'suspended' }), exit)).toMatchObject({ stage: 'done', status: 'suspended' });
-    const fresh = recordExit(record(), exit);
+    const fresh = recordExit(record({ parameters: { old: 'x' } }), exit);
     expect(fresh).toMatchObject({ stage: 'label-stage', status: 'completed', startedAt: '2026-11-20T10:00:05Z', workflowName: 'w' });
+    expect(fresh.parameters).toEqual({ a: 'b' });
     expect(fresh.stageResults).toBeUndefined();
   });
 
@@ -372,6 +382,13 @@ describe('readRecord', () => {
     putConfigMap(h, 'play-progress-octo-org-payments-7', { 'task-8.json': '{}' });
     putConfigMap(h, 'play-progress-octo-org-payments', { 'task-7.json': JSON.stringify(record()) });
     expect((await readRecord(h.context, NAMESPACE, TASK)).configMap).toBe('play-progress-octo-org-payments');
+    h.server.put(ApiResources.configMaps, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: SHARD, namespace: NAMESPACE },
+      data: null,
+    });
+    expect((await readRecord(h.context, NAMESPACE, TASK)).configMap).toBe('play-progress-octo-org-payments');
   });
 
   it('says why a stored value is not the task record: not text, not JSON, another task under the key', async () => {
@@ -409,6 +426,11 @@ describe('updateRecord', () => {
     expect(written).toEqual(record({ stage: 'a' }));
     const shard = h.server.peek(configMapRef(NAMESPACE, SHARD));
     expect(shard?.metadata.labels).toEqual({ [PROGRESS_TRACKING_LABEL]: 'true' });
+    expect(h.api.calls('create')[0].body).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: SHARD, namespace: NAMESPACE },
+    });
     expect(shard?.data).toEqual({ [KEY]: JSON.stringify(record({ stage: 'a' })) });
     expect(h.api.calls('patch')).toEqual([]);
   });
@@ -661,6 +683,37 @@ describe('enter-stage', () => {
     expect(JSON.parse(annotations[PlayAnnotations.stageHistory]).map((entry: { stage: string }) => entry.stage)).toEqual(['x', 'quality']);
   });
 
+  it('marks a play that has no labels or annotations yet', async () => {
+    const h = harness();
+    await createPlay(h);
+    change(h, workflowRef(NAMESPACE, 'play-payments-task-7'), (play) => {
+      delete play.metadata.labels;
+      delete play.metadata.annotations;
+    });
+    await h.run(enterStageStep, environment());
+    const stored = h.server.peek(workflowRef(NAMESPACE, 'play-payments-task-7'));
+    expect(stored?.metadata.labels).toEqual({ 'current-stage': 'quality', 'previous-stage': 'implementation' });
+    expect(JSON.parse(stored?.metadata.annotations?.[PlayAnnotations.stageHistory] ?? '')).toHaveLength(1);
+  });
+
+  it('appends a stage its history ends with when the play is labelled at another stage', async () => {
+    const h = harness();
+    await createPlay(h, { stage: 'review' });
+    change(h, workflowRef(NAMESPACE, 'play-payments-task-7'), (play) => {
+      play.metadata.annotations = {
+        ...play.metadata.annotations,
+        [PlayAnnotations.stageHistory]: JSON.stringify([{ stage: 'quality', agent: 'cleo', enteredAt: 'e' }]),
+      };
+    });
+    await h.run(enterStageStep, environment());
+    const annotations = h.server.peek(workflowRef(NAMESPACE, 'play-payments-task-7'))?.metadata.annotations ?? {};
+    expect(JSON.parse(annotations[PlayAnnotations.stageHistory]).map((entry: { enteredAt: string }) => entry.enteredAt)).toEqual([
+      'e',
+      '2026-11-20T10:00:00Z',
+    ]);
+    expect(annotations[PlayAnnotations.stageEnteredAt]).toBe('2026-11-20T10:00:00Z');
+  });
+
   it.each([
     ['not JSON', '{'],
     ['not a list', '{"stage":"quality"}'],
@@ -765,7 +818,7 @@ describe('record-exit', () => {
     const h = harness();
     await createPlay(h);
     change(h, workflowRef(NAMESPACE, 'play-payments-task-7'), (play) => {
-      play.metadata.labels = {};
+      delete play.metadata.labels;
     });
     await h.run(recordExitStep, environment({ WORKFLOW_STATUS: 'Error' }));
     expect(storedRecord(h)?.stageResults).toEqual({ '': { result: 'error', finishedAt: '2026-11-20T10:00:00Z' } });

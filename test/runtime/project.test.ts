@@ -184,6 +184,7 @@ describe('betweenPlays', () => {
 
   it('waits while there is no play, or it runs', () => {
     expect(betweenPlays(undefined, failed, 'p')).toBe('no play p (being replaced)');
+    expect(betweenPlays({ metadata: {} }, failed, 'p')).toBe('play p is running');
     expect(betweenPlays(play({ round: '2' }), failed, 'p')).toBe('play p is running');
     expect(betweenPlays(play({ [ARGO_COMPLETED_LABEL]: 'false', round: '2' }), failed, 'p')).toBe('play p is running');
   });

@@ -222,7 +222,7 @@ describe('remediation-decide', () => {
     const h = harness();
     h.advance(3_600_000);
     await runningPlay(h);
-    for (const at of ['', 'yesterday', '2026-11-20', '2026-11-20 10:00:00'])
+    for (const at of ['', 'yesterday', '2026-11-20', '2026-11-20 10:00:00', 'at 2026-11-20T10:00:00Z', '2026-11-20T10:00:0'])
       expect((await h.run(decideStep, decideEnvironment({ EVENT_AT: at }))).action).toBe('replace');
   });
 
@@ -254,6 +254,15 @@ describe('remediation-decide', () => {
       }),
     );
     expect((await h.run(decideStep, decideEnvironment({ EVENT_ID: '' }))).action).toBe('replace');
+  });
+
+  it('reads a play without name, labels or creation time as at no stage, in round 1, of this round', async () => {
+    const h = harness();
+    h.api.answer({ verb: 'list' }, () => [{ metadata: {} }]);
+    expect(await h.run(decideStep, decideEnvironment())).toEqual(NOTHING);
+    expect(h.logs).toEqual(['play  is at no stage (round 1): a remediate event counts only at: review merge']);
+    h.api.answer({ verb: 'list' }, () => [{ metadata: { name: PLAY, labels: { [PlayLabels.currentStage]: 'review' } } }]);
+    expect(await h.run(decideStep, decideEnvironment())).toMatchObject({ action: 'replace', round: '2' });
   });
 
   it('decides on a play named under the workflow-name strategy', async () => {
@@ -381,6 +390,17 @@ describe('remediation-stop', () => {
     expect(h.api.calls('patch')).toEqual([]);
     expect(h.sleeps).toEqual([]);
     expect(h.logs).toEqual([`play ${PLAY} has finished`]);
+  });
+
+  it('stops a play that has no labels, and waits for it', async () => {
+    const h = harness();
+    await h.server.client().create(ApiResources.workflows, NAMESPACE, { metadata: { name: PLAY } });
+    h.onSleep(() => {
+      complete(h, PLAY);
+    });
+    expect(await h.run(stopStep, environment())).toEqual({});
+    expect(h.api.calls('patch').map((call) => call.body)).toEqual([{ spec: { shutdown: 'Stop' } }]);
+    expect(h.sleeps).toEqual([5000]);
   });
 
   it('counts a play deleted while it waits as finished', async () => {
@@ -531,6 +551,11 @@ describe('remediation-replace', () => {
     expect(h.sleeps).toEqual([5000, 5000]);
     expect(h.server.peek(REF)).toBeUndefined();
     expect(h.api.calls('create', ApiResources.workflows)).toEqual([]);
+    const exact = harness();
+    const decidedExact = await decided(exact);
+    pod(exact, 'a');
+    await failure(exact.run(replaceStep, environment(decidedExact, { DELETE_TIMEOUT: '10' })));
+    expect(exact.sleeps).toEqual([5000, 5000]);
   });
 
   it('fails when the play itself is not gone in time (its finalizers)', async () => {
@@ -592,6 +617,40 @@ describe('remediation-replace', () => {
     });
     expect(await h.run(replaceStep, environment(outputs))).toEqual({});
     expect(h.logs.at(-1)).toBe(`created play ${PLAY}: ${outputs.reason}`);
+  });
+
+  it('replaces a successor made for an event without an id when another such event comes', async () => {
+    const h = harness();
+    const first = await decided(h, { EVENT_ID: '' });
+    await h.run(replaceStep, environment(first, { EVENT_ID: '' }));
+    const successor = h.server.peek(REF) as KubeObject;
+    expect(successor.metadata.annotations?.[PlayAnnotations.remediationEvent]).toBe('');
+    h.api.seen.length = 0;
+    await h.run(replaceStep, environment(first, { EVENT_ID: '' }));
+    expect(h.api.calls('delete')).toHaveLength(1);
+    expect(h.server.peek(REF)?.metadata.uid).not.toBe(successor.metadata.uid);
+  });
+
+  it('replaces a play that has no annotations', async () => {
+    const h = harness();
+    const outputs = await decided(h);
+    change(h, REF, (play) => {
+      delete play.metadata.annotations;
+    });
+    await h.run(replaceStep, environment(outputs));
+    expect(h.api.calls('delete')).toHaveLength(1);
+    expect(h.server.peek(REF)?.metadata.annotations?.[PlayAnnotations.remediationEvent]).toBe('review-41');
+  });
+
+  it('refuses a play without annotations that someone else created under the name meanwhile', async () => {
+    const h = harness();
+    const outputs = await decided(h);
+    h.api.before({ verb: 'create', resource: ApiResources.workflows }, () => {
+      h.server.put(ApiResources.workflows, { metadata: { name: PLAY, namespace: NAMESPACE } });
+    });
+    expect((await failure(h.run(replaceStep, environment(outputs)))).message).toBe(
+      `a play named ${PLAY} was created meanwhile by someone else: not replacing it`,
+    );
   });
 
   it('refuses to take a play someone else created under the name meanwhile', async () => {

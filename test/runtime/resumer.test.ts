@@ -57,6 +57,13 @@ describe('livePlays', () => {
     expect(h.api.calls('list')[0].body).toBe('repository=octo-org.payments,task-id=7,workflow-type=play');
   });
 
+  it('puts the plays in name order whatever order the server lists them in', async () => {
+    const h = harness();
+    const named = (name: string) => ({ metadata: { name } });
+    h.api.answer({ verb: 'list' }, () => [named('zeta'), named('alpha'), named('mid'), { metadata: {} }, named('beta')]);
+    expect((await livePlays(h.context, task)).map((play) => play.metadata.name)).toEqual([undefined, 'alpha', 'beta', 'mid', 'zeta']);
+  });
+
   it('finds the same plays whatever the case of the repository', async () => {
     const h = harness();
     await createPlay(h, { repository: 'octo-org/payments' });
@@ -168,6 +175,13 @@ describe('resume-gate', () => {
     expect(await h.run(resumeGateStep, environment())).toEqual({ play: '' });
     expect(h.logs.at(-1)).toBe(`play ${PLAY} is at stage "implementation", not at review: it passes review on arrival if it gets there`);
     expect(h.api.calls('patch', ApiResources.workflows)).toEqual([]);
+  });
+
+  it('leaves a play the server lists without name or labels', async () => {
+    const h = harness();
+    h.api.answer({ verb: 'list' }, () => [{ metadata: {} }]);
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '' });
+    expect(h.logs.at(-1)).toBe('play  is at stage "", not at review: it passes review on arrival if it gets there');
   });
 
   it('leaves a play without a stage label', async () => {

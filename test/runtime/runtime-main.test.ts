@@ -172,6 +172,7 @@ describe('runProgram', () => {
       }),
     ]);
     expect(failing).toEqual({ code: 1, out: [], err: ['probe: gate review of play p has no suspend node'], apis: 1 });
+    expect(new StepFailure('x').name).toBe('StepFailure');
     const api = await run(['probe'], { VALUE: 'x', [OUTPUT_DIRECTORY_VARIABLE]: directory }, [
       probe(async () => {
         throw new ApiError(500, 'InternalError', 'etcd');

@@ -155,15 +155,17 @@ describe('fields', () => {
 });
 
 describe('StepEnv', () => {
-  const env = new StepEnv({
-    namespace: text('NAMESPACE'),
-    task: taskId('TASK_ID'),
-    round: count('ROUND', 1),
-    parameters: namedValues('P_'),
-  });
+  // Built in each test, not when the file is collected: a mutation run activates its mutant for the tests only.
+  const envOf = () =>
+    new StepEnv({
+      namespace: text('NAMESPACE'),
+      task: taskId('TASK_ID'),
+      round: count('ROUND', 1),
+      parameters: namedValues('P_'),
+    });
 
   it('reads every field by its key', () => {
-    expect(env.read({ NAMESPACE: 'agents', TASK_ID: '12', ROUND: '3', P_NAMES: 'a', P_1: 'x' })).toEqual({
+    expect(envOf().read({ NAMESPACE: 'agents', TASK_ID: '12', ROUND: '3', P_NAMES: 'a', P_1: 'x' })).toEqual({
       namespace: 'agents',
       task: 12,
       round: 3,
@@ -172,15 +174,15 @@ describe('StepEnv', () => {
   });
 
   it('names the first variable in declaration order that is wrong, in one line', () => {
-    const message = readError(env as never, { TASK_ID: '010', ROUND: 'x' });
+    const message = readError(envOf() as never, { TASK_ID: '010', ROUND: 'x' });
     expect(message).toBe('NAMESPACE: is not set');
-    expect(readError(env as never, { NAMESPACE: 'a', TASK_ID: '010', ROUND: 'x' })).toMatch(/^TASK_ID: /);
-    expect(readError(env as never, { NAMESPACE: 'a', TASK_ID: '10', ROUND: 'x' })).toMatch(/^ROUND: /);
+    expect(readError(envOf() as never, { NAMESPACE: 'a', TASK_ID: '010', ROUND: 'x' })).toMatch(/^TASK_ID: /);
+    expect(readError(envOf() as never, { NAMESPACE: 'a', TASK_ID: '10', ROUND: 'x' })).toMatch(/^ROUND: /);
     expect(message).not.toContain('\n');
   });
 
   it('writes the template env in declaration order, each field by its own key', () => {
-    expect(env.vars({ namespace: '{{workflow.namespace}}', task: '5', round: '1', parameters: [{ name: 'a', value: 'b' }] })).toEqual([
+    expect(envOf().vars({ namespace: '{{workflow.namespace}}', task: '5', round: '1', parameters: [{ name: 'a', value: 'b' }] })).toEqual([
       { name: 'NAMESPACE', value: '{{workflow.namespace}}' },
       { name: 'TASK_ID', value: '5' },
       { name: 'ROUND', value: '1' },
