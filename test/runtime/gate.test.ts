@@ -299,15 +299,7 @@ describe('gate-check', () => {
     const h = harness();
     storeRecord(h, taskRecord({ releases: { review: release('2026-11-20T09:00:00Z') } }));
     await createPlay(h);
-    let gets = 0;
-    h.api.before(
-      { verb: 'get', resource: ApiResources.configMaps },
-      () => {
-        gets += 1;
-        if (gets === 2) storeRecord(h, taskRecord({ releases: {} }));
-      },
-      2,
-    );
+    h.api.beforeNth({ verb: 'get', resource: ApiResources.configMaps }, 2, () => storeRecord(h, taskRecord({ releases: {} })));
     expect(await h.run(gateCheckStep, environment())).toEqual({ released: 'false' });
     expect(h.logs).toEqual(['gate review has no release of this run yet: waiting for one']);
     expect(h.api.calls('patch')).toEqual([]);

@@ -58,6 +58,12 @@ const decideEnvironment = (overrides: Record<string, string> = {}) => ({
   ...overrides,
 });
 
+/** A record whose remediation history holds the event. */
+const handled = (eventId: string) =>
+  taskRecord({
+    remediations: [{ round: 2, kind: 'remediate', reason: 'r', reviewer: 'a', url: '', eventId, startStage: 'implementation', at: 't' }],
+  });
+
 const NOTHING = { action: 'none', workflow: '', successor: '{}', reason: '', round: '' };
 
 /** A play of task 7 in the given stage and round, carrying what the controller and the play add while it runs. */
@@ -229,14 +235,7 @@ describe('remediation-decide', () => {
   it('does nothing for an event handled already (a repeated delivery)', async () => {
     const h = harness();
     await runningPlay(h);
-    storeRecord(
-      h,
-      taskRecord({
-        remediations: [
-          { round: 2, kind: 'remediate', reason: 'r', reviewer: 'a', url: '', eventId: 'review-41', startStage: 'implementation', at: 't' },
-        ],
-      }),
-    );
+    storeRecord(h, handled('review-41'));
     expect(await h.run(decideStep, decideEnvironment())).toEqual(NOTHING);
     expect(h.logs).toEqual(['event review-41 was handled already (a duplicate delivery): nothing to do']);
     expect((await h.run(decideStep, decideEnvironment({ EVENT_ID: 'review-42' }))).action).toBe('replace');
@@ -245,14 +244,7 @@ describe('remediation-decide', () => {
   it('never takes an empty event id as handled', async () => {
     const h = harness();
     await runningPlay(h);
-    storeRecord(
-      h,
-      taskRecord({
-        remediations: [
-          { round: 2, kind: 'remediate', reason: 'r', reviewer: 'a', url: '', eventId: '', startStage: 'implementation', at: 't' },
-        ],
-      }),
-    );
+    storeRecord(h, handled(''));
     expect((await h.run(decideStep, decideEnvironment({ EVENT_ID: '' }))).action).toBe('replace');
   });
 

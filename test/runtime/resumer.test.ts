@@ -218,15 +218,9 @@ describe('resume-gate', () => {
     const h = harness();
     await createPlay(h);
     atGate(h, PLAY, 'review');
-    let patches = 0;
-    h.api.before(
-      { verb: 'patch', resource: ApiResources.workflows },
-      () => {
-        patches += 1;
-        if (patches === 1) atGate(h, PLAY, 'review', 'Succeeded');
-      },
-      1,
-    );
+    h.api.before({ verb: 'patch', resource: ApiResources.workflows }, () => {
+      atGate(h, PLAY, 'review', 'Succeeded');
+    });
     expect(await h.run(resumeGateStep, environment())).toEqual({ play: '' });
     expect(h.logs.at(-1)).toBe(`gate review of play ${PLAY} was released meanwhile (by its own gate check): nothing to do`);
     expect(node(h)).toMatchObject({ phase: 'Succeeded' });
@@ -269,15 +263,9 @@ describe('resume-gate', () => {
     const h = harness();
     await createPlay(h);
     atGate(h, PLAY, 'review');
-    let patches = 0;
-    h.api.before(
-      { verb: 'patch', resource: ApiResources.workflows },
-      () => {
-        patches += 1;
-        if (patches === 2) atGate(h, PLAY, 'merge', 'Running', 'other');
-      },
-      2,
-    );
+    h.api.beforeNth({ verb: 'patch', resource: ApiResources.workflows }, 2, () => {
+      atGate(h, PLAY, 'merge', 'Running', 'other');
+    });
     expect(await h.run(resumeGateStep, environment())).toEqual({ play: PLAY });
     expect(node(h)).toMatchObject({ phase: 'Succeeded' });
     expect(node(h, PLAY, 'other')).toMatchObject({ phase: 'Running' });

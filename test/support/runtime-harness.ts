@@ -50,6 +50,8 @@ export interface CallMatch {
 
 interface Rule extends CallMatch {
   remaining: number;
+  /** Matching calls to let through untouched before the rule applies. */
+  skip: number;
   readonly error?: () => ApiError;
   readonly before?: () => void | Promise<void>;
   readonly answer?: () => unknown;
@@ -74,19 +76,25 @@ export class FaultyApi implements KubeApi {
 
   /** Answers the next `times` matching calls with `error` (a fresh error each time) instead of passing them on. */
   public fail(match: CallMatch, error: () => ApiError, times = 1): this {
-    this.rules.push({ ...match, remaining: times, error });
+    this.rules.push({ ...match, remaining: times, skip: 0, error });
     return this;
   }
 
   /** Runs `action` before the next `times` matching calls reach the server (a concurrent writer, a controller). */
   public before(match: CallMatch, action: () => void | Promise<void>, times = 1): this {
-    this.rules.push({ ...match, remaining: times, before: action });
+    this.rules.push({ ...match, remaining: times, skip: 0, before: action });
+    return this;
+  }
+
+  /** Runs `action` just before the `nth` matching call (1 for the first) reaches the server. */
+  public beforeNth(match: CallMatch, nth: number, action: () => void | Promise<void>): this {
+    this.rules.push({ ...match, remaining: 1, skip: nth - 1, before: action });
     return this;
   }
 
   /** Answers the next `times` matching calls with `value` without passing them on (e.g. a delete a finalizer holds). */
   public answer(match: CallMatch, value: () => unknown, times = 1): this {
-    this.rules.push({ ...match, remaining: times, answer: value });
+    this.rules.push({ ...match, remaining: times, skip: 0, answer: value });
     return this;
   }
 
@@ -109,6 +117,11 @@ export class FaultyApi implements KubeApi {
         (candidate.resource === undefined || candidate.resource.plural === resource.plural) &&
         (candidate.name === undefined || candidate.name === name),
     );
+    if (rule !== undefined && rule.skip > 0) {
+      rule.skip -= 1;
+      this.seen.push({ verb, resource: resource.plural, name, body });
+      return call();
+    }
     if (rule !== undefined) rule.remaining -= 1;
     if (rule?.error !== undefined) {
       const faulted = rule.error();
