@@ -154,7 +154,7 @@ export {
 } from './progress/progress-layout';
 
 // The runtime program the platform's steps run, and what a step is (for tools that run steps themselves)
-export { RuntimeConfigMap, RUNTIME_LABEL } from './runtime/runtime-config-map';
+export { RuntimeConfigMap, RUNTIME_LABEL } from './config/runtime-config-map';
 export { runtimeConfigMapName } from './runtime/runtime-config-map-name';
 export { DEFAULT_RUNTIME_IMAGE, RUNTIME_FILE, RUNTIME_MOUNT_PATH } from './runtime/runtime-layout';
 export { ApiError, ApiResources } from './runtime/kube-api';

@@ -20,7 +20,7 @@ import {
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { endQuietlyOnClosedPipe } from '../src/commands/closed-pipe';
-import { MAX_INPUT_BYTES, readCapped } from '../src/commands/read-text-file';
+import { MAX_INPUT_BYTES, readCapped } from '../src/io/read-text-file';
 import { MAX_NESTING_DEPTH } from '../src/validate/kubernetes-yaml';
 import { runCapturing, runCapturingAsync } from './support/run-cli';
 import { useScratchDirs } from './support/scratch-dir';

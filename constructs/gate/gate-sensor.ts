@@ -1,7 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { DEFAULT_TRIGGER_RETRIES, MAX_TRIGGER_RETRIES, RepositorySchema, RESUME_STRATEGIES } from '../model/config-schema';
-import type { AgentConfig, ReleaseConfig, RepositoryConfig, ResumeStrategy } from '../model/config-schema';
+import { DEFAULT_TRIGGER_RETRIES, MAX_TRIGGER_RETRIES, RepositorySchema, RESUME_STRATEGIES } from '../model/config-shapes';
+import type { AgentConfig, ReleaseConfig, RepositoryConfig, ResumeStrategy } from '../model/config-shapes';
 import { COMMON_LABELS } from '../model/labels';
 import { dnsLabelProblem, githubAppBotLogin } from '../model/naming';
 import { checkProp, integerProblem, schemaProblem } from '../model/prop-checks';

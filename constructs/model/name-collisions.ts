@@ -7,7 +7,7 @@
  * Pure: no cdk8s, no I/O.
  */
 import { PROJECT_SERVICE_ACCOUNT } from '../rbac/project-rbac';
-import type { AgentStageConfig, GateStageConfig, PlatformConfig, StageConfig } from './config-schema';
+import type { AgentStageConfig, GateStageConfig, PlatformConfig, StageConfig } from './config-shapes';
 import { githubAppSecretName, isDnsLabel, repositoryLabelValue, systemPromptKey, workspacePvcName, dnsName } from './naming';
 import {
   agentRunTemplateName,

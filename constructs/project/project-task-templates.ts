@@ -6,7 +6,7 @@
  * (docs/remediation.md). Each is a runtime step (`project-steps.ts`).
  */
 import { inputParameter, stepOutput, WorkflowVariables } from '../model/argo-expressions';
-import type { RepositoryConfig } from '../model/config-schema';
+import type { RepositoryConfig } from '../model/config-shapes';
 import { PlayParameters, playWorkflowName } from '../model/play-contract';
 import { runtimeStepTemplate } from '../runtime/runtime-step-template';
 import type { Template } from '../workflows/argo-types';

@@ -6,7 +6,7 @@ import {
   DEFAULT_PLAY_DEADLINE,
   RepositorySchema,
   type RepositoryConfig,
-} from '../model/config-schema';
+} from '../model/config-shapes';
 import { pinnedImageProblem } from '../model/image-reference';
 import { dnsLabelProblem } from '../model/naming';
 import { checkProp, durationProp, schemaProblem } from '../model/prop-checks';

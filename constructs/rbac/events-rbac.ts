@@ -1,4 +1,4 @@
-import type { ResumeStrategy } from '../model/config-schema';
+import type { ResumeStrategy } from '../model/config-shapes';
 import { PROGRESS_GRANTS, TASK_RESULTS_GRANT } from './runtime-grants';
 import type { Grant } from './scoped-service-account';
 

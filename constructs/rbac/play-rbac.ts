@@ -1,7 +1,7 @@
 import * as kplus from 'cdk8s-plus-28';
 import type { Construct } from 'constructs';
 import { CODERUN_GROUP, CODERUN_PLURAL } from '../model/coderun-api';
-import { DEFAULT_PLAY_SERVICE_ACCOUNT } from '../model/config-schema';
+import { DEFAULT_PLAY_SERVICE_ACCOUNT } from '../model/config-shapes';
 import { COMMON_LABELS } from '../model/labels';
 import { PROGRESS_GRANTS, TASK_RESULTS_GRANT, WORKFLOW_FINALIZERS_GRANT as WORKFLOW_FINALIZERS } from './runtime-grants';
 import { type Grant, ScopedServiceAccount } from './scoped-service-account';

@@ -3,7 +3,7 @@
  * service account, the `remediate` Sensor, and the `stale-work` Sensor (unless `cancelStaleWork` is off).
  */
 import type { Chart } from 'cdk8s';
-import type { PlatformConfig } from '../model/config-schema';
+import type { PlatformConfig } from '../model/config-shapes';
 import { remediationPlan } from './remediation';
 import { RemediationKinds } from './remediator-contract';
 import type { StageMachine } from '../model/stage-machine';

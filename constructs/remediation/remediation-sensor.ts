@@ -1,6 +1,6 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import type { ReleaseConfig } from '../model/config-schema';
+import type { ReleaseConfig } from '../model/config-shapes';
 import { COMMON_LABELS } from '../model/labels';
 import { dnsLabelProblem, githubAppBotLogin } from '../model/naming';
 import { playWorkflowName } from '../model/play-contract';

@@ -5,7 +5,7 @@
  * Pure: no cdk8s, no I/O.
  */
 import { workflowParameter, WorkflowVariables } from '../model/argo-expressions';
-import type { AgentConfig, CliConfig, RepositoryConfig } from '../model/config-schema';
+import type { AgentConfig, CliConfig, RepositoryConfig } from '../model/config-shapes';
 import { durationSeconds } from '../model/duration';
 import {
   agentCliOf,

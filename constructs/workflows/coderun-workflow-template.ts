@@ -8,7 +8,7 @@ import {
   RepositorySchema,
   type AgentConfig,
   type RepositoryConfig,
-} from '../model/config-schema';
+} from '../model/config-shapes';
 import { workflowParameter, workflowParameterExpression } from '../model/argo-expressions';
 import { durationSeconds } from '../model/duration';
 import { pinnedImageProblem } from '../model/image-reference';

@@ -4,7 +4,7 @@
  * Sensors and exit handler are the play's, shared with the CodeRun path; only the agent's work differs.
  */
 import { WorkflowVariables, workflowParameter } from '../model/argo-expressions';
-import type { AgentConfig, CliConfig, RepositoryConfig } from '../model/config-schema';
+import type { AgentConfig, CliConfig, RepositoryConfig } from '../model/config-shapes';
 import {
   agentHomeFolder,
   API_KEY_SECRET_KEY,

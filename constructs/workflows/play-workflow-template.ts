@@ -10,7 +10,7 @@ import {
   type AgentConfig,
   type CliConfig,
   type RepositoryConfig,
-} from '../model/config-schema';
+} from '../model/config-shapes';
 import { pinnedImageProblem } from '../model/image-reference';
 import { dnsLabelProblem, isDnsLabel } from '../model/naming';
 import { checkProp, durationProp, schemaProblem } from '../model/prop-checks';

@@ -2,7 +2,6 @@
  * What every `agent-play` command shares: its I/O, its exit codes and the errors that become a usage line.
  * One command per file in this folder; `src/cli.ts` only dispatches.
  */
-import { ProblemsError } from '../../constructs/model/problems-error';
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 import type { ManifestFiles } from '../synth/generated-files';
 
@@ -33,16 +32,7 @@ export class UsageError extends Error {
   }
 }
 
-/**
- * Thrown for input that cannot be used (a missing file, a file that is not what it should be); reported as
- * one line per problem, exit 2.
- */
-export class InputError extends ProblemsError {
-  public constructor(problems: readonly string[]) {
-    super(problems);
-    this.name = 'InputError';
-  }
-}
+export { InputError } from '../io/input-error';
 
 /** One `agent-play` command. */
 export interface Command {

@@ -7,7 +7,7 @@ import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { legacyProgressKey, parseProgressKey } from '../../constructs/progress/progress-layout';
 import { repositoryLabelValue } from '../../constructs/model/naming';
 import { readKubernetesYaml, type YamlDocument, YamlSyntaxError } from '../validate/kubernetes-yaml';
-import { InputError } from '../commands/command';
+import { InputError } from '../io/input-error';
 import { otherProgressEntries } from './legacy-progress';
 import { parseProgressRecord, type ProgressRecord } from './progress-record';
 import { isRecord } from '../is-record';

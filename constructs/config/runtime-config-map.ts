@@ -1,9 +1,9 @@
 import * as kplus from 'cdk8s-plus-28';
 import type { Construct } from 'constructs';
 import { ARGOCD_SYNC_OPTIONS_ANNOTATION, COMMON_LABELS } from '../model/labels';
-import { runtimeConfigMapName } from './runtime-config-map-name';
-import { RUNTIME_FILE } from './runtime-layout';
-import { RUNTIME_PROGRAM } from './runtime-program.generated';
+import { runtimeConfigMapName } from '../runtime/runtime-config-map-name';
+import { RUNTIME_FILE } from '../runtime/runtime-layout';
+import { RUNTIME_PROGRAM } from '../runtime/runtime-program.generated';
 
 /** The label that marks runtime ConfigMaps, so that old ones can be listed and removed once no play runs them. */
 export const RUNTIME_LABEL = 'agents.platform/runtime';
