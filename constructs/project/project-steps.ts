@@ -81,8 +81,10 @@ export const findStartStep = runtimeStep({
 
 const startEnv = new StepEnv({
   ...taskFields,
-  /** The repository's service: it names the play and its WorkflowTemplate. */
+  /** The repository's service: it names the play. */
   service: text('SERVICE'),
+  /** The play WorkflowTemplate the repository runs. */
+  playTemplate: text('PLAY_TEMPLATE'),
   project: text('PROJECT'),
   startStage: text('START_STAGE'),
   parameters: namedValues('PARAMETER_'),
@@ -97,6 +99,7 @@ export const startPlayStep = runtimeStep({
     const record = await recordOf(context, values);
     const play = playWorkflow({
       service: values.service,
+      template: values.playTemplate,
       namespace: values.namespace,
       task: String(values.task),
       repository: values.repository,

@@ -40,7 +40,7 @@ const environment = (overrides: Record<string, string> = {}) => ({
   GATE: 'review',
   REPOSITORY,
   TASK_ID: '7',
-  LEGACY_RELEASE_CONFIGMAP: '',
+  SERVICE: '',
   ...overrides,
 });
 
@@ -321,7 +321,7 @@ describe('gate-check', () => {
     });
     await createPlay(h, { annotations: { [RESUMED_FROM_ANNOTATION]: 'somewhere' } });
     atGate(h, PLAY, 'review');
-    expect(await h.run(gateCheckStep, environment({ LEGACY_RELEASE_CONFIGMAP: 'play-release-payments-task-7' }))).toEqual({
+    expect(await h.run(gateCheckStep, environment({ SERVICE: 'payments' }))).toEqual({
       released: 'true',
     });
     expect(nodeOf(h, `${PLAY}-1234`)).toMatchObject({ message: "released by the play's gate check: https://x/pull/9" });
@@ -330,12 +330,22 @@ describe('gate-check', () => {
     );
   });
 
+  it("names the earlier layout's release ConfigMap after the service and the task, as that layout did", async () => {
+    const h = harness();
+    putConfigMap(h, 'play-release-payments-api-task-12', { review: '{"prUrl":"https://x/pull/4"}' });
+    await createPlay(h, { task: 12, annotations: { [RESUMED_FROM_ANNOTATION]: 'somewhere' } });
+    atGate(h, 'play-payments-task-12', 'review');
+    const run = h.run(gateCheckStep, environment({ WORKFLOW_NAME: 'play-payments-task-12', TASK_ID: '12', SERVICE: 'Payments API' }));
+    expect(await run).toEqual({ released: 'true' });
+    expect(h.api.calls('get', ApiResources.configMaps).at(-1)?.name).toBe('play-release-payments-api-task-12');
+  });
+
   it('reads an earlier layout release that is not JSON as a release without details', async () => {
     const h = harness();
     putConfigMap(h, 'play-release-payments-task-7', { review: 'merged' });
     await createPlay(h, { annotations: { [RESUMED_FROM_ANNOTATION]: 'somewhere' } });
     atGate(h, PLAY, 'review');
-    expect(await h.run(gateCheckStep, environment({ LEGACY_RELEASE_CONFIGMAP: 'play-release-payments-task-7' }))).toEqual({
+    expect(await h.run(gateCheckStep, environment({ SERVICE: 'payments' }))).toEqual({
       released: 'true',
     });
     expect(nodeOf(h, `${PLAY}-1234`)).toMatchObject({ message: "released by the play's gate check: a recorded release" });
@@ -346,7 +356,7 @@ describe('gate-check', () => {
     putConfigMap(h, 'play-release-payments-task-7', { review: '{}' });
     await createPlay(h, { annotations: { [RESUMED_FROM_ANNOTATION]: 'somewhere' } });
     atGate(h, PLAY, 'review');
-    expect(await h.run(gateCheckStep, environment({ LEGACY_RELEASE_CONFIGMAP: 'play-release-payments-task-7' }))).toEqual({
+    expect(await h.run(gateCheckStep, environment({ SERVICE: 'payments' }))).toEqual({
       released: 'true',
     });
     expect(h.logs[1]).toBe('gate review was released before the play reached it (no pull request named)');
@@ -357,10 +367,10 @@ describe('gate-check', () => {
     putConfigMap(h, 'play-release-payments-task-7', { merge: '{}', review: 12 });
     await createPlay(h, { annotations: { [RESUMED_FROM_ANNOTATION]: 'somewhere' } });
     atGate(h, PLAY, 'review');
-    expect(await h.run(gateCheckStep, environment({ LEGACY_RELEASE_CONFIGMAP: 'play-release-payments-task-7' }))).toEqual({
+    expect(await h.run(gateCheckStep, environment({ SERVICE: 'payments' }))).toEqual({
       released: 'false',
     });
-    expect(await h.run(gateCheckStep, environment({ LEGACY_RELEASE_CONFIGMAP: 'gone' }))).toEqual({ released: 'false' });
+    expect(await h.run(gateCheckStep, environment({ SERVICE: 'gone' }))).toEqual({ released: 'false' });
     h.api.seen.length = 0;
     expect(await h.run(gateCheckStep, environment())).toEqual({ released: 'false' });
     expect(h.api.calls('get').map((call) => call.name)).toEqual([
@@ -369,8 +379,12 @@ describe('gate-check', () => {
       'play-progress-octo-org-payments-7',
       'play-progress-octo-org-payments',
     ]);
-    h.server.put(ApiResources.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'no-data', namespace: NAMESPACE } });
-    expect(await h.run(gateCheckStep, environment({ LEGACY_RELEASE_CONFIGMAP: 'no-data' }))).toEqual({ released: 'false' });
+    h.server.put(ApiResources.configMaps, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'play-release-no-data-task-7', namespace: NAMESPACE },
+    });
+    expect(await h.run(gateCheckStep, environment({ SERVICE: 'no-data' }))).toEqual({ released: 'false' });
   });
 
   it('a fresh play never reads the earlier layout releases', async () => {
@@ -378,7 +392,7 @@ describe('gate-check', () => {
     putConfigMap(h, 'play-release-payments-task-7', { review: '{}' });
     await createPlay(h);
     atGate(h, PLAY, 'review');
-    expect(await h.run(gateCheckStep, environment({ LEGACY_RELEASE_CONFIGMAP: 'play-release-payments-task-7' }))).toEqual({
+    expect(await h.run(gateCheckStep, environment({ SERVICE: 'payments' }))).toEqual({
       released: 'false',
     });
     expect(h.api.calls('get').filter((call) => call.name === 'play-release-payments-task-7')).toEqual([]);
@@ -388,7 +402,7 @@ describe('gate-check', () => {
     const h = harness();
     await createPlay(h, { annotations: { [RESUMED_FROM_ANNOTATION]: 'somewhere' } });
     h.api.fail({ verb: 'get', name: 'play-release-payments-task-7' }, forbidden);
-    const error = await failure(h.run(gateCheckStep, environment({ LEGACY_RELEASE_CONFIGMAP: 'play-release-payments-task-7' })));
+    const error = await failure(h.run(gateCheckStep, environment({ SERVICE: 'payments' })));
     expect(error.message).toMatch(/^reading ConfigMap play-release-payments-task-7: forbidden \(403\)/);
   });
 

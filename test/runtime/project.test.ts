@@ -83,6 +83,7 @@ describe('project-start-play', () => {
   const environment = {
     ...task,
     SERVICE: 'payments',
+    PLAY_TEMPLATE: 'play',
     PROJECT: 'launch',
     START_STAGE: 'quality',
     PARAMETER_NAMES: 'task-type',
@@ -101,14 +102,23 @@ describe('project-start-play', () => {
       round: '1',
       project: 'launch',
     });
+    expect((play.spec as { workflowTemplateRef: unknown }).workflowTemplateRef).toEqual({ name: 'play' });
     expect((play.spec as { arguments: unknown }).arguments).toEqual({
       parameters: [
+        { name: 'repository', value: REPOSITORY },
         { name: 'task-id', value: '7' },
         { name: 'start-stage', value: 'quality' },
         { name: 'task-type', value: 'frontend' },
       ],
     });
     expect(h.logs).toEqual([`task 7: created play ${PLAY} at quality`]);
+  });
+
+  it("starts the play from the WorkflowTemplate its repository runs (a direct agent's variant)", async () => {
+    const h = harness();
+    await h.run(startPlayStep, { ...environment, PLAY_TEMPLATE: 'play-x1y2z3' });
+    const play = h.server.peek(workflowRef(NAMESPACE, PLAY)) as KubeObject;
+    expect((play.spec as { workflowTemplateRef: unknown }).workflowTemplateRef).toEqual({ name: 'play-x1y2z3' });
   });
 
   it('starts a task without a stage in its record as a fresh run', async () => {
@@ -150,7 +160,7 @@ describe('project-start-play', () => {
     );
     await h.run(startPlayStep, { ...environment, START_STAGE: 'review' });
     atGate(h, PLAY, 'review');
-    expect(await h.run(gateCheckStep, { NAMESPACE, WORKFLOW_NAME: PLAY, GATE: 'review', REPOSITORY, TASK_ID: '7' })).toEqual({
+    expect(await h.run(gateCheckStep, { NAMESPACE, WORKFLOW_NAME: PLAY, GATE: 'review', REPOSITORY, TASK_ID: '7', SERVICE: 'payments' })).toEqual({
       released: 'true',
     });
   });

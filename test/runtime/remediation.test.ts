@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ARGO_COMPLETED_LABEL } from '../../constructs/model/argo-api';
 import { PlayAnnotations, PlayLabels } from '../../constructs/model/labels';
 import { RESUMED_FROM_ANNOTATION } from '../../constructs/model/play-contract';
+import { registryConfigMapOf } from '../../constructs/registry/registry-layout';
 import { decideStep } from '../../constructs/remediation/decide-step';
 import { ARGO_WORKFLOW_LABEL, exhaustedStep, replaceStep, stopStep } from '../../constructs/remediation/replace-steps';
 import { KEPT_ANNOTATIONS, successorOf } from '../../constructs/remediation/successor';
@@ -26,6 +27,9 @@ import {
   NAMESPACE,
   notFound,
   REPOSITORY,
+  register,
+  registeredHarness,
+  registryEntryOf,
   storedRecord,
   storeRecord,
   taskRecord,
@@ -34,6 +38,7 @@ import {
 const PLAY = 'play-payments-task-7';
 const REF = workflowRef(NAMESPACE, PLAY);
 const PR = 'https://github.com/octo-org/payments/pull/3';
+const REGISTRY = registryConfigMapOf(REPOSITORY);
 
 const event = {
   NAMESPACE,
@@ -47,7 +52,8 @@ const event = {
 
 const decideEnvironment = (overrides: Record<string, string> = {}) => ({
   ...event,
-  PLAY: '',
+  BASE_BRANCH: 'main',
+  STRATEGY: 'label-selector',
   REASON: 'changes requested',
   EVENT_AT: '2026-11-20T11:00:00Z',
   MAX_ROUNDS: '3',
@@ -82,7 +88,7 @@ async function runningPlay(h: Harness, stage = 'review', round = '1', name?: str
 
 describe('remediation-decide', () => {
   it('does nothing for an event that names no task', async () => {
-    const h = harness();
+    const h = registeredHarness();
     expect(await h.run(decideStep, decideEnvironment({ TASK_ID: 'feature' }))).toEqual(NOTHING);
     expect(await h.run(decideStep, decideEnvironment({ TASK_ID: '010' }))).toEqual(NOTHING);
     expect(h.logs).toEqual([
@@ -93,18 +99,18 @@ describe('remediation-decide', () => {
   });
 
   it('does nothing without a live play, or with two', async () => {
-    const h = harness();
+    const h = registeredHarness();
     expect(await h.run(decideStep, decideEnvironment())).toEqual(NOTHING);
     expect(h.logs.at(-1)).toBe(`0 live plays for task 7 of ${REPOSITORY}: nothing to remediate`);
     await runningPlay(h, 'review', '1', 'play-a');
     await runningPlay(h, 'review', '1', 'play-b');
     expect(await h.run(decideStep, decideEnvironment({ KIND: 'stale-work' }))).toEqual(NOTHING);
     expect(h.logs.at(-1)).toBe(`2 live plays for task 7 of ${REPOSITORY}: nothing to stale-work`);
-    expect(h.api.calls('get')).toEqual([]);
+    expect(h.api.calls('get').map((call) => call.name)).toEqual([REGISTRY, REGISTRY]);
   });
 
   it('does nothing for a play at a stage where the event does not count (a second review of a round sent back)', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await runningPlay(h, 'implementation', '2');
     expect(await h.run(decideStep, decideEnvironment())).toEqual(NOTHING);
     expect(h.logs).toEqual([`play ${PLAY} is at implementation (round 2): a remediate event counts only at: review merge`]);
@@ -118,7 +124,7 @@ describe('remediation-decide', () => {
   });
 
   it('sends a play back to its implementation stage in the next round, with the successor', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await runningPlay(h, 'review', '1');
     const outputs = await h.run(decideStep, decideEnvironment());
     const reason = `round 2: changes requested by alice (${PR})`;
@@ -144,9 +150,10 @@ describe('remediation-decide', () => {
       },
     });
     expect(successor.spec).toEqual({
-      workflowTemplateRef: { name: 'play-payments' },
+      workflowTemplateRef: { name: 'play' },
       arguments: {
         parameters: [
+          { name: 'repository', value: REPOSITORY },
           { name: 'task-id', value: '7' },
           { name: 'start-stage', value: 'implementation' },
           { name: 'round', value: '2' },
@@ -159,7 +166,7 @@ describe('remediation-decide', () => {
   });
 
   it('re-runs the round from the stale restart stage after a push, in the same round, even in the last', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await runningPlay(h, 'quality', '3');
     const outputs = await h.run(decideStep, decideEnvironment({ KIND: 'stale-work', SENDER: 'rex', REASON: 'pushed', PR_URL: '' }));
     expect(outputs.action).toBe('replace');
@@ -172,7 +179,7 @@ describe('remediation-decide', () => {
   });
 
   it('ends the rounds when the last round asks for changes', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await runningPlay(h, 'review', '3');
     expect(await h.run(decideStep, decideEnvironment())).toEqual({
       action: 'exhaust',
@@ -190,7 +197,7 @@ describe('remediation-decide', () => {
   });
 
   it('replaces in the round before the last', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await runningPlay(h, 'review', '2');
     expect(await h.run(decideStep, decideEnvironment())).toMatchObject({ action: 'replace', round: '3' });
     expect((await h.run(decideStep, decideEnvironment({ MAX_ROUNDS: '2' }))).action).toBe('exhaust');
@@ -198,13 +205,13 @@ describe('remediation-decide', () => {
   });
 
   it.each(['', '0', '01', 'x', '1234567890'])('reads a round label %j that is not a round as round 1', async (round) => {
-    const h = harness();
+    const h = registeredHarness();
     await runningPlay(h, 'review', round);
     expect(await h.run(decideStep, decideEnvironment())).toMatchObject({ action: 'replace', round: '2' });
   });
 
   it('reads a large round label as it is', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await runningPlay(h, 'review', '123456789');
     expect(await h.run(decideStep, decideEnvironment({ MAX_ROUNDS: '999999999' }))).toMatchObject({
       action: 'replace',
@@ -213,7 +220,7 @@ describe('remediation-decide', () => {
   });
 
   it('does nothing for an event older than the play (an earlier round), to the second', async () => {
-    const h = harness();
+    const h = registeredHarness();
     h.advance(3_600_000);
     await runningPlay(h);
     expect(await h.run(decideStep, decideEnvironment({ EVENT_AT: '2026-11-20T10:59:59Z' }))).toEqual(NOTHING);
@@ -225,7 +232,7 @@ describe('remediation-decide', () => {
   });
 
   it('takes an event without a time (or with one it cannot read) as of this round', async () => {
-    const h = harness();
+    const h = registeredHarness();
     h.advance(3_600_000);
     await runningPlay(h);
     for (const at of ['', 'yesterday', '2026-11-20', '2026-11-20 10:00:00', 'at 2026-11-20T10:00:00Z', '2026-11-20T10:00:0'])
@@ -233,7 +240,7 @@ describe('remediation-decide', () => {
   });
 
   it('does nothing for an event handled already (a repeated delivery)', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await runningPlay(h);
     storeRecord(h, handled('review-41'));
     expect(await h.run(decideStep, decideEnvironment())).toEqual(NOTHING);
@@ -242,14 +249,14 @@ describe('remediation-decide', () => {
   });
 
   it('never takes an empty event id as handled', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await runningPlay(h);
     storeRecord(h, handled(''));
     expect((await h.run(decideStep, decideEnvironment({ EVENT_ID: '' }))).action).toBe('replace');
   });
 
   it('reads a play without name, labels or creation time as at no stage, in round 1, of this round', async () => {
-    const h = harness();
+    const h = registeredHarness();
     h.api.answer({ verb: 'list' }, () => [{ metadata: {} }]);
     expect(await h.run(decideStep, decideEnvironment())).toEqual(NOTHING);
     expect(h.logs).toEqual(['play  is at no stage (round 1): a remediate event counts only at: review merge']);
@@ -257,21 +264,29 @@ describe('remediation-decide', () => {
     expect(await h.run(decideStep, decideEnvironment())).toMatchObject({ action: 'replace', round: '2' });
   });
 
-  it('decides on a play named under the workflow-name strategy', async () => {
-    const h = harness();
-    await runningPlay(h, 'review', '1', 'custom');
-    expect(await h.run(decideStep, decideEnvironment({ PLAY: 'custom' }))).toMatchObject({ action: 'replace', workflow: 'custom' });
+  it("decides on the play named after the registry's service under the workflow-name strategy", async () => {
+    const h = registeredHarness();
+    register(h, registryEntryOf({ service: 'billing' }));
+    await runningPlay(h, 'review', '1', 'play-billing-task-7');
+    change(h, workflowRef(NAMESPACE, 'play-billing-task-7'), (play) => {
+      play.metadata.labels = { ...play.metadata.labels, [PlayLabels.taskId]: '99' };
+    });
+    expect(await h.run(decideStep, decideEnvironment({ STRATEGY: 'workflow-name' }))).toMatchObject({
+      action: 'replace',
+      workflow: 'play-billing-task-7',
+    });
+    expect(h.api.calls('list')).toEqual([]);
   });
 
   it('decides despite an unreadable record (nothing in it can say the event was seen)', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await runningPlay(h);
     storeRecord(h, 'not json');
     expect((await h.run(decideStep, decideEnvironment())).action).toBe('replace');
   });
 
   it('fails with the missing grant when it may not list the plays', async () => {
-    const h = harness();
+    const h = registeredHarness();
     h.api.fail({ verb: 'list' }, forbidden);
     expect((await failure(h.run(decideStep, decideEnvironment()))).message).toMatch(/^listing the plays of .*: forbidden \(403\)/);
   });
@@ -410,7 +425,7 @@ describe('remediation-stop', () => {
     expect(error).toBeInstanceOf(StepFailure);
     expect(error.message).toBe(`play ${PLAY} has not finished 12 seconds after its stop`);
     expect(h.sleeps).toEqual([5000, 5000, 5000]);
-    const exact = harness();
+    const exact = registeredHarness();
     await runningPlay(exact);
     await failure(exact.run(stopStep, environment({ STOP_TIMEOUT: '10' })));
     expect(exact.sleeps).toEqual([5000, 5000]);
@@ -464,7 +479,7 @@ describe('remediation-replace', () => {
   }
 
   it('records the round, deletes the play and its pods, then creates the successor under the same name', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     const original = h.server.peek(REF) as KubeObject;
     pod(h, `${PLAY}-implementation-1`, original);
@@ -517,7 +532,7 @@ describe('remediation-replace', () => {
   });
 
   it('waits until the pods of the play are gone before creating the successor', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     pod(h, 'lingering');
     h.onSleep((sleeps) => {
@@ -533,7 +548,7 @@ describe('remediation-replace', () => {
   });
 
   it('fails, creating nothing, when pods of the play linger past the time limit', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     pod(h, 'a');
     pod(h, 'b');
@@ -543,7 +558,7 @@ describe('remediation-replace', () => {
     expect(h.sleeps).toEqual([5000, 5000]);
     expect(h.server.peek(REF)).toBeUndefined();
     expect(h.api.calls('create', ApiResources.workflows)).toEqual([]);
-    const exact = harness();
+    const exact = registeredHarness();
     const decidedExact = await decided(exact);
     pod(exact, 'a');
     await failure(exact.run(replaceStep, environment(decidedExact, { DELETE_TIMEOUT: '10' })));
@@ -551,7 +566,7 @@ describe('remediation-replace', () => {
   });
 
   it('fails when the play itself is not gone in time (its finalizers)', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     h.api.answer({ verb: 'delete' }, () => undefined);
     const error = await failure(h.run(replaceStep, environment(outputs, { DELETE_TIMEOUT: '1' })));
@@ -560,7 +575,7 @@ describe('remediation-replace', () => {
   });
 
   it('does nothing more when the play is the successor already (a retried step)', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     await h.run(replaceStep, environment(outputs));
     const successor = h.server.peek(REF);
@@ -575,7 +590,7 @@ describe('remediation-replace', () => {
   });
 
   it('replaces a stopped play also for an event without an id', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h, { EVENT_ID: '' });
     const original = h.server.peek(REF) as KubeObject;
     expect(await h.run(replaceStep, environment(outputs, { EVENT_ID: '' }))).toEqual({});
@@ -584,7 +599,7 @@ describe('remediation-replace', () => {
   });
 
   it('creates the successor of a play that is gone already', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     h.server.remove(REF);
     await h.run(replaceStep, environment(outputs));
@@ -593,7 +608,7 @@ describe('remediation-replace', () => {
   });
 
   it('takes a play deleted by someone else meanwhile (404 on the delete) as deleted', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     h.api.fail({ verb: 'delete' }, notFound);
     h.api.before({ verb: 'list', resource: ApiResources.pods }, () => h.server.remove(REF));
@@ -602,7 +617,7 @@ describe('remediation-replace', () => {
   });
 
   it('accepts its own successor created by an earlier try (AlreadyExists of the same event)', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     h.api.before({ verb: 'create', resource: ApiResources.workflows }, () => {
       h.server.put(ApiResources.workflows, JSON.parse(outputs.successor) as KubeObject);
@@ -612,7 +627,7 @@ describe('remediation-replace', () => {
   });
 
   it('replaces a successor made for an event without an id when another such event comes', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const first = await decided(h, { EVENT_ID: '' });
     await h.run(replaceStep, environment(first, { EVENT_ID: '' }));
     const successor = h.server.peek(REF) as KubeObject;
@@ -624,7 +639,7 @@ describe('remediation-replace', () => {
   });
 
   it('replaces a play that has no annotations', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     change(h, REF, (play) => {
       delete play.metadata.annotations;
@@ -635,7 +650,7 @@ describe('remediation-replace', () => {
   });
 
   it('refuses a play without annotations that someone else created under the name meanwhile', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     h.api.before({ verb: 'create', resource: ApiResources.workflows }, () => {
       h.server.put(ApiResources.workflows, { metadata: { name: PLAY, namespace: NAMESPACE } });
@@ -646,7 +661,7 @@ describe('remediation-replace', () => {
   });
 
   it('refuses to take a play someone else created under the name meanwhile', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     h.api.before({ verb: 'create', resource: ApiResources.workflows }, async () => {
       await createPlay(h, { annotations: { [PlayAnnotations.remediationEvent]: 'another' } });
@@ -659,7 +674,7 @@ describe('remediation-replace', () => {
   });
 
   it('fails with the missing grant when it may not delete the play, list its pods or create the successor', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     h.api.fail({ verb: 'delete' }, forbidden);
     expect((await failure(h.run(replaceStep, environment(outputs)))).message).toMatch(
@@ -676,7 +691,7 @@ describe('remediation-replace', () => {
   });
 
   it('refuses a successor that is not JSON or not the play, before writing anything', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const outputs = await decided(h);
     expect((await failure(h.run(replaceStep, environment(outputs, { SUCCESSOR: '{' })))).message).toBe('SUCCESSOR: not JSON');
     for (const successor of ['null', '{}', '{"metadata":{"name":"other"}}'])
@@ -687,7 +702,7 @@ describe('remediation-replace', () => {
   });
 
   it('starts a successor without a stage label at no stage in the record', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await runningPlay(h);
     await h.run(replaceStep, environment({ reason: 'r', round: '2', successor: JSON.stringify({ metadata: { name: PLAY } }) }));
     expect(storedRecord(h)?.stage).toBe('');
@@ -737,7 +752,7 @@ describe('remediation-exhausted', () => {
 
 describe('a whole round', () => {
   it('decide, stop (the controller completes the play), replace: the successor runs the next round', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await runningPlay(h);
     const decidedOutputs = await h.run(decideStep, decideEnvironment());
     h.onSleep(() => {

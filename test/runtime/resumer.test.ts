@@ -19,6 +19,9 @@ import {
   harness,
   NAMESPACE,
   REPOSITORY,
+  register,
+  registeredHarness,
+  registryEntryOf,
   storedRecord,
   storeRecord,
   taskRecord,
@@ -33,7 +36,8 @@ const environment = (overrides: Record<string, string> = {}) => ({
   TASK_ID: '7',
   PR_URL: 'https://github.com/octo-org/payments/pull/3',
   PR_NUMBER: '3',
-  PLAY: '',
+  BASE_BRANCH: 'main',
+  STRATEGY: 'label-selector',
   ...overrides,
 });
 
@@ -100,8 +104,9 @@ describe('livePlays', () => {
 
 describe('resume-gate', () => {
   it('ignores an event that names no task, recording nothing', async () => {
-    const h = harness();
-    for (const id of ['', '007', 'abc']) expect(await h.run(resumeGateStep, environment({ TASK_ID: id }))).toEqual({ play: '' });
+    const h = registeredHarness();
+    for (const id of ['', '007', 'abc'])
+      expect(await h.run(resumeGateStep, environment({ TASK_ID: id }))).toEqual({ play: '', recorded: 'false' });
     expect(h.api.seen).toEqual([]);
     expect(h.logs[0]).toBe(
       'the event names no task (no task-N label, no feature/task-N branch in canonical form): not a play pull request',
@@ -109,9 +114,9 @@ describe('resume-gate', () => {
   });
 
   it('records the release when there is no live play yet: it waits in the record', async () => {
-    const h = harness();
+    const h = registeredHarness();
     h.advance(2000);
-    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '' });
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '', recorded: 'true' });
     expect(storedRecord(h)).toEqual(
       taskRecord({
         releases: { review: { prUrl: 'https://github.com/octo-org/payments/pull/3', prNumber: '3', releasedAt: '2026-11-20T10:00:02Z' } },
@@ -124,10 +129,10 @@ describe('resume-gate', () => {
   });
 
   it('releases the one live play waiting at the gate, after recording, with the pull request on the play', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await createPlay(h);
     atGate(h, PLAY, 'review');
-    expect(await h.run(resumeGateStep, environment())).toEqual({ play: PLAY });
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: PLAY, recorded: 'true' });
     expect(node(h)).toMatchObject({ phase: 'Succeeded', message: 'released by the resumer: https://github.com/octo-org/payments/pull/3' });
     const annotations = h.server.peek(workflowRef(NAMESPACE, PLAY))?.metadata.annotations ?? {};
     expect(annotations[PlayAnnotations.prUrl]).toBe('https://github.com/octo-org/payments/pull/3');
@@ -138,7 +143,7 @@ describe('resume-gate', () => {
   });
 
   it('says what released the gate when the event names no pull request', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await createPlay(h);
     atGate(h, PLAY, 'review');
     await h.run(resumeGateStep, environment({ PR_URL: '', PR_NUMBER: '' }));
@@ -147,12 +152,12 @@ describe('resume-gate', () => {
   });
 
   it('resumes none of two live plays, and says to delete the stale one', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await createPlay(h, { name: 'play-a' });
     await createPlay(h, { name: 'play-b' });
     atGate(h, 'play-a', 'review');
     atGate(h, 'play-b', 'review');
-    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '' });
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '', recorded: 'true' });
     expect(node(h, 'play-a')).toMatchObject({ phase: 'Running' });
     expect(node(h, 'play-b')).toMatchObject({ phase: 'Running' });
     expect(h.api.calls('patch', ApiResources.workflows)).toEqual([]);
@@ -161,82 +166,86 @@ describe('resume-gate', () => {
   });
 
   it('resumes the live one beside a completed play of the task', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await createPlay(h, { name: 'play-a' });
     complete(h, 'play-a');
     await createPlay(h, { name: 'play-b' });
     atGate(h, 'play-b', 'review');
-    expect(await h.run(resumeGateStep, environment())).toEqual({ play: 'play-b' });
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: 'play-b', recorded: 'true' });
   });
 
   it('leaves a play at another stage: it passes the gate on arrival', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await createPlay(h, { stage: 'implementation' });
-    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '' });
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '', recorded: 'true' });
     expect(h.logs.at(-1)).toBe(`play ${PLAY} is at stage "implementation", not at review: it passes review on arrival if it gets there`);
     expect(h.api.calls('patch', ApiResources.workflows)).toEqual([]);
   });
 
   it('leaves a play the server lists without name or labels', async () => {
-    const h = harness();
+    const h = registeredHarness();
     h.api.answer({ verb: 'list' }, () => [{ metadata: {} }]);
-    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '' });
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '', recorded: 'true' });
     expect(h.logs.at(-1)).toBe('play  is at stage "", not at review: it passes review on arrival if it gets there');
   });
 
   it('leaves a play without a stage label', async () => {
-    const h = harness();
+    const h = registeredHarness();
     const play = await createPlay(h);
     h.server.put(ApiResources.workflows, {
       ...play,
       metadata: { ...play.metadata, labels: { ...play.metadata.labels, 'current-stage': '' } },
     });
-    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '' });
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '', recorded: 'true' });
     expect(h.logs.at(-1)).toMatch(/is at stage "", not at review/);
   });
 
   it('leaves a play at the gate that has not suspended yet: its gate check reads the record', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await createPlay(h, { stage: 'review' });
-    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '' });
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '', recorded: 'true' });
     expect(h.logs.at(-1)).toBe(`play ${PLAY} has not suspended at review yet: its gate check reads the release`);
     expect(h.api.calls('patch', ApiResources.workflows)).toEqual([]);
   });
 
   it('does nothing to a gate released already (a repeated delivery), but records the release again', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await createPlay(h);
     atGate(h, PLAY, 'review', 'Succeeded');
     storeRecord(h, taskRecord({ releases: { review: { prUrl: 'old', prNumber: '1', releasedAt: '2026-11-19T00:00:00Z' } } }));
-    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '' });
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '', recorded: 'true' });
     expect(h.logs.at(-1)).toBe(`gate review of play ${PLAY} was released already: nothing to do`);
     expect(h.api.calls('patch', ApiResources.workflows)).toEqual([]);
     expect(storedRecord(h)?.releases?.review.releasedAt).toBe('2026-11-20T10:00:00Z');
   });
 
   it('succeeds without releasing when the play released its own gate meanwhile', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await createPlay(h);
     atGate(h, PLAY, 'review');
     h.api.before({ verb: 'patch', resource: ApiResources.workflows }, () => {
       atGate(h, PLAY, 'review', 'Succeeded');
     });
-    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '' });
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '', recorded: 'true' });
     expect(h.logs.at(-1)).toBe(`gate review of play ${PLAY} was released meanwhile (by its own gate check): nothing to do`);
     expect(node(h)).toMatchObject({ phase: 'Succeeded' });
     expect(node(h)?.message).toBeUndefined();
   });
 
-  it('resumes the named play under the workflow-name strategy', async () => {
-    const h = harness();
-    await createPlay(h, { name: 'custom', task: 99 });
-    atGate(h, 'custom', 'review');
-    expect(await h.run(resumeGateStep, environment({ PLAY: 'custom' }))).toEqual({ play: 'custom' });
+  it("resumes the play named after the registry's service under the workflow-name strategy", async () => {
+    const h = registeredHarness();
+    register(h, registryEntryOf({ service: 'billing' }));
+    await createPlay(h, { name: 'play-billing-task-7', task: 99 });
+    atGate(h, 'play-billing-task-7', 'review');
+    expect(await h.run(resumeGateStep, environment({ STRATEGY: 'workflow-name' }))).toEqual({
+      play: 'play-billing-task-7',
+      recorded: 'true',
+    });
     expect(h.api.calls('list')).toEqual([]);
   });
 
   it('fails with the missing grant when it may not record the release, before touching any play', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await createPlay(h);
     atGate(h, PLAY, 'review');
     h.api.fail({ verb: 'create', resource: ApiResources.configMaps }, forbidden);
@@ -250,7 +259,7 @@ describe('resume-gate', () => {
   });
 
   it('fails with the missing grant when it may not annotate the play, without releasing', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await createPlay(h);
     atGate(h, PLAY, 'review');
     h.api.fail({ verb: 'patch', resource: ApiResources.workflows }, forbidden);
@@ -260,13 +269,13 @@ describe('resume-gate', () => {
   });
 
   it('keeps releasing through conflicts on the play', async () => {
-    const h = harness();
+    const h = registeredHarness();
     await createPlay(h);
     atGate(h, PLAY, 'review');
     h.api.beforeNth({ verb: 'patch', resource: ApiResources.workflows }, 2, () => {
       atGate(h, PLAY, 'merge', 'Running', 'other');
     });
-    expect(await h.run(resumeGateStep, environment())).toEqual({ play: PLAY });
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: PLAY, recorded: 'true' });
     expect(node(h)).toMatchObject({ phase: 'Succeeded' });
     expect(node(h, PLAY, 'other')).toMatchObject({ phase: 'Running' });
     expect(h.sleeps).toEqual([1000]);

@@ -74,6 +74,7 @@ describe('usage', () => {
     const names = RUNTIME_STEPS.map((step) => step.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toEqual([
+      'resolve-repository',
       'enter-stage',
       'record-exit',
       'gate-check',
@@ -151,11 +152,13 @@ describe('runProgram', () => {
       GATE: 'review',
       REPOSITORY: 'o/r',
       TASK_ID: '',
+      STRATEGY: 'label-selector',
       [OUTPUT_DIRECTORY_VARIABLE]: directory,
     });
     expect(result.code).toBe(0);
     expect(result.out[0]).toMatch(/^the event names no task/);
     expect(readFileSync(join(directory, 'play'), 'utf8')).toBe('');
+    expect(readFileSync(join(directory, 'recorded'), 'utf8')).toBe('false');
   });
 
   it('writes the outputs to the pod output folder by default', () => {

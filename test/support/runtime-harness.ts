@@ -5,10 +5,11 @@
  * concurrent writer, a controller), so that a race can be staged at the exact call it hits.
  */
 import { playWorkflow } from '../../constructs/model/play-workflow';
-import { GATE_STAGE_INPUT } from '../../constructs/model/play-contract';
+import { GATE_STAGE_INPUT, PLAY_TEMPLATE_NAME } from '../../constructs/model/play-contract';
 import { ARGO_COMPLETED_LABEL } from '../../constructs/model/argo-api';
 import { progressConfigMapOf, progressKeyOf } from '../../constructs/progress/progress-layout';
 import type { ProgressRecord } from '../../constructs/progress/progress-record';
+import { type RegistryEntry, registryConfigMapOf, registryKeyOf } from '../../constructs/registry/registry-layout';
 import {
   ApiError,
   type ApiResource,
@@ -228,6 +229,7 @@ export interface PlayProps {
 export async function createPlay(h: Harness, props: PlayProps = {}): Promise<KubeObject> {
   const play = playWorkflow({
     service: props.service ?? 'payments',
+    template: PLAY_TEMPLATE_NAME,
     namespace: NAMESPACE,
     task: String(props.task ?? 7),
     repository: props.repository ?? REPOSITORY,
@@ -239,6 +241,36 @@ export async function createPlay(h: Harness, props: PlayProps = {}): Promise<Kub
   }) as unknown as KubeObject;
   if (props.name !== undefined) play.metadata.name = props.name;
   return h.server.client().create(ApiResources.workflows, NAMESPACE, play);
+}
+
+/** The registry entry of `REPOSITORY` as the platform writes it (service payments, branch main), with `fields`. */
+export function registryEntryOf(fields: Partial<RegistryEntry> = {}): RegistryEntry {
+  const agent = (claim: string) => ({ cli: 'claude', claim, settings: '{}' });
+  return {
+    name: REPOSITORY,
+    service: 'payments',
+    branch: 'main',
+    workingDirectory: 'payments',
+    docsRepository: REPOSITORY,
+    docsProjectDirectory: 'docs',
+    docsBranch: 'main',
+    playTemplate: PLAY_TEMPLATE_NAME,
+    agents: { rex: agent('workspace-payments'), cleo: agent('workspace-payments-cleo') },
+    ...fields,
+  };
+}
+
+/** Puts a repository's entry in its registry ConfigMap, beside what the shard holds (the platform's sync). */
+export function register(h: Harness, entry: RegistryEntry = registryEntryOf()): void {
+  const name = registryConfigMapOf(entry.name);
+  putConfigMap(h, name, { ...(storedData(h, name) ?? {}), [registryKeyOf(entry.name)]: JSON.stringify(entry) });
+}
+
+/** A fresh harness whose registry holds `REPOSITORY` (what the resumer and the remediator read first). */
+export function registeredHarness(authorize?: Authorizer): Harness {
+  const h = harness(authorize);
+  register(h);
+  return h;
 }
 
 /** Changes a stored object as a controller would (no authorization, a new resourceVersion). */
