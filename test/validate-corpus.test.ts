@@ -3,7 +3,7 @@
  * and Argo Events (`../shared/argo/examples-events/`), each file run through the whole engine as
  * `agent-play validate FILE` runs it with the built-in schemas and as `--crds ../shared/argo` runs it with the
  * upstream files (schemas, metadata checks, every lint rule): both give the same findings. Zero
- * errors and zero warnings, except the real upstream defects and schema-strictness cases listed below file by
+ * errors and zero warnings, except the real upstream defects listed below file by
  * file with the exact findings expected: a fixed example, a new false positive or a lost finding all fail.
  *
  * The files that need Kubernetes' way of reading YAML are checked for the values Go reads.
@@ -18,15 +18,12 @@ import { LINT_RULES } from '../src/validate/rules';
 import { SchemaCatalog } from '../src/validate/schema/schema-catalog';
 import { ARGO_SCHEMAS_DIR, describeWithUpstream, HAS_UPSTREAM_ARGO } from './support/argo-schemas';
 
-/** Why an upstream example has findings. */
-type Cause =
-  /** The example is wrong: what it says is not what Argo does (a dropped field, a key in the wrong place). */
-  | 'upstream-defect'
-  /**
-   * The Argo Events JSON Schema's `required` lists come from Go fields without `omitempty` and are stricter
-   * than the controller; we follow the schema (what we emit must satisfy it).
-   */
-  | 'schema-strictness';
+/**
+ * Why an upstream example has findings: the example is wrong, what it says is not what Argo does (a dropped
+ * field, a key in the wrong place). (The Argo Events JSON Schema's `required` lists, which come from Go fields
+ * without `omitempty` and which nothing in Argo enforces, are not followed: no example is refused for them.)
+ */
+type Cause = 'upstream-defect';
 
 interface Expected {
   readonly cause: Cause;
@@ -37,9 +34,6 @@ interface Expected {
 
 const UNKNOWN =
   'unknown field: not in the schema (the API server would drop it; kubectl --validate=strict and argo lint reject it) [schema]';
-const required = (object: string, at: string, fields: readonly string[]): string[] =>
-  fields.map((field) => `${object}: ${at}: must have required property '${field}' [schema]`);
-const WEBHOOK_URL = 'WebhookContext requires `url` in the schema; the controller only needs endpoint and port when no hook is registered';
 
 /**
  * Files with findings, keyed by their path under `examples-workflows/` or `examples-events/`. Add a row
@@ -67,62 +61,6 @@ export const EXPECTED_FINDINGS: Readonly<Record<string, Expected>> = {
     findings: [
       'Workflow/: metadata.name: the object has no name: set metadata.name (or metadata.generateName for objects created by `kubectl create`) [metadata-name]',
     ],
-  },
-  'examples-events/sensors/azure-service-bus-sensor.yaml': {
-    cause: 'schema-strictness',
-    reason:
-      'AzureServiceBusTrigger requires queueName, topicName and subscriptionName; the controller needs a queue or a topic with a subscription',
-    findings: required('Sensor/azure-service-bus-sensor', 'spec.triggers[0].template.azureServiceBus', ['subscriptionName', 'topicName']),
-  },
-  'examples-events/event-sources/azure-service-bus.yaml': {
-    cause: 'schema-strictness',
-    reason: 'AzureServiceBusEventSource requires queueName, topicName and subscriptionName; a queue alone is what the event source needs',
-    findings: required('EventSource/azure-service-bus', 'spec.azureServiceBus.example', ['subscriptionName', 'topicName']),
-  },
-  'examples-events/sensors/context-filter-webhook.yaml': {
-    cause: 'schema-strictness',
-    reason: 'EventContext (filters.context) requires all 7 CloudEvents attributes; a filter on a few is what the controller evaluates',
-    findings: required('Sensor/context-filter-webhook', 'spec.dependencies[0].filters.context', ['id', 'specversion', 'time', 'type']),
-  },
-  'examples-events/sensors/filter-with-context.yaml': {
-    cause: 'schema-strictness',
-    reason: 'EventContext (filters.context) requires all 7 CloudEvents attributes; this filter sets only `source`',
-    findings: required('Sensor/with-ctx-filter', 'spec.dependencies[0].filters.context', [
-      'datacontenttype',
-      'id',
-      'specversion',
-      'subject',
-      'time',
-      'type',
-    ]),
-  },
-  'examples-events/sensors/custom-trigger.yaml': {
-    cause: 'schema-strictness',
-    reason: 'CustomTrigger requires `secure` and `payload` (fields without omitempty); the controller defaults them',
-    findings: required('Sensor/custom-trigger', 'spec.triggers[0].template.custom', ['payload', 'secure']),
-  },
-  'examples-events/sensors/http-trigger-secure-headers.yaml': {
-    cause: 'schema-strictness',
-    reason: 'HTTPTrigger requires `payload`; the controller accepts an HTTP trigger without one',
-    findings: required('Sensor/http-trigger-secure-headers', 'spec.triggers[0].template.http', ['payload']),
-  },
-  'examples-events/event-sources/github.yaml': {
-    cause: 'schema-strictness',
-    reason: WEBHOOK_URL,
-    findings: required('EventSource/github', 'spec.github.example-without-api-credentials.webhook', ['url']),
-  },
-  'examples-events/event-sources/slack.yaml': {
-    cause: 'schema-strictness',
-    reason: WEBHOOK_URL,
-    findings: [
-      ...required('EventSource/slack', 'spec.slack.example-insecure.webhook', ['url']),
-      ...required('EventSource/slack', 'spec.slack.example-secure.webhook', ['url']),
-    ],
-  },
-  'examples-events/event-sources/webhook.yaml': {
-    cause: 'schema-strictness',
-    reason: WEBHOOK_URL,
-    findings: required('EventSource/webhook', 'spec.webhook.example', ['url']),
   },
   'examples-events/sensors/trigger-openwhisk.yaml': {
     cause: 'upstream-defect',

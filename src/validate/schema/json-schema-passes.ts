@@ -50,6 +50,22 @@ export function closeObjectSchema(schema: JsonSchema): JsonSchema {
 }
 
 /**
+ * A definition of Argo Events' JSON Schema without its `required` lists. The schema's generator makes every
+ * Go field without `omitempty` required (a webhook's `url`, a context filter's seven CloudEvents
+ * attributes, a trigger's `payload`, a Service Bus `subscriptionName`...), but nothing in Argo enforces
+ * them: the Argo Events CRDs keep unknown fields and check none, the controllers decode a missing field as
+ * its zero value, and what they do require is checked by their validation code
+ * (pkg/reconciler/sensor/validate.go, pkg/reconciler/eventsource/validate.go), which the lint rules follow
+ * and the oracle (oracle/events) holds them to.
+ */
+export const withoutGoTagRequired = (definition: JsonSchema): JsonSchema =>
+  mapSchema(definition, (node) => {
+    if (node.required === undefined) return node;
+    const { required: _dropped, ...rest } = node;
+    return rest;
+  }) as JsonSchema;
+
+/**
  * OpenAPI 3.0 to draft-07: a boolean `exclusiveMinimum` / `exclusiveMaximum` qualifies `minimum` /
  * `maximum`; `nullable: true` admits null. (The Argo CRDs use neither; generated CRDs such as ours may.)
  */
