@@ -117,7 +117,7 @@ function eventsData(read: (file: string) => string): string {
   const definitions = Object.fromEntries(
     [...names].sort().map((name) => {
       const definition = pruneSchema(document.definitions[name], `definitions/${name}`);
-      return [name, name.startsWith(ARGO_EVENTS_DEFINITION) ? withoutGoTagRequired(definition) : definition];
+      return [name, name.startsWith(ARGO_EVENTS_DEFINITION) ? withoutGoTagRequired(definition as JsonSchema) : definition];
     }),
   );
   return jsonFile({ project: 'argo-events', version: UPSTREAM.events.tag, $id: document.$id, kinds, definitions });

@@ -68,7 +68,7 @@ describeWithUpstream('schemas/ (the built-in Argo schemas)', () => {
     const upstream = JSON.parse(readFileSync(path.join(ARGO_SCHEMAS_DIR, UPSTREAM.events.jsonSchema), 'utf8'));
     for (const kind of UPSTREAM.events.kinds)
       expect(data.definitions[`io.argoproj.events.v1alpha1.${kind}`]).toEqual(
-        withoutGoTagRequired(pruneSchema(upstream.definitions[`io.argoproj.events.v1alpha1.${kind}`])),
+        withoutGoTagRequired(pruneSchema(upstream.definitions[`io.argoproj.events.v1alpha1.${kind}`]) as Record<string, unknown>),
       );
     // Argo Events' own definitions require nothing (nothing in Argo enforces those lists); Kubernetes' keep theirs.
     const requiring = (prefix: string) =>

@@ -107,10 +107,14 @@ func DecodeAsController(doc Document, target any) (unknown []string, err string)
 
 // MetadataErrors is what the API server says of a custom resource's metadata
 // (k8s.io/apiextensions-apiserver/pkg/registry/customresource/validator.go: ValidateObjectMetaAccessor with
-// NameIsDNSSubdomain).
+// NameIsDNSSubdomain), once kubectl has set the namespace of its context on an object without one.
 func MetadataErrors(meta *metav1.ObjectMeta) []string {
+	sent := meta.DeepCopy()
+	if sent.Namespace == "" {
+		sent.Namespace = metav1.NamespaceDefault
+	}
 	var found []string
-	for _, problem := range metavalidation.ValidateObjectMeta(meta, true, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata")) {
+	for _, problem := range metavalidation.ValidateObjectMeta(sent, true, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata")) {
 		found = append(found, problem.Error())
 	}
 	return found
