@@ -6,13 +6,15 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { celProblems, type CelRuleLocation, holdsUnevaluatedCelRule, unevaluatedCelRules } from './cel-rules';
-import { pruneSchema, shareRepeatedSchemas, sharedDefinitionName } from './compact-schema';
+import { dereferenced, pruneSchema, shareRepeatedSchemas, sharedDefinitionName } from './compact-schema';
 import { isRecord, PREPARATION_VERSION, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
 import { cachedCelProblems, cachedUnevaluatedRules } from './cel-verdict-cache';
 import { cachedValidators, validatorKey } from './validator-cache';
 import { goRegexpProblem } from '../rules/go-regexp';
 import { isPlainPattern } from './go-pattern';
+import { costlyRules } from './cel-cost';
+import { cachedParse } from './cel-parse-cache';
 
 /** A CRD that cannot be used as a schema: not a v1 CRD, or a version without a schema. */
 export class CrdShapeError extends Error {
@@ -212,6 +214,17 @@ export class CrdSchema {
       if (refused)
         throw new CrdShapeError(
           `CRD ${name}: spec.versions[${index}]: pattern ${JSON.stringify(refused.pattern)} is not a Go regular expression (${refused.problem}): the API server refuses this CRD`,
+        );
+      const costly = JSON.stringify(compact).includes('"x-kubernetes-validations"')
+        ? costlyRules(
+            compact.root,
+            (node) => dereferenced(node, compact.definitions),
+            (rule) => cachedParse(rule).expr as never,
+          )
+        : [];
+      if (costly.length > 0)
+        throw new CrdShapeError(
+          `CRD ${name}: spec.versions[${index}]: the rule ${JSON.stringify(costly[0].rule)} at ${costly[0].at}: ${costly[0].message}: the API server refuses this CRD`,
         );
       return { name: version.name, storage: version.storage === true, openApi: compact };
     });
