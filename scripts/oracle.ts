@@ -15,6 +15,8 @@
  *   npm run oracle               regenerate the goldens (review the diff)
  *   npm run oracle -- --check    fail, writing nothing, when a golden would change (CI)
  *
+ * AGENT_PLAY_ORACLE_BIN=DIR uses the programs already built in DIR (oracle-events, oracle-workflows).
+ *
  * Needs `../shared/argo/` (the upstream CRDs and example corpus).
  */
 import { execFileSync } from 'node:child_process';
@@ -110,8 +112,9 @@ async function main(): Promise<void> {
   if (!HAS_UPSTREAM_ARGO) throw new Error(`npm run oracle needs the upstream CRDs and example corpus in ${ARGO_SCHEMAS_DIR}`);
   const out = mkdtempSync(path.join(tmpdir(), 'agent-play-oracle-'));
   try {
-    const events = build('events', out);
-    const workflows = build('workflows', out);
+    const prebuilt = process.env.AGENT_PLAY_ORACLE_BIN;
+    const events = prebuilt ? path.join(prebuilt, 'oracle-events') : build('events', out);
+    const workflows = prebuilt ? path.join(prebuilt, 'oracle-workflows') : build('workflows', out);
     const changed = engineGoldens(events, out);
 
     const allPlatforms = platforms();

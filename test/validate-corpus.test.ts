@@ -6,6 +6,10 @@
  * errors and zero warnings, except the real upstream defects listed below file by
  * file with the exact findings expected: a fixed example, a new false positive or a lost finding all fail.
  *
+ * With the built-in schemas, each file's verdicts are also held to Argo's own (test/golden/oracle/corpus.json,
+ * written by `npm run oracle`): they agree, or differ only by a rule of ours that is stricter on purpose, as
+ * listed in test/golden/oracle/differences.json (test/oracle-compare.ts).
+ *
  * The files that need Kubernetes' way of reading YAML are checked for the values Go reads.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,6 +20,9 @@ import type { Finding } from '../src/validate/finding';
 import { readManifestText } from '../src/validate/manifest-reader';
 import { LINT_RULES } from '../src/validate/rules';
 import { SchemaCatalog } from '../src/validate/schema/schema-catalog';
+import { allowed, type Difference, groupDifferences } from './oracle-compare';
+import { GOLDEN_FILES, type GroupsGolden, readGolden } from './oracle-goldens';
+import { groupHash } from './oracle-inputs';
 import { ARGO_SCHEMAS_DIR, describeWithUpstream, HAS_UPSTREAM_ARGO } from './support/argo-schemas';
 
 /**
@@ -119,8 +126,26 @@ const yamlFiles = (directory: string): string[] =>
 const CORPUS = HAS_UPSTREAM_ARGO ? [...yamlFiles('examples-workflows'), ...yamlFiles('examples-events')] : [];
 
 function validateFile(file: string, catalog: SchemaCatalog = SchemaCatalog.builtIn()) {
-  const reading = readManifestText(readFileSync(path.join(ARGO_SCHEMAS_DIR, file), 'utf8'), file);
-  return { reading, report: validateObjects({ objects: reading.objects, readingFindings: reading.findings, catalog, rules: LINT_RULES }) };
+  const text = readFileSync(path.join(ARGO_SCHEMAS_DIR, file), 'utf8');
+  const reading = readManifestText(text, file);
+  return {
+    text,
+    reading,
+    report: validateObjects({ objects: reading.objects, readingFindings: reading.findings, catalog, rules: LINT_RULES }),
+  };
+}
+
+const argoAnswers = readGolden<GroupsGolden>(GOLDEN_FILES.groups.corpus);
+const listedDifferences = readGolden<{ differences: Difference[] }>(GOLDEN_FILES.differences).differences;
+
+/** The file's verdicts beside Argo's: the differences must be the listed ones, each allowed. */
+function expectArgoVerdicts(file: string, text: string, report: ReturnType<typeof validateFile>['report']): void {
+  const group = { id: `corpus/${file}`, files: [{ name: file, text }] };
+  const answer = argoAnswers.groups[group.id];
+  expect(answer?.sha256, 'Argo answered for another text of this file: run npm run oracle').toBe(groupHash(group));
+  const differences = groupDifferences(group, answer, report);
+  expect(differences).toEqual(listedDifferences.filter((difference) => difference.group === group.id));
+  expect(differences.filter((difference) => !allowed(difference))).toEqual([]);
 }
 
 const short = (finding: Finding): string =>
@@ -132,13 +157,15 @@ describeWithUpstream('the upstream example corpus through the whole engine', () 
     const checkedKinds = new Map<string, number>();
     const advisories = new Map<string, Set<string>>();
 
-    it('finds the corpus and every listed file in it', () => {
+    it('finds the corpus and every listed file in it, and Argo answered for each file', () => {
       expect(CORPUS.length).toBeGreaterThan(250);
+      expect(Object.keys(argoAnswers.groups).sort()).toEqual(CORPUS.map((file) => `corpus/${file}`).sort());
       for (const listed of Object.keys(EXPECTED_FINDINGS)) expect(CORPUS).toContain(listed);
     });
 
     it.each(CORPUS)('%s', (file) => {
-      const { reading, report } = validateFile(file, catalog);
+      const { text, reading, report } = validateFile(file, catalog);
+      if (catalog === SchemaCatalog.builtIn()) expectArgoVerdicts(file, text, report);
       expect(reading.objects.length, 'objects').toBeGreaterThan(0);
       for (const object of report.objects) {
         if (object.schema) checkedKinds.set(object.kind, (checkedKinds.get(object.kind) ?? 0) + 1);

@@ -9,17 +9,20 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	crdvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	schemacel "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
 	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
-	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
-	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
+	metavalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
 
 	"cdk8s-agent-play/oracle/shared"
 )
@@ -31,17 +34,17 @@ var crdScheme = func() *runtime.Scheme {
 	return scheme
 }()
 
-// objectValidator is the API server's create strategy of one served version of a CRD
-// (k8s.io/apiextensions-apiserver/pkg/registry/customresource, NewStrategy).
-type objectValidator interface {
-	Validate(ctx context.Context, obj runtime.Object) field.ErrorList
-}
-
 // servedVersion is what the API server builds for one served version of a CRD
-// (pkg/apiserver/customresource_handler.go, getOrCreateServingInfoFor).
+// (pkg/apiserver/customresource_handler.go, getOrCreateServingInfoFor). Its checks are those of the create
+// strategy (pkg/registry/customresource/strategy.go and validator.go: Validate), called here one by one:
+// that package brings in the API server's etcd storage, which does not build against the OpenTelemetry
+// version Argo Workflows pins.
 type servedVersion struct {
-	structural *structuralschema.Structural
-	strategy   objectValidator
+	structural      *structuralschema.Structural
+	namespaced      bool
+	kind            schema.GroupVersionKind
+	schemaValidator apiservervalidation.SchemaValidator
+	cel             *schemacel.Validator
 }
 
 // crdKind is an accepted CRD, ready to check its objects.
@@ -66,15 +69,26 @@ func crdDocument(doc shared.Document) (*crdKind, []string, error) {
 	if err := crdScheme.Convert(crd, internal, nil); err != nil {
 		return nil, nil, err
 	}
-	strategy := customresourcedefinition.NewStrategy(crdScheme)
-	ctx := context.Background()
-	strategy.PrepareForCreate(ctx, internal)
-	problems := fieldErrors(strategy.Validate(ctx, internal))
+	prepareForCreate(internal)
+	problems := fieldErrors(crdvalidation.ValidateCustomResourceDefinition(context.Background(), internal))
 	if len(problems) > 0 {
 		return nil, problems, nil
 	}
 	kind, err := servingInfo(crd)
 	return kind, nil, err
+}
+
+// prepareForCreate is the CRD strategy's PrepareForCreate (pkg/registry/customresourcedefinition/strategy.go):
+// no status, generation 1, the storage version stored.
+func prepareForCreate(crd *apiextensions.CustomResourceDefinition) {
+	crd.Status = apiextensions.CustomResourceDefinitionStatus{}
+	crd.Generation = 1
+	for _, version := range crd.Spec.Versions {
+		if version.Storage {
+			crd.Status.StoredVersions = append(crd.Status.StoredVersions, version.Name)
+			break
+		}
+	}
 }
 
 func servingInfo(crd *apiextensionsv1.CustomResourceDefinition) (*crdKind, error) {
@@ -113,42 +127,15 @@ func servingInfo(crd *apiextensionsv1.CustomResourceDefinition) (*crdKind, error
 		if err != nil {
 			return nil, err
 		}
-		statusSpec, statusValidator, scaleSpec, err := subresources(crd, version.Name, internal)
-		if err != nil {
-			return nil, err
+		served.namespaced = namespaced
+		served.kind = schema.GroupVersionKind{Group: crd.Spec.Group, Version: version.Name, Kind: crd.Spec.Names.Kind}
+		served.schemaValidator = validator
+		if served.structural != nil {
+			served.cel = schemacel.NewValidator(served.structural, true, celconfig.PerCallLimit)
 		}
-		gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: version.Name, Kind: crd.Spec.Names.Kind}
-		served.strategy = customresource.NewStrategy(nil, namespaced, gvk, validator, statusValidator, served.structural, statusSpec, scaleSpec, version.SelectableFields)
 		kind.versions[version.Name] = served
 	}
 	return kind, nil
-}
-
-func subresources(crd *apiextensionsv1.CustomResourceDefinition, version string, internal *apiextensions.CustomResourceValidation) (*apiextensions.CustomResourceSubresourceStatus, apiservervalidation.SchemaValidator, *apiextensions.CustomResourceSubresourceScale, error) {
-	found, err := apihelpers.GetSubresourcesForVersion(crd, version)
-	if err != nil || found == nil {
-		return nil, nil, nil, err
-	}
-	var statusSpec *apiextensions.CustomResourceSubresourceStatus
-	var statusValidator apiservervalidation.SchemaValidator
-	if found.Status != nil {
-		statusSpec = &apiextensions.CustomResourceSubresourceStatus{}
-		if internal.OpenAPIV3Schema != nil {
-			if statusSchema, ok := internal.OpenAPIV3Schema.Properties["status"]; ok {
-				if statusValidator, _, err = apiservervalidation.NewSchemaValidator(&statusSchema); err != nil {
-					return nil, nil, nil, err
-				}
-			}
-		}
-	}
-	var scaleSpec *apiextensions.CustomResourceSubresourceScale
-	if found.Scale != nil {
-		scaleSpec = &apiextensions.CustomResourceSubresourceScale{}
-		if err := apiextensionsv1.Convert_v1_CustomResourceSubresourceScale_To_apiextensions_CustomResourceSubresourceScale(found.Scale, scaleSpec, nil); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	return statusSpec, statusValidator, scaleSpec, nil
 }
 
 // check is what the API server says when the object is created: the fields pruning drops (with
@@ -159,6 +146,14 @@ func (k *crdKind) check(doc shared.Document) []string {
 	object := &unstructured.Unstructured{}
 	if err := object.UnmarshalJSON(doc.JSON); err != nil {
 		return []string{err.Error()}
+	}
+	// What kubectl and the API server set before validating: the context's namespace, and a name made
+	// from generateName (BeforeCreate; the random tail does not change what is valid).
+	if object.GetNamespace() == "" {
+		object.SetNamespace("default")
+	}
+	if object.GetName() == "" && object.GetGenerateName() != "" {
+		object.SetName(object.GetGenerateName() + "x2x4z")
 	}
 	gv, err := schema.ParseGroupVersion(object.GetAPIVersion())
 	if err != nil {
@@ -179,8 +174,32 @@ func (k *crdKind) check(doc shared.Document) []string {
 	if served.structural != nil {
 		structuraldefaulting.Default(object.Object, served.structural)
 	}
-	problems = append(problems, fieldErrors(served.strategy.Validate(context.Background(), object))...)
+	problems = append(problems, fieldErrors(served.validate(object))...)
 	return problems
+}
+
+// validate is the create strategy's Validate: metadata, the schema, embedded resources, list types, then
+// the CEL rules within the runtime budget unless an earlier error blocks them.
+func (v *servedVersion) validate(object *unstructured.Unstructured) field.ErrorList {
+	var errs field.ErrorList
+	if object.GetKind() != v.kind.Kind {
+		errs = append(errs, field.Invalid(field.NewPath("kind"), object.GetKind(), fmt.Sprintf("must be %v", v.kind.Kind)))
+	}
+	errs = append(errs, metavalidation.ValidateObjectMetaAccessor(object, v.namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))...)
+	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, object.UnstructuredContent(), v.schemaValidator)...)
+	if v.structural == nil {
+		return errs
+	}
+	errs = append(errs, schemaobjectmeta.Validate(nil, object.Object, v.structural, false)...)
+	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, v.structural, object.Object)...)
+	for _, problem := range errs {
+		switch problem.Type {
+		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
+			return append(errs, field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"))
+		}
+	}
+	celErrs, _ := v.cel.Validate(context.Background(), nil, v.structural, object.Object, nil, celconfig.RuntimeCELCostBudget)
+	return append(errs, celErrs...)
 }
 
 // coerce prunes an object as the API server's decoder does and returns the paths it dropped.
