@@ -56,8 +56,16 @@ export async function runProgram(io: ProgramIo, steps: readonly AnyRuntimeStep[]
     io.err(`${step.name}: ${error.message}`);
     return 2;
   }
+  let api: KubeApi;
+  try {
+    api = io.api();
+  } catch (error) {
+    // No service account mounted, or not in a pod: the cause in one line, not a stack.
+    io.err(`${step.name}: cannot make the API client: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
   const context: StepContext = {
-    api: io.api(),
+    api,
     now: io.now ?? (() => new Date()),
     sleep: io.sleep ?? ((milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds))),
     log: io.out,

@@ -271,6 +271,30 @@ describe('progress record updates', () => {
     expect(recordRelease(record(), 'merge', { prUrl: '', prNumber: '' }, now).releases?.merge.releasedAt).toBe('2026-11-20T10:00:05Z');
   });
 
+  it('keeps the time of a release recorded already with the same pull request (a redelivered event)', () => {
+    const first = { prUrl: 'https://x/pull/3', prNumber: '3', releasedAt: '2026-11-20T09:00:00Z' };
+    const before = record({ releases: { review: first } });
+    expect(recordRelease(before, 'review', { prUrl: 'https://x/pull/3', prNumber: '3' }, now).releases?.review).toEqual(first);
+    const bare = record({ releases: { review: { prUrl: '', prNumber: '', releasedAt: '2026-11-20T09:00:00Z' } } });
+    expect(recordRelease(bare, 'review', { prUrl: '', prNumber: '' }, now).releases?.review.releasedAt).toBe('2026-11-20T09:00:00Z');
+  });
+
+  it('records a new time for another pull request, another number, or a recorded release without a time', () => {
+    const at = (release: Record<string, unknown>) => record({ releases: { review: release as never } });
+    const first = { prUrl: 'https://x/pull/3', prNumber: '3', releasedAt: '2026-11-20T09:00:00Z' };
+    const again = (before: ProgressRecord) =>
+      recordRelease(before, 'review', { prUrl: 'https://x/pull/3', prNumber: '3' }, now).releases?.review;
+    expect(again(at({ ...first, prUrl: 'https://x/pull/4' }))).toEqual({
+      prUrl: 'https://x/pull/3',
+      prNumber: '3',
+      releasedAt: '2026-11-20T10:00:05Z',
+    });
+    expect(again(at({ ...first, prNumber: '4' }))?.releasedAt).toBe('2026-11-20T10:00:05Z');
+    expect(again(at({ ...first, releasedAt: '' }))?.releasedAt).toBe('2026-11-20T10:00:05Z');
+    expect(again(at({ ...first, releasedAt: 12 }))?.releasedAt).toBe('2026-11-20T10:00:05Z');
+    expect(again(at({ prUrl: 'https://x/pull/3', prNumber: '3' }))?.releasedAt).toBe('2026-11-20T10:00:05Z');
+  });
+
   it('counts a release for the runs created at or before it, to the second', () => {
     const at = (releasedAt: unknown) => ({ prUrl: '', prNumber: '', releasedAt }) as never;
     expect(releasedDuring(at('2026-11-20T10:00:00Z'), '2026-11-20T10:00:00Z')).toBe(true);

@@ -160,7 +160,9 @@ describe('project-start-play', () => {
     );
     await h.run(startPlayStep, { ...environment, START_STAGE: 'review' });
     atGate(h, PLAY, 'review');
-    expect(await h.run(gateCheckStep, { NAMESPACE, WORKFLOW_NAME: PLAY, GATE: 'review', REPOSITORY, TASK_ID: '7', SERVICE: 'payments' })).toEqual({
+    expect(
+      await h.run(gateCheckStep, { NAMESPACE, WORKFLOW_NAME: PLAY, GATE: 'review', REPOSITORY, TASK_ID: '7', SERVICE: 'payments' }),
+    ).toEqual({
       released: 'true',
     });
   });

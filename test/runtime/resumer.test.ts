@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PlayAnnotations } from '../../constructs/model/labels';
+import { gateCheckStep } from '../../constructs/gate/gate-check-step';
 import { resumeGateStep } from '../../constructs/resumer/resume-gate-step';
 import { ApiResources, workflowRef } from '../../constructs/runtime/kube-api';
 import { isCompleted, livePlays } from '../../constructs/runtime/live-plays';
@@ -217,6 +218,32 @@ describe('resume-gate', () => {
     expect(h.logs.at(-1)).toBe(`gate review of play ${PLAY} was released already: nothing to do`);
     expect(h.api.calls('patch', ApiResources.workflows)).toEqual([]);
     expect(storedRecord(h)?.releases?.review.releasedAt).toBe('2026-11-20T10:00:00Z');
+  });
+
+  it('keeps the first release time when the same event is delivered again', async () => {
+    const h = registeredHarness();
+    await h.run(resumeGateStep, environment());
+    h.advance(3_600_000);
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '', recorded: 'true' });
+    expect(storedRecord(h)?.releases?.review).toEqual({
+      prUrl: 'https://github.com/octo-org/payments/pull/3',
+      prNumber: '3',
+      releasedAt: '2026-11-20T10:00:00Z',
+    });
+  });
+
+  it('a redelivered event of an earlier run never releases the gate of a run started after it', async () => {
+    const h = registeredHarness();
+    await h.run(resumeGateStep, environment());
+    h.advance(3_600_000);
+    await createPlay(h);
+    h.advance(5000);
+    await h.run(resumeGateStep, environment());
+    atGate(h, PLAY, 'review');
+    const check = { NAMESPACE, WORKFLOW_NAME: PLAY, GATE: 'review', REPOSITORY, TASK_ID: '7', SERVICE: 'payments' };
+    expect(await h.run(gateCheckStep, check)).toEqual({ released: 'false' });
+    expect(node(h)).toMatchObject({ phase: 'Running' });
+    expect(storedRecord(h)?.releases).toEqual({});
   });
 
   it('succeeds without releasing when the play released its own gate meanwhile', async () => {

@@ -10,6 +10,7 @@ import { ApiError } from '../../constructs/runtime/kube-api';
 import { OUTPUT_DIRECTORY_VARIABLE, outputPath, RUNTIME_OUTPUT_DIRECTORY } from '../../constructs/runtime/runtime-layout';
 import { type AnyRuntimeStep, runtimeStep, StepFailure } from '../../constructs/runtime/runtime-step';
 import { StepEnv, text } from '../../constructs/runtime/step-env';
+import { InClusterApi, inClusterOptions } from '../../runtime/in-cluster-api';
 import { type ProgramIo, runProgram, usage, writeOutputs } from '../../runtime/main';
 import { RUNTIME_STEPS } from '../../runtime/steps';
 import { MemoryApiServer } from '../../src/simulate/memory-api';
@@ -184,6 +185,34 @@ describe('runProgram', () => {
     expect(api.code).toBe(1);
     expect(api.err).toEqual(['probe: etcd']);
     expect(existsSync(directory)).toBe(false);
+  });
+
+  it('exits 1 with one line, running nothing, when it cannot make the API client (no service account mounted)', async () => {
+    let ran = false;
+    const step = probe(async () => {
+      ran = true;
+      return { first: '', second: '' };
+    });
+    const missing = "ENOENT: no such file or directory, open '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt'";
+    const result = await run(['probe'], { VALUE: 'x' }, [step], {
+      api: () => {
+        throw new Error(missing);
+      },
+    });
+    expect(result).toEqual({ code: 1, out: [], err: [`probe: cannot make the API client: ${missing}`], apis: 0 });
+    expect(ran).toBe(false);
+    const outside = await run(['probe'], { VALUE: 'x' }, [step], { api: () => new InClusterApi(inClusterOptions({})) });
+    expect(outside.code).toBe(1);
+    expect(outside.err).toEqual([
+      'probe: cannot make the API client: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set: not running in a pod',
+    ]);
+    const thrown = await run(['probe'], { VALUE: 'x' }, [step], {
+      api: () => {
+        throw 'no token';
+      },
+    });
+    expect(thrown.err).toEqual(['probe: cannot make the API client: no token']);
+    expect(ran).toBe(false);
   });
 
   it('exits 1 with the stack of an unexpected error', async () => {
