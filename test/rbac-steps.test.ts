@@ -342,53 +342,41 @@ describe("a direct agent's container (item 2)", () => {
       }
   });
 
-  it('positive control: with the pod token mounted, the container could patch plays', async () => {
+  /** The direct platform with `change` applied to the implementation agent's template, and what that agent then reaches. */
+  async function implementationReach(change: (template: any, objects: readonly K8sObject[]) => any): Promise<string[]> {
     const objects = await example('direct-execution');
-    const mounted = objects.map((object) =>
+    const changed = objects.map((object) =>
       object.kind === 'WorkflowTemplate' && object.metadata.name === 'play'
         ? {
             ...object,
             spec: {
               ...object.spec,
               templates: object.spec.templates.map((template: any) =>
-                template.name === 'run-implementation-agent' ? { ...template, automountServiceAccountToken: true } : template,
+                template.name === 'run-implementation-agent' ? change(template, objects) : template,
               ),
             },
           }
         : object,
     );
-    const reach = agentReach(mounted).find((agent) => agent.template === 'play/run-implementation-agent')?.reach ?? [];
+    return agentReach(changed).find((agent) => agent.template === 'play/run-implementation-agent')?.reach ?? [];
+  }
+
+  it('positive control: with the pod token mounted, the container could patch plays', async () => {
+    const reach = await implementationReach((template) => ({ ...template, automountServiceAccountToken: true }));
     expect(reach).toContain('agent-play: get,patch workflows');
     expect(reach).toContain('agent-play: create,patch workflowtaskresults');
   });
 
   it("positive control: mounting the executor's token Secret in the container reaches the play's rights too", async () => {
-    const objects = await example('direct-execution');
-    const secret = objects.find((object) => object.kind === 'Secret' && object.type === 'kubernetes.io/service-account-token');
-    const mounted = objects.map((object) =>
-      object.kind === 'WorkflowTemplate' && object.metadata.name === 'play'
-        ? {
-            ...object,
-            spec: {
-              ...object.spec,
-              templates: object.spec.templates.map((template: any) =>
-                template.name === 'run-implementation-agent'
-                  ? {
-                      ...template,
-                      volumes: [...(template.volumes ?? []), { name: 'stolen', secret: { secretName: secret?.metadata.name } }],
-                      [podType(template)]: {
-                        ...template[podType(template)],
-                        volumeMounts: [...(template[podType(template)].volumeMounts ?? []), { name: 'stolen', mountPath: '/t' }],
-                      },
-                    }
-                  : template,
-              ),
-            },
-          }
-        : object,
-    );
-    expect(agentReach(mounted).find((agent) => agent.template === 'play/run-implementation-agent')?.reach).toContain(
-      'agent-play: get,patch workflows',
-    );
+    const reach = await implementationReach((template, objects) => {
+      const secret = objects.find((object) => object.kind === 'Secret' && object.type === 'kubernetes.io/service-account-token');
+      const container = template[podType(template)];
+      return {
+        ...template,
+        volumes: [...(template.volumes ?? []), { name: 'stolen', secret: { secretName: secret?.metadata.name } }],
+        [podType(template)]: { ...container, volumeMounts: [...(container.volumeMounts ?? []), { name: 'stolen', mountPath: '/t' }] },
+      };
+    });
+    expect(reach).toContain('agent-play: get,patch workflows');
   });
 });
