@@ -16,7 +16,7 @@ const ROOT = resolve(__dirname, '..');
 const BUILT = resolve(ROOT, 'build/cli.cjs');
 const scratch = useScratchDirs('agent-play-lazy-')();
 
-const fake = (name: string): Command => ({ name, summary: `${name} summary`, usage: `Usage: ${name}`, run: () => 7 });
+const fake = (name: string): Command => ({ name, summary: `${name} summary`, usage: `Usage: ${name}`, options: [], run: () => 7 });
 
 /**
  * The packages a run of the compiled command line loaded: from node_modules (require.cache), and the peers it
