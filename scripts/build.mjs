@@ -94,6 +94,20 @@ const lazyCommands = {
   },
 };
 
+/**
+ * The Kubernetes client (@kubernetes/client-node, an ES module of some hundred files and three megabytes
+ * bundled) is a bundle of its own, build/kube-client.cjs, that the command line requires when a command
+ * first talks to a cluster (src/cluster/kube-client.ts imports it dynamically; the command line's bundle turns
+ * that import into a require of the file beside it): the commands that never reach a cluster do not read it.
+ */
+const KUBE_CLIENT = '@kubernetes/client-node';
+const kubeClientBeside = {
+  name: 'kube-client-beside',
+  setup(build) {
+    build.onResolve({ filter: /^@kubernetes\/client-node$/ }, () => ({ path: './kube-client.cjs', external: true }));
+  },
+};
+
 /** The peers the command line carries: the packages the library leaves to the user's app (package.json). */
 const PEERS = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).peerDependencies);
 
@@ -133,7 +147,7 @@ function thirdPartyNotices(metafile) {
       .map((file) => `--- ${file}\n${readFileSync(join(folder, file), 'utf8').trimEnd()}\n`);
     return `=== ${manifest.name} ${manifest.version} (${manifest.license ?? 'see below'})\n${texts.join('')}`;
   });
-  return `The agent-play command line (build/cli-bundle.cjs) carries these packages:\n\n${sections.join('\n')}`;
+  return `The agent-play command line (build/cli-bundle.cjs and build/kube-client.cjs) carries these packages:\n\n${sections.join('\n')}`;
 }
 
 const entryPoints = {
@@ -167,12 +181,23 @@ const cli = await esbuild.build({
   ...common,
   entryPoints: { 'cli-bundle': 'src/cli.ts' },
   external: ['ajv'],
-  plugins: [lazyCommands, markPeerLoads],
+  plugins: [lazyCommands, markPeerLoads, kubeClientBeside],
+  // import() as require(): the bundle runs as a vm.Script (start-cli.ts), which has no module loader.
+  supported: { 'dynamic-import': false },
   minify: true,
   keepNames: true,
   metafile: true,
 });
-writeFileSync('build/THIRD-PARTY-NOTICES.txt', thirdPartyNotices(cli.metafile));
+const kubeClient = await esbuild.build({
+  ...common,
+  entryPoints: { 'kube-client': KUBE_CLIENT },
+  sourcemap: false,
+  minify: true,
+  keepNames: true,
+  metafile: true,
+});
+const inputs = { ...cli.metafile.inputs, ...kubeClient.metafile.inputs };
+writeFileSync('build/THIRD-PARTY-NOTICES.txt', thirdPartyNotices({ inputs }));
 renameSync('build/start-cli.cjs', 'build/cli.cjs');
 if (!release) renameSync('build/start-cli.cjs.map', 'build/cli.cjs.map');
 

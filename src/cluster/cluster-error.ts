@@ -51,7 +51,11 @@ const HINTS: Readonly<Record<number, string>> = {
 export function clusterFailure(error: unknown, doing: string, server: string, notFound?: string): ClusterError {
   const status = (error as { code?: unknown }).code;
   if (typeof status === 'number' && status >= 100 && status < 600) {
-    const message = statusMessage((error as { body?: unknown }).body);
+    // The client keeps the Status body of the codes the API declares; for the others (401) its message has
+    // the status line's text after "Message:".
+    const text = error instanceof Error ? error.message : '';
+    const line = /^Message: (.+)$/m.exec(text)?.[1];
+    const message = statusMessage((error as { body?: unknown }).body) ?? (line === 'Unknown API Status Code!' ? undefined : line);
     const hint = status === 404 && notFound !== undefined ? notFound : HINTS[status];
     const parts = [`${doing} at ${server}: the API server answered ${status}`, message && printable(message), hint].filter(Boolean);
     return new ClusterError(parts.join('; '), status);

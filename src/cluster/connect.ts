@@ -72,23 +72,19 @@ export async function connect(target: ClusterTarget, env: Readonly<Record<string
     throw new ClusterError(
       `context ${context.name} names cluster ${JSON.stringify(context.cluster)}, which the kubeconfig does not define`,
     );
-  // Promise middleware, as the promise APIs take at run time (they wrap each one, configuration.js
-  // wrapOptions); the object-parameter APIs' declarations name the observable kind.
-  const requestOptions = (timeoutMs = REQUEST_TIMEOUT_MS): K8s.ConfigurationOptions => {
-    const options: K8s.ConfigurationOptions<K8s.Middleware> = {
-      middleware: [
-        {
-          pre: async (request: K8s.RequestContext) => {
-            request.setSignal(AbortSignal.timeout(timeoutMs));
-            return request;
-          },
-          post: async (response: K8s.ResponseContext) => response,
+  // The object-parameter APIs take the observable kind of middleware (the package's own Observable).
+  const requestOptions = (timeoutMs = target.timeoutMs ?? REQUEST_TIMEOUT_MS): K8s.ConfigurationOptions => ({
+    middleware: [
+      {
+        pre: (request: K8s.RequestContext) => {
+          request.setSignal(AbortSignal.timeout(timeoutMs));
+          return new client.Observable(Promise.resolve(request));
         },
-      ],
-      middlewareMergeStrategy: 'append',
-    };
-    return options as unknown as K8s.ConfigurationOptions;
-  };
+        post: (response: K8s.ResponseContext) => new client.Observable(Promise.resolve(response)),
+      },
+    ],
+    middlewareMergeStrategy: 'append',
+  });
   return {
     server: cluster.server,
     context: context.name,
