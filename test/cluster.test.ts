@@ -5,7 +5,8 @@
  * 403, 404, 409, no answer) is one line naming what was done, where, and what to do; a watch follows a
  * task's stages and survives a dropped connection, a normal close and a 410 Gone (listing again).
  */
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -307,6 +308,25 @@ describe('following the progress ConfigMaps', () => {
     );
   });
 });
+
+const BUILT = resolve(__dirname, '..', 'build/cli.cjs');
+
+describe.skipIf(!existsSync(BUILT))(
+  `the compiled command line${existsSync(BUILT) ? '' : ' (skipped: build/ is not built; npm ci builds it)'}`,
+  () => {
+    it('loads the client it carries (build/kube-client.cjs) and reads the cluster', async () => {
+      const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+        const child = execFile(
+          process.execPath,
+          [BUILT, 'status', '--kubeconfig', kubeconfig, '--format', 'json'],
+          (error, stdout, stderr) => done({ code: error ? (child.exitCode ?? 1) : 0, stdout, stderr }),
+        );
+      });
+      expect(code, stderr).toBe(0);
+      expect(JSON.parse(stdout).tasks.map((task: { task: string }) => task.task)).toContain('5');
+    });
+  },
+);
 
 /** Waits for a condition the server or the command reaches asynchronously. */
 async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
