@@ -4,7 +4,7 @@
  * app writes dist-manifests/ itself (src/main.ts). Run in a scratch copy of the project, since it writes.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_HEADER } from '../src/synth/synthesize';
@@ -34,13 +34,13 @@ const contents = (folder: string): Record<string, string> =>
       .map((file) => [file, readFileSync(path.join(folder, file), 'utf8')]),
   );
 
-function cdk8sSynth(): { code: number | null; err: string } {
+function cdk8sSynth(): { code: number | null; out: string; err: string } {
   const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/cdk8s-cli/bin/cdk8s'), 'synth'], {
     cwd: project,
     encoding: 'utf8',
     // The user cache the other tests fill: with one of its own, each run compiled the validators again.
   });
-  return { code: run.status, err: run.stderr };
+  return { code: run.status, out: run.stdout, err: run.stderr };
 }
 
 beforeAll(() => {
@@ -70,6 +70,11 @@ describe('cdk8s synth', () => {
     expect(run.code, run.err).toBe(0);
     expect(contents(path.join(project, 'dist-manifests'))).toEqual(contents(path.join(ROOT, 'dist-manifests')));
     expect(contents(path.join(project, 'build', 'cdk8s-synth'))).toEqual(contents(path.join(ROOT, 'dist-manifests')));
+    // What the CLI lists as its output is the written files: links to them, not copies that could differ.
+    const listed = [...run.out.matchAll(/^ {2}- (\S+)$/gm)].map((match) => match[1]);
+    expect(listed.length).toBe(readdirSync(path.join(project, 'dist-manifests')).length);
+    for (const file of listed)
+      expect(realpathSync(path.join(project, file))).toBe(realpathSync(path.join(project, 'dist-manifests', path.basename(file))));
     expect(readFileSync(path.join(project, 'notes.txt'), 'utf8')).toBe('a file nobody generated\n');
   });
 });
