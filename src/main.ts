@@ -17,9 +17,12 @@ import { exitWhenWritten, runCli } from './cli';
 const MANIFESTS = 'dist-manifests';
 
 function main(): number {
-  const code = runCli(['synth', '--out', MANIFESTS]);
-  if (typeof code !== 'number') throw new Error('synth is a synchronous command');
   const cliOut = process.env.CDK8S_OUTDIR;
+  // The cdk8s CLI keeps the app's standard output to itself and shows its standard error: what synth says
+  // (where it wrote) goes there when the CLI runs the app.
+  const say = (text: string): boolean => (cliOut ? process.stderr : process.stdout).write(text);
+  const code = runCli(['synth', '--out', MANIFESTS], { out: say, err: (text) => process.stderr.write(text), env: process.env });
+  if (typeof code !== 'number') throw new Error('synth is a synchronous command');
   if (code !== 0 || !cliOut || path.resolve(cliOut) === path.resolve(MANIFESTS)) return code;
   mkdirSync(cliOut, { recursive: true });
   for (const file of readdirSync(MANIFESTS)) {
@@ -30,7 +33,7 @@ function main(): number {
       cpSync(target, path.join(cliOut, file)); // a file system without links
     }
   }
-  process.stdout.write(`the cdk8s CLI lists them below through ${cliOut}/, whose files link to ${MANIFESTS}/\n`);
+  say(`the cdk8s CLI lists them below through ${cliOut}/, whose files link to ${MANIFESTS}/\n`);
   return code;
 }
 

@@ -50,6 +50,8 @@ beforeAll(() => {
   writeFileSync(path.join(project, 'notes.txt'), 'a file nobody generated\n');
 });
 
+const listedCount = (): number => readdirSync(path.join(project, 'dist-manifests')).length;
+
 describe('cdk8s synth', () => {
   it('with a broken config: exits non-zero with the one-line errors of agent-play synth and leaves dist-manifests/ as it was', () => {
     const before = contents(path.join(project, 'dist-manifests'));
@@ -71,6 +73,8 @@ describe('cdk8s synth', () => {
     expect(contents(path.join(project, 'dist-manifests'))).toEqual(contents(path.join(ROOT, 'dist-manifests')));
     expect(contents(path.join(project, 'build', 'cdk8s-synth'))).toEqual(contents(path.join(ROOT, 'dist-manifests')));
     // What the CLI lists as its output is the written files: links to them, not copies that could differ.
+    expect(run.err).toContain(`wrote ${listedCount()} files to dist-manifests: `);
+    expect(run.err).toContain('the cdk8s CLI lists them below through build/cdk8s-synth/, whose files link to dist-manifests/\n');
     const listed = [...run.out.matchAll(/^ {2}- (\S+)$/gm)].map((match) => match[1]);
     expect(listed.length).toBe(readdirSync(path.join(project, 'dist-manifests')).length);
     for (const file of listed)
