@@ -38,6 +38,23 @@ describe('agent-play --version and help', () => {
     expect(runCapturing(['help', 'deploy']).err).toMatch(/^agent-play: unknown command "deploy"; commands: synth, /);
   });
 
+  it("names in each synopsis (the Usage: lines) only options of the command's table", () => {
+    const entries = [
+      ...COMMANDS.map((command) => ({ name: command.name, usage: command.usage, options: command.options })),
+      ...Object.entries(COMMANDS.find((command) => command.name === 'config')?.subcommands ?? {}).map(([name, subcommand]) => ({
+        name: `config ${name}`,
+        usage: runCapturing(['config', name, '--help']).out,
+        options: subcommand.options,
+      })),
+    ];
+    for (const entry of entries) {
+      const synopsis = entry.usage.split('\n\n')[0];
+      const named = [...synopsis.matchAll(/(?<![\w-])(--[a-z-]+|-[a-zA-Z])\b/g)].map((match) => match[1]);
+      const known = entry.options.flatMap((option) => [`--${option.name}`, ...(option.short ? [`-${option.short}`] : [])]);
+      for (const option of named) expect(known, `${entry.name}: ${option}`).toContain(option);
+    }
+  });
+
   it("lists each option of a command's table in its help, with its value", () => {
     for (const command of COMMANDS) {
       for (const option of command.options) {
