@@ -13,6 +13,7 @@ import { COMMANDS } from '../src/commands';
 import { completionTable } from '../src/completion/completion-table';
 import { runCapturing, runCapturingAsync } from './support/run-cli';
 import { useScratchDirs } from './support/scratch-dir';
+import { skipNote } from './support/skip-note';
 
 const scratch = useScratchDirs('agent-play-options-');
 
@@ -160,21 +161,24 @@ describe('agent-play completion', () => {
     );
   }
 
-  it.skipIf(!SHELLS[0].available)('bash: completes commands, subcommands, options and their values', () => {
-    const script = runCapturing(['completion', 'bash']).out;
-    const complete = (...words: string[]): string[] => {
-      const program = `${script}\nCOMP_WORDS=(${words.map((word) => `'${word}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _agent_play; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      const run = spawnSync('bash', ['-c', program], { encoding: 'utf8', cwd: scratch() });
-      expect(run.status, run.stderr).toBe(0);
-      return run.stdout.split('\n').filter(Boolean).sort();
-    };
-    expect(complete('agent-play', 'sy')).toEqual(['synth']);
-    expect(complete('agent-play', 'config', '')).toEqual(['--help', '-h', 'init', 'schema', 'show', 'validate']);
-    expect(complete('agent-play', 'config', 'show', '--format', '')).toEqual(['json', 'yaml']);
-    expect(complete('agent-play', 'status', '--w')).toEqual(['--watch']);
-    expect(complete('agent-play', 'graph', '--what', 'd')).toEqual(['dag']);
-    expect(complete('agent-play', 'help', 'val')).toEqual(['validate']);
-  });
+  it.skipIf(!SHELLS[0].available)(
+    `bash: completes commands, subcommands, options and their values${skipNote(SHELLS[0].available, 'bash is not installed')}`,
+    () => {
+      const script = runCapturing(['completion', 'bash']).out;
+      const complete = (...words: string[]): string[] => {
+        const program = `${script}\nCOMP_WORDS=(${words.map((word) => `'${word}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _agent_play; printf '%s\\n' "\${COMPREPLY[@]}"`;
+        const run = spawnSync('bash', ['-c', program], { encoding: 'utf8', cwd: scratch() });
+        expect(run.status, run.stderr).toBe(0);
+        return run.stdout.split('\n').filter(Boolean).sort();
+      };
+      expect(complete('agent-play', 'sy')).toEqual(['synth']);
+      expect(complete('agent-play', 'config', '')).toEqual(['--help', '-h', 'init', 'schema', 'show', 'validate']);
+      expect(complete('agent-play', 'config', 'show', '--format', '')).toEqual(['json', 'yaml']);
+      expect(complete('agent-play', 'status', '--w')).toEqual(['--watch']);
+      expect(complete('agent-play', 'graph', '--what', 'd')).toEqual(['dag']);
+      expect(complete('agent-play', 'help', 'val')).toEqual(['validate']);
+    },
+  );
 });
 
 function readdirSorted(folder: string): string[] {

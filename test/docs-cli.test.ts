@@ -23,7 +23,7 @@ const DOCS = [
 const ALL: readonly Command[] = [...COMMANDS, completionCommand(() => ALL)];
 
 /** The shell lines of the fenced sh/bash/console blocks of a Markdown text, continuations joined. */
-export function shellLines(markdown: string): string[] {
+function shellLines(markdown: string): string[] {
   const lines: string[] = [];
   let fence: string | undefined;
   let block: string[] = [];
@@ -49,7 +49,7 @@ export function shellLines(markdown: string): string[] {
 }
 
 /** The arguments after each agent-play invocation in a shell line (a pipeline or a list may hold several). */
-export function invocations(line: string): string[][] {
+function invocations(line: string): string[][] {
   const words = line.replace(/\s#.*$/, '').match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
   const found: string[][] = [];
   let current: string[] | undefined;

@@ -182,7 +182,7 @@ users:
     }
     const workflows = /^\/apis\/argoproj\.io\/v1alpha1\/namespaces\/([^/]+)\/workflows$/.exec(url.pathname);
     if (workflows && request.method === 'POST') {
-      readBody(request).then((body) => {
+      void readBody(request).then((body) => {
         const workflow = JSON.parse(body) as Json;
         const namespace = decodeURIComponent(workflows[1]);
         if (
