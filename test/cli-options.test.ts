@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import packageJson from '../package.json';
 import { COMMANDS } from '../src/commands';
-import { completionTable } from '../src/completion/completion-table';
+import { completionTable } from '../src/commands/completion-scripts/completion-table';
 import { runCapturing, runCapturingAsync } from './support/run-cli';
 import { useScratchDirs } from './support/scratch-dir';
 import { skipNote } from './support/skip-note';

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import * as path from 'node:path';
 import type * as K8s from '@kubernetes/client-node';
 import { ClusterError } from './cluster-error';
-import type { ClusterTarget } from './cluster-options';
+import type { ClusterTarget } from './cluster-target';
 import { loadKubeClient, type KubeClient } from './kube-client';
 
 /** How long one request may take before it is given up (a watch is exempt: it is meant to stay open). */

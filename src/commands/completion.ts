@@ -2,10 +2,10 @@
  * `agent-play completion bash|zsh|fish`: prints the shell's completion script, written from the same
  * command table as the help (every command, subcommand and option, and the values an option takes).
  */
-import { bashCompletion } from '../completion/bash-completion';
-import { completionTable } from '../completion/completion-table';
-import { fishCompletion } from '../completion/fish-completion';
-import { zshCompletion } from '../completion/zsh-completion';
+import { bashCompletion } from './completion-scripts/bash-completion';
+import { completionTable } from './completion-scripts/completion-table';
+import { fishCompletion } from './completion-scripts/fish-completion';
+import { zshCompletion } from './completion-scripts/zsh-completion';
 import { type Command, ExitCode, type Io, printUsage, UsageError } from './command';
 import { formatOptions, HELP, type OptionSpec, parseOptions } from './options';
 

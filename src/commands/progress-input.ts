@@ -3,7 +3,8 @@
  * the cluster of the kubeconfig. The cluster is read when a cluster option is given, or when nothing
  * else is: no FILE and standard input is a terminal.
  */
-import { type ClusterTarget, clusterTarget } from '../cluster/cluster-options';
+import type { ClusterTarget } from '../cluster/cluster-target';
+import { clusterTarget } from './cluster-options';
 import { type Cluster, connect } from '../cluster/connect';
 import { listProgress, type Scope } from '../cluster/progress-source';
 import { type ProgressConfigMap, progressConfigMaps, readProgressState } from '../state/progress-state';

@@ -5,7 +5,7 @@ import { parseRepository } from '../../constructs/model/naming';
 import { RESERVED_KEYS } from '../../constructs/model/resolve-config';
 import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { loadConfig } from '../config/load-config';
-import { CLUSTER_OPTIONS } from '../cluster/cluster-options';
+import { CLUSTER_OPTIONS } from './cluster-options';
 import { createWorkflow } from '../cluster/create-workflow';
 import { resumeWorkflow } from '../state/resume-plan';
 import { type Command, ExitCode, type Io, printUsage, UsageError } from './command';

@@ -4,7 +4,7 @@
  * task and ends when its play completes (exit 0) or fails (exit 1), so a script can wait on a play.
  */
 import { ProgressStatuses } from '../../constructs/model/play-contract';
-import type { ClusterTarget } from '../cluster/cluster-options';
+import type { ClusterTarget } from '../cluster/cluster-target';
 import { connect } from '../cluster/connect';
 import { followProgress, type Scope } from '../cluster/progress-source';
 import { progressConfigMaps } from '../state/progress-state';

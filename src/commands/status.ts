@@ -1,6 +1,6 @@
 import { durationSeconds } from '../../constructs/model/duration';
 import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
-import { CLUSTER_OPTIONS } from '../cluster/cluster-options';
+import { CLUSTER_OPTIONS } from './cluster-options';
 import type { ProgressConfigMap } from '../state/progress-state';
 import { formatAge, taskStatuses, type TaskStatus } from '../state/task-status';
 import { type Command, ExitCode, type Io, printUsage, UsageError } from './command';

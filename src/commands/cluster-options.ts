@@ -4,7 +4,8 @@
  * context's namespace unless --namespace, else "default").
  */
 import { durationSeconds } from '../../constructs/model/duration';
-import type { OptionSpec, ParsedOptions } from '../commands/options';
+import type { ClusterTarget } from '../cluster/cluster-target';
+import type { OptionSpec, ParsedOptions } from './options';
 
 export const CLUSTER_OPTIONS: readonly OptionSpec[] = [
   { name: 'kubeconfig', value: 'FILE', complete: 'file', description: 'the kubeconfig (default: $KUBECONFIG, else ~/.kube/config)' },
@@ -12,15 +13,6 @@ export const CLUSTER_OPTIONS: readonly OptionSpec[] = [
   { name: 'namespace', short: 'n', value: 'NAME', description: "the namespace (default: the context's, else default)" },
   { name: 'request-timeout', value: 'DURATION', description: 'give up a request to the API server after this long (default: 15s)' },
 ];
-
-/** What the cluster options said; all absent means "the kubeconfig's defaults". */
-export interface ClusterTarget {
-  readonly kubeconfig?: string;
-  readonly context?: string;
-  readonly namespace?: string;
-  /** Milliseconds a request may take. */
-  readonly timeoutMs?: number;
-}
 
 /** A DNS-1123 label, as a namespace name must be. */
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;

@@ -1,5 +1,5 @@
 /** The fish completion script (`agent-play completion fish`), written from the command table. */
-import type { OptionSpec } from '../commands/options';
+import type { OptionSpec } from '../options';
 import type { CompletionEntry } from './completion-table';
 
 const quote = (text: string): string => `'${text.split('\n')[0].replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;

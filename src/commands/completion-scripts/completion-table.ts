@@ -2,8 +2,8 @@
  * What shell completion offers, read from the command table (src/commands/index.ts, each command's
  * options): the commands, each one's subcommands and options, and what each option's value is.
  */
-import type { Command } from '../commands/command';
-import type { OptionSpec } from '../commands/options';
+import type { Command } from '../command';
+import type { OptionSpec } from '../options';
 
 /** One word to complete after the command (or after a subcommand), with its options. */
 export interface CompletionEntry {

@@ -1,5 +1,5 @@
 /** The zsh completion script (`agent-play completion zsh`), written from the command table. */
-import type { OptionSpec } from '../commands/options';
+import type { OptionSpec } from '../options';
 import type { CompletionEntry } from './completion-table';
 
 /** Text inside single quotes, with what _arguments and _describe treat specially escaped. */
