@@ -183,7 +183,13 @@ const entryPoints = {
   validate: 'src/validate/index.ts',
 };
 if (!release) Object.assign(entryPoints, { 'minimal-app': 'bench/minimal-app.ts', 'project-app': 'bench/project-app.ts' });
-if (release) rmSync('build', { recursive: true, force: true });
+if (release) {
+  // A release starts from an empty build/, but for the client's bundle, which its stamp vouches for.
+  const keep = ['build/kube-client.cjs', 'build/.kube-client-stamp'].filter(existsSync).map((file) => [file, readFileSync(file)]);
+  rmSync('build', { recursive: true, force: true });
+  mkdirSync('build');
+  for (const [file, bytes] of keep) writeFileSync(file, bytes);
+}
 const common = {
   outdir: 'build',
   outExtension: { '.js': '.cjs' },
