@@ -4,6 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { progressKeyOf } from '../constructs/progress/progress-layout';
 import { stringify } from 'yaml';
@@ -233,5 +234,32 @@ describe('config validate accepts exactly what synth accepts', () => {
       'play.deadline',
       'projects[0].tasks[0].dependsOn[0]',
     ]);
+  });
+});
+
+describe('text and numbers no manifest can hold as themselves', () => {
+  it('a lone surrogate anywhere (a prompt, a setting, a key) or a NaN or infinite setting is refused at its path', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('\ud800', '\udfff', 'x\udc00', '\ud83d!'),
+        fc.constantFrom(Number.NaN, Infinity, -Infinity),
+        (lone, number) => {
+          expect(problemsOf({ agents: { rex: { systemPrompt: `be${lone}` } } })).toEqual([
+            expect.stringMatching(/^agents\.rex\.systemPrompt: holds a lone UTF-16 surrogate \(U\+D[89A-F][0-9A-F]{2} at character \d+\)/),
+          ]);
+          expect(problemsOf({ clis: { codex: { settings: { [`k${lone}`]: 1 } } } })[0]).toMatch(
+            /^clis\.codex\.settings\.k.*: the key holds a lone UTF-16 surrogate/,
+          );
+          expect(problemsOf({ clis: { codex: { settings: { limits: [1, number] } } } })).toEqual([
+            `clis.codex.settings.limits[1]: ${number} is not a number a manifest can hold; write a number`,
+          ]);
+        },
+      ),
+      { seed: 20261123, numRuns: 20 },
+    );
+  });
+
+  it('a pair of surrogates (an emoji) is text like any other', () => {
+    expect(() => resolveConfig({ file: { agents: { rex: { systemPrompt: 'be kind 😀' } } }, env: {} })).not.toThrow();
   });
 });

@@ -12,6 +12,7 @@ import { RESERVED_KEYS } from './reserved-keys';
 import { isRecord } from './is-record';
 import { ProblemsError } from './problems-error';
 import { byCodeUnits } from './code-unit-order';
+import { LONE_SURROGATE } from './text-characters';
 
 /** The prefix of the environment variables that rebind an agent to another CLI: `AGENT_PLAY_CLI_REX=codex`. */
 export const CLI_OVERRIDE_PREFIX = 'AGENT_PLAY_CLI_';
@@ -82,12 +83,32 @@ export function unchangedResolvedConfig(config: unknown): PlatformConfig | undef
 
 export { RESERVED_KEYS } from './reserved-keys';
 
-/** A copy of `value` without reserved keys; each one found is reported at its path. */
+/**
+ * Why a scalar of the config cannot reach a manifest as itself, or `undefined`: a string with a lone
+ * surrogate (no UTF-8 text holds one), a number JSON has no form for (NaN would be `.nan` in one file and
+ * `null` in another).
+ */
+function scalarProblem(value: unknown): string | undefined {
+  if (typeof value === 'number' && !Number.isFinite(value)) return `${value} is not a number a manifest can hold; write a number`;
+  if (typeof value !== 'string') return undefined;
+  const lone = LONE_SURROGATE.exec(value);
+  if (!lone) return undefined;
+  const code = lone[0].charCodeAt(0).toString(16).toUpperCase();
+  return `holds a lone UTF-16 surrogate (U+${code} at character ${lone.index}), which no UTF-8 text, so no manifest, can hold`;
+}
+
+/** A copy of `value` without reserved keys; each one found, and each scalar no manifest can hold, is reported at its path. */
 function withoutReservedKeys(value: unknown, path: (string | number)[], problems: string[]): unknown {
   if (Array.isArray(value)) return value.map((item, index) => withoutReservedKeys(item, [...path, index], problems));
-  if (!isRecord(value)) return value;
+  if (!isRecord(value)) {
+    const problem = scalarProblem(value);
+    if (problem !== undefined) problems.push(`${formatPath(path)}: ${problem}`);
+    return value;
+  }
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
+    const keyProblem = scalarProblem(key);
+    if (keyProblem !== undefined) problems.push(`${formatPath([...path, key])}: the key ${keyProblem}`);
     if (RESERVED_KEYS.includes(key)) {
       problems.push(
         `${formatPath([...path, key])}: "${key}" cannot be used as a key (JavaScript reserves it, and the entry would be lost); choose another name`,

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { stringify } from 'yaml';
 import type { z } from 'zod';
 import { ParameterNameSchema, ParameterValueSchema } from '../../constructs/model/config-schema';
 import { parseRepository } from '../../constructs/model/naming';
 import { RESERVED_KEYS } from '../../constructs/model/resolve-config';
 import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
+import { toYamlText } from '../../constructs/model/yaml-text';
 import { loadConfig } from '../config/load-config';
 import { readProgressState } from '../state/progress-state';
 import { resumeWorkflow } from '../state/resume-plan';
@@ -115,8 +115,9 @@ function run(args: string[], io: Io): number {
   const input = readInput(positionals[0], io, 'the progress ConfigMaps');
   const configMaps = readProgressState(input.text, input.source);
   const workflow = resumeWorkflow(configMaps, config, { repository, task, parameters: given });
-  // As synth writes manifests: YAML 1.1, which kubectl reads, so a stage such as `on` stays a string.
-  io.out(stringify(workflow, { lineWidth: 0, version: '1.1' }));
+  // As synth writes manifests: what kubectl (YAML 1.1) and YAML 1.2 readers read alike, so a stage such as `on`
+  // stays a string and a reason holding U+2028 stays one line.
+  io.out(toYamlText(workflow));
   return ExitCode.ok;
 }
 
