@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { yamlBoundsProblem } from '../io/yaml-bounds';
 import { z } from 'zod';
 import { readTextFile, type UnreadableFileError } from '../io/read-text-file';
 import { formatPath } from '../../constructs/model/resolve-config';
@@ -109,6 +110,8 @@ function readYaml(file: string): unknown {
   } catch (error) {
     throw new ScenarioError([`${file}: cannot read the scenario (${(error as UnreadableFileError).reason})`]);
   }
+  const bounds = yamlBoundsProblem(text);
+  if (bounds !== undefined) throw new ScenarioError([`${file}: not valid YAML: line ${bounds.line}: ${bounds.message}`]);
   try {
     return parse(text, { uniqueKeys: true });
   } catch (error) {
@@ -124,6 +127,8 @@ function readPayload(file: string, index: number, path: string, written: string)
   } catch (error) {
     throw new ScenarioError([`${where}: cannot read ${written} (${(error as UnreadableFileError).reason})`]);
   }
+  const bounds = yamlBoundsProblem(text);
+  if (bounds !== undefined) throw new ScenarioError([`${where}: ${written} is not JSON: line ${bounds.line}: ${bounds.message}`]);
   let payload: unknown;
   try {
     payload = JSON.parse(text);

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { ProgressStatuses } from '../../constructs/model/play-contract';
 import { recordWithoutReservedKeys } from '../../constructs/model/reserved-keys';
+import { yamlBoundsProblem } from '../io/yaml-bounds';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const timestamp = z.string().regex(RFC3339, { message: 'expected an RFC 3339 time such as 2026-11-23T08:15:00Z' });
@@ -65,6 +66,9 @@ export type ProgressRecord = z.infer<typeof ProgressRecordSchema>;
  * The record stored as `text`, or why it cannot be used (one line, naming the field).
  */
 export function parseProgressRecord(text: string): { record: ProgressRecord } | { problem: string } {
+  // JSON is YAML: measured like every input before it is parsed.
+  const bounds = yamlBoundsProblem(text);
+  if (bounds !== undefined) return { problem: `not JSON (${bounds.message})` };
   let json: unknown;
   try {
     json = JSON.parse(text);
