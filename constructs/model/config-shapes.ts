@@ -13,6 +13,7 @@ import { DEFAULT_RUNTIME_IMAGE } from '../runtime/runtime-layout';
 import { pinnedImageProblem } from './image-reference';
 import { AgentResourcesSchema, DEFAULT_EXECUTION, DirectSchema, ExecutionSchema } from './direct-execution';
 import { EXECUTORS } from './executors';
+import { RELATIVE_PATH_PATTERN, relativePathProblem } from './relative-path';
 
 const KEY = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const keyMessage = 'expected lower-case letters, digits and "-", starting with a letter';
@@ -56,6 +57,18 @@ const repositoryName = z.string().superRefine((name, ctx) => {
     ctx.addIssue({ code: 'custom', message: (error as Error).message });
   }
 });
+
+/**
+ * A folder inside a repository's checkout, which steps `cd` and clone into (relative-path.ts); the pattern is
+ * for editors (the config's JSON Schema), the refinement says what is wrong.
+ */
+const folderInRepository = z
+  .string()
+  .superRefine((path, ctx) => {
+    const problem = relativePathProblem(path);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ pattern: RELATIVE_PATH_PATTERN });
 
 /** A text that is pasted into a YAML manifest as a quoted string: no quotes, backslashes or line breaks. */
 const plainText = z
@@ -120,18 +133,12 @@ export const RepositorySchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name' })
     .default('main'),
-  /** Where the agents work inside the repository. @default the service */
-  workingDirectory: z
-    .string()
-    .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' })
-    .optional(),
+  /** Where the agents work inside the repository: a relative path without `..`. @default the service */
+  workingDirectory: folderInRepository.optional(),
   /** The repository that holds the task documents. @default the repository itself */
   docsRepository: repositoryName.optional(),
-  /** The folder of the task documents in the docs repository. */
-  docsProjectDirectory: z
-    .string()
-    .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' })
-    .default('docs'),
+  /** The folder of the task documents in the docs repository: a relative path without `..`. */
+  docsProjectDirectory: folderInRepository.default('docs'),
   /** The branch of the docs repository. @default the branch */
   docsBranch: z
     .string()
