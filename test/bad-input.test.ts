@@ -203,9 +203,16 @@ describe('the command line says what is wrong with a value', () => {
   const resume = (...argv: string[]) => runCapturing(['resume', ...argv, '-'], { stdin: 'kind: List\nitems: []\n', env: {} });
 
   it.each([
-    [['--task', 'abc'], 'agent-play resume: --task "abc": expected the task id, a positive whole number such as 5\n'],
-    [['--task', '-1'], 'agent-play resume: --task "-1": expected the task id, a positive whole number such as 5\n'],
-    [['--task', '0'], 'agent-play resume: --task "0": expected the task id, a positive whole number such as 5\n'],
+    [['--task', 'abc'], 'agent-play resume: --task "abc": expected the task id, a whole number such as 5\n'],
+    [['--task', '-1'], 'agent-play resume: --task "-1": expected the task id, a whole number such as 5\n'],
+    [['--task', '5.0'], 'agent-play resume: --task "5.0": expected the task id, a whole number such as 5\n'],
+    // One form everywhere (the runtime's canonicalTaskId): a leading zero is refused with the form to write.
+    [
+      ['--task', '007'],
+      'agent-play resume: --task "007": a task id is written without leading zeros, as its records and plays name it: --task 7\n',
+    ],
+    [['--task', '2147483648'], 'agent-play resume: --task "2147483648": more than the largest task id (2147483647)\n'],
+    [['--task', '1e20'], 'agent-play resume: --task "1e20": expected the task id, a whole number such as 5\n'],
     [
       ['--task', '5', '--repository', 'Foo Bar/x'],
       'agent-play resume: --repository "Foo Bar/x": "Foo Bar/x" is not a GitHub repository: expected owner/name, e.g. octo-org/payments\n',

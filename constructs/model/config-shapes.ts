@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { DURATION_PATTERN, durationProblem } from './duration';
 import { DEFAULT_AGENTS, DEFAULT_CLIS, DEFAULT_REPOSITORIES, DEFAULT_STAGES } from './default-config';
-import { parseRepository } from './naming';
+import { MAX_TASK_ID, parseRepository } from './naming';
 import { DEFAULT_RUNTIME_IMAGE } from '../runtime/runtime-layout';
 import { pinnedImageProblem } from './image-reference';
 import { AgentResourcesSchema, DEFAULT_EXECUTION, DirectSchema, ExecutionSchema } from './direct-execution';
@@ -350,9 +350,9 @@ export const EventsSchema = z.strictObject({
 /** A task of a project (`projects[].tasks[]`): its id, the tasks it waits for, and its play parameters. */
 export const ProjectTaskSchema = z.strictObject({
   /** The task id, as the play's `task-id` parameter. */
-  id: z.number().int().positive(),
+  id: z.number().int().positive().max(MAX_TASK_ID),
   /** Tasks that must finish (their plays succeed) before this one starts. @default none */
-  dependsOn: z.array(z.number().int().positive()).default([]),
+  dependsOn: z.array(z.number().int().positive().max(MAX_TASK_ID)).default([]),
   /** Play parameters of this task, e.g. `{ task-type: backend }`. @default none */
   parameters: z.record(ParameterNameSchema, ParameterValueSchema).default({}),
 });

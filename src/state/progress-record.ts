@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { ProgressStatuses } from '../../constructs/model/play-contract';
 import { recordWithoutReservedKeys } from '../../constructs/model/reserved-keys';
 import { yamlBoundsProblem } from '../io/yaml-bounds';
+import { canonicalTaskId } from '../../constructs/runtime/step-env';
+import { MAX_TASK_ID } from '../../constructs/model/naming';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const timestamp = z.string().regex(RFC3339, { message: 'expected an RFC 3339 time such as 2026-11-23T08:15:00Z' });
@@ -38,7 +40,9 @@ export const ReleaseSchema = z.object({ prUrl: z.string(), prNumber: z.string(),
 
 export const ProgressRecordSchema = z.object({
   repository: z.string().regex(/^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/, { message: 'expected owner/name' }),
-  task: z.string().regex(/^\d+$/, { message: 'expected the task id (digits)' }),
+  task: z.string().refine((task) => canonicalTaskId(task) !== undefined, {
+    message: `expected the task id in its one form: digits without a leading zero, at most ${MAX_TASK_ID}`,
+  }),
   workflowName: z.string().min(1),
   startedAt: timestamp,
   lastUpdated: timestamp,

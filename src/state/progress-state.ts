@@ -5,12 +5,13 @@
  */
 import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { legacyProgressKey, parseProgressKey } from '../../constructs/progress/progress-layout';
-import { repositoryLabelValue } from '../../constructs/model/naming';
+import { MAX_TASK_ID, repositoryLabelValue } from '../../constructs/model/naming';
 import { readKubernetesYaml, type YamlDocument, YamlSyntaxError } from '../validate/kubernetes-yaml';
 import { InputError } from '../io/input-error';
 import { otherProgressEntries } from './legacy-progress';
 import { parseProgressRecord, type ProgressRecord } from './progress-record';
 import { isRecord } from '../is-record';
+import { taskIdSpelling } from './task-id-spelling';
 
 /** One task key of one progress ConfigMap. */
 export interface TaskEntry {
@@ -96,6 +97,8 @@ function progressConfigMap(object: Record<string, any>): ProgressConfigMap {
       if (place === undefined) return [];
       const value = data[key];
       const base = { configMap: name, namespace, repository: repository ?? repositoryOfText(value), key, task: place.task };
+      const uncanonical = uncanonicalKeyProblem(place.task);
+      if (uncanonical !== undefined) return [{ ...base, problem: uncanonical }];
       if (typeof value !== 'string') return [{ ...base, problem: 'the value is not a string' }];
       // A record with releases and nothing else: events came for a task whose play has not started yet.
       if (place.repositoryLabel !== undefined && releasesOnly(value)) return [];
@@ -107,6 +110,18 @@ function progressConfigMap(object: Record<string, any>): ProgressConfigMap {
     .sort((a, b) => byRepositoryThenTask(a, b));
   const others = otherProgressEntries({ configMap: name, namespace, repository }, data, (key) => placeOfKey(key) !== undefined);
   return { name, namespace, repository, entries: [...entries, ...others] };
+}
+
+/**
+ * Why a key's task id is not the one form every part of the platform writes and reads (`task-007.json`,
+ * which the runtime never reads: it reads and writes `task-7.json`), or `undefined`.
+ */
+function uncanonicalKeyProblem(task: string): string | undefined {
+  const spelling = taskIdSpelling(task);
+  if (spelling.form === 'canonical') return undefined;
+  if (spelling.form === 'leading-zeros')
+    return `the key names task "${task}", which is not a task id in its one form: the runtime reads and writes the key of task ${spelling.id}; rename the key or delete it`;
+  return `the key names task "${task}", more than the largest task id (${MAX_TASK_ID}); delete the key`;
 }
 
 /** A record filed under another task or repository than its own says is not trusted. */

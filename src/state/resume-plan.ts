@@ -51,7 +51,10 @@ function entryOf(configMaps: readonly ProgressConfigMap[], request: ResumeReques
   const sameRepository = (entry: TaskEntry): boolean => entry.repository?.toLowerCase() === request.repository.toLowerCase();
   const entries = configMaps.flatMap((configMap) => configMap.entries).filter(sameRepository);
   const ordered = [...entries.filter((entry) => entry.configMap === shard), ...entries.filter((entry) => entry.configMap !== shard)];
-  const entry = ordered.find((candidate) => candidate.task === request.task);
+  const entry =
+    ordered.find((candidate) => candidate.task === request.task) ??
+    // A record under a key that spells the task another way (task-007.json): its problem says so.
+    ordered.find((candidate) => /^\d+$/.test(candidate.task) && Number(candidate.task) === Number(request.task));
   if (!entry) {
     const recorded = [...new Set(entries.map((candidate) => candidate.task))].sort((a, b) => Number(a) - Number(b));
     throw new ResumeError(
