@@ -92,7 +92,10 @@ describe('status and resume', () => {
   });
 
   it('status flags a record whose own task id is spelled otherwise', () => {
-    const run = runCapturing(['status', '--format', 'json', '-'], { stdin: state(progressKeyOf('5dlabs/cto-play-test', 7), '007'), env: {} });
+    const run = runCapturing(['status', '--format', 'json', '-'], {
+      stdin: state(progressKeyOf('5dlabs/cto-play-test', 7), '007'),
+      env: {},
+    });
     expect(JSON.parse(run.out).tasks[0].flag).toContain('task: expected the task id in its one form: digits without a leading zero');
   });
 

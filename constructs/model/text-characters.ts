@@ -43,15 +43,15 @@ export function describeCharacter(character: string): string {
 }
 
 const CHARACTER_NAMES: Readonly<Record<number, string>> = {
-  0x0: 'NUL',
-  0x1b: 'ESCAPE',
-  0x7f: 'DELETE',
-  0x85: 'NEXT LINE',
-  0x2028: 'LINE SEPARATOR',
-  0x2029: 'PARAGRAPH SEPARATOR',
-  0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
-  0xfffe: 'a noncharacter',
-  0xffff: 'a noncharacter',
+  0: 'NUL',
+  27: 'ESCAPE',
+  127: 'DELETE',
+  133: 'NEXT LINE',
+  8232: 'LINE SEPARATOR',
+  8233: 'PARAGRAPH SEPARATOR',
+  65279: 'ZERO WIDTH NO-BREAK SPACE',
+  65534: 'a noncharacter',
+  65535: 'a noncharacter',
 };
 
 function characterKind(code: number): string {

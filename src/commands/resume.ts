@@ -79,8 +79,11 @@ function taskOption(value: string | undefined): string {
   const spelling = taskIdSpelling(value);
   if (spelling.form === 'canonical') return value;
   if (spelling.form === 'leading-zeros')
-    throw new UsageError(`--task ${JSON.stringify(value)}: a task id is written without leading zeros, as its records and plays name it: --task ${spelling.id}`);
-  if (spelling.form === 'too-large') throw new UsageError(`--task ${JSON.stringify(value)}: more than the largest task id (${MAX_TASK_ID})`);
+    throw new UsageError(
+      `--task ${JSON.stringify(value)}: a task id is written without leading zeros, as its records and plays name it: --task ${spelling.id}`,
+    );
+  if (spelling.form === 'too-large')
+    throw new UsageError(`--task ${JSON.stringify(value)}: more than the largest task id (${MAX_TASK_ID})`);
   throw new UsageError(`--task ${JSON.stringify(value)}: expected the task id, a whole number such as 5`);
 }
 
