@@ -3,6 +3,7 @@ import { ExitCode, UsageError, type Io } from './commands/command';
 import { COMMANDS } from './commands';
 import { UnsupportedFeatureError } from './simulate/engine/unsupported';
 import { OutputError } from './synth/write-manifests';
+import { visibleIo } from './io/visible-text';
 import { z } from 'zod';
 
 // A command parses each zod schema once or a few times: compiling zod's fast path (`new Function`) costs
@@ -29,7 +30,9 @@ function usage(): string {
  * Runs the command line and returns the exit code (as a promise for a command that waits, such as `simulate`).
  * Every expected failure becomes one line per problem on stderr; nothing is written when anything fails.
  */
-export function runCli(argv: readonly string[], io: Io = PROCESS_IO): number | Promise<number> {
+export function runCli(argv: readonly string[], given: Io = PROCESS_IO): number | Promise<number> {
+  // Values from configs, records and manifests are shown, never acted on by the terminal (visible-text.ts).
+  const io = visibleIo(given);
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(usage());
