@@ -12,10 +12,7 @@ import { INVISIBLE_FORMAT, NOT_YAML_PRINTABLE, YAML_1_1_LINE_BREAK } from '../..
 import type { Io } from '../commands/command';
 
 /** Every character a terminal would act on rather than show: the controls but tab and line feed, and those of text-characters.ts. */
-const ACTED_ON = new RegExp(
-  `\\r|${NOT_YAML_PRINTABLE.source}|${YAML_1_1_LINE_BREAK.source}|${INVISIBLE_FORMAT.source}`,
-  'g',
-);
+const ACTED_ON = new RegExp(`\\r|${NOT_YAML_PRINTABLE.source}|${YAML_1_1_LINE_BREAK.source}|${INVISIBLE_FORMAT.source}`, 'g');
 
 /** `text` with each character a terminal would act on written as `\uXXXX`. */
 export function visibleText(text: string): string {
