@@ -11,6 +11,7 @@ import { DEFAULT_AGENTS, DEFAULT_CLIS, DEFAULT_REPOSITORIES, DEFAULT_STAGES } fr
 import { MAX_TASK_ID, parseRepository } from './naming';
 import { DEFAULT_RUNTIME_IMAGE } from '../runtime/runtime-layout';
 import { pinnedImageProblem } from './image-reference';
+import { configMapKeyProblem, gitBranchProblem, webhookEndpointProblem } from './external-formats';
 import { AgentResourcesSchema, DEFAULT_EXECUTION, DirectSchema, ExecutionSchema } from './direct-execution';
 import { EXECUTORS } from './executors';
 import { RELATIVE_PATH_PATTERN, relativePathProblem } from './relative-path';
@@ -46,8 +47,22 @@ function templateExpressionPaths(value: unknown, path: (string | number)[] = [])
   );
 }
 
-/** A Secret's data key, as the API server accepts it. */
-const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
+/** A refinement that reports what `problem` says of a value. */
+const checkedBy =
+  (problem: (value: string) => string | undefined) =>
+  (value: string, context: z.RefinementCtx): void => {
+    const message = problem(value);
+    if (message !== undefined) context.addIssue({ code: 'custom', message });
+  };
+
+/**
+ * A branch: the characters a template and a step carry as they are (no braces, quotes or spaces), in a name
+ * git accepts (`git check-ref-format --branch`).
+ */
+const gitBranch = z
+  .string()
+  .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name', abort: true })
+  .superRefine(checkedBy(gitBranchProblem));
 
 /** `owner/name` as GitHub spells it, checked by the one repository parser. */
 const repositoryName = z.string().superRefine((name, ctx) => {
@@ -129,10 +144,7 @@ export const RepositorySchema = z.strictObject({
   /** The service: the key of the workspaces and of the CodeRuns. */
   service: keyName,
   /** The branch pull requests merge into. */
-  branch: z
-    .string()
-    .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name' })
-    .default('main'),
+  branch: gitBranch.default('main'),
   /** Where the agents work inside the repository: a relative path without `..`. @default the service */
   workingDirectory: folderInRepository.optional(),
   /** The repository that holds the task documents. @default the repository itself */
@@ -140,10 +152,7 @@ export const RepositorySchema = z.strictObject({
   /** The folder of the task documents in the docs repository: a relative path without `..`. */
   docsProjectDirectory: folderInRepository.default('docs'),
   /** The branch of the docs repository. @default the branch */
-  docsBranch: z
-    .string()
-    .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name' })
-    .optional(),
+  docsBranch: gitBranch.optional(),
   /** Agents that use another CLI in this repository than their registry binding, e.g. `{ rex: codex }`. */
   agentClis: z.record(keyName, keyName).default({}),
 });
@@ -310,10 +319,7 @@ export const EventsSchema = z.strictObject({
       name: keyName.default('github'),
       webhook: z
         .strictObject({
-          endpoint: z
-            .string()
-            .regex(/^\/[A-Za-z0-9._/-]*$/, { message: 'expected a path such as /github/webhook' })
-            .default('/github/webhook'),
+          endpoint: z.string().superRefine(checkedBy(webhookEndpointProblem)).default('/github/webhook'),
           port: z.number().int().min(1).max(65535).default(12000),
           /** The public URL GitHub posts to; needed only to let Argo Events create the hook itself. */
           url: z
@@ -327,11 +333,7 @@ export const EventsSchema = z.strictObject({
       webhookSecret: z
         .strictObject({
           name: keyName.default('github-webhook-secret'),
-          key: z
-            .string()
-            .max(253)
-            .regex(SECRET_KEY, { message: 'expected a Secret key: letters, digits, "-", "_" and "."' })
-            .default('secret'),
+          key: z.string().superRefine(checkedBy(configMapKeyProblem)).default('secret'),
         })
         .prefault({}),
       /** Listen to whole organisations instead of the configured repositories. @default - the repositories */
@@ -347,12 +349,19 @@ export const EventsSchema = z.strictObject({
   resumerServiceAccount: keyName.default('agent-play-resumer'),
 });
 
+/** A project's task id: positive, and at most what a CodeRun's 32-bit `taskId` holds. */
+const taskIdNumber = z
+  .number()
+  .int()
+  .positive()
+  .max(MAX_TASK_ID, { message: `expected a task id of at most ${MAX_TASK_ID} (a CodeRun's taskId is a 32-bit integer)` });
+
 /** A task of a project (`projects[].tasks[]`): its id, the tasks it waits for, and its play parameters. */
 export const ProjectTaskSchema = z.strictObject({
   /** The task id, as the play's `task-id` parameter. */
-  id: z.number().int().positive().max(MAX_TASK_ID),
+  id: taskIdNumber,
   /** Tasks that must finish (their plays succeed) before this one starts. @default none */
-  dependsOn: z.array(z.number().int().positive().max(MAX_TASK_ID)).default([]),
+  dependsOn: z.array(taskIdNumber).default([]),
   /** Play parameters of this task, e.g. `{ task-type: backend }`. @default none */
   parameters: z.record(ParameterNameSchema, ParameterValueSchema).default({}),
 });
