@@ -4,7 +4,8 @@
  * compiled command line live there. Its own module so that the command line's loader (src/start-cli.ts)
  * finds it without loading anything else.
  */
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { makeFolder } from './io/make-folder';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 
@@ -55,7 +56,7 @@ export function readCacheJson(file: string): unknown {
 /** Writes a cache file whole (a temporary file renamed into place), or not at all: a cache that cannot be written only costs time. */
 export function writeCacheFile(file: string, data: string | Buffer): void {
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
+    makeFolder(path.dirname(file));
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, data);
     renameSync(temporary, file);

@@ -90,6 +90,7 @@ Options:
     });
     if (values.help) return help(io, init);
     const out = values.out;
+    if (out === '') throw new UsageError('--out "": expected a file, or - to print it');
     const text = configTemplate();
     if (out === '-') {
       io.out(text);

@@ -7,7 +7,8 @@
  * Any failure to read or write the cache falls back to parsing, never to an error.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { makeFolder } from '../../io/make-folder';
 import * as path from 'node:path';
 import { readCacheJson } from '../../user-cache-dir';
 import { userCacheDir } from './validator-cache';
@@ -70,7 +71,7 @@ export function cachedDocuments(text: string, parse: (text: string) => unknown[]
 
 function store(file: string, documents: unknown): void {
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
+    makeFolder(path.dirname(file));
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify(documents));
     renameSync(temporary, file);

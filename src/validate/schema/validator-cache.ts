@@ -11,7 +11,8 @@ import type { default as standaloneCodeFunction } from 'ajv/dist/standalone';
 import equal from 'ajv/dist/runtime/equal';
 import ucs2length from 'ajv/dist/runtime/ucs2length';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { makeFolder } from '../../io/make-folder';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { version as AJV_VERSION } from 'ajv/package.json';
@@ -96,7 +97,7 @@ export function cachedValidators(request: ValidatorRequest): Record<string, Vali
 /** Compiles `request` into `directory` (the build does this for the built-in schemas). */
 export function writeCompiledValidators(request: ValidatorRequest, directory: string): string {
   const file = path.join(directory, `${validatorKey(request)}.cjs`);
-  mkdirSync(directory, { recursive: true });
+  makeFolder(directory);
   writeFileSync(file, compiledCode(request));
   return file;
 }
