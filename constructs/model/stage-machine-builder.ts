@@ -54,6 +54,8 @@ export interface GateStageOptions {
 export class StageMachineBuilder {
   /** Starts from the stages of an existing machine (or stage list), e.g. the default platform's. */
   public static from(stages: StageMachine | readonly StageDefinition[], options: StageMachineBuilderOptions): StageMachineBuilder {
+    if (!(stages instanceof StageMachine) && !Array.isArray(stages))
+      throw new TypeError('StageMachineBuilder.from: stages: expected a StageMachine or a list of stage definitions');
     const builder = new StageMachineBuilder(options);
     builder.list.push(...(stages instanceof StageMachine ? stages.stages : stages.map((stage) => structuredClone(stage))));
     builder.cursor = undefined;
