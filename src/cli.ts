@@ -3,7 +3,7 @@ import { ExitCode, UsageError, type Io } from './commands/command';
 import { COMMANDS } from './commands';
 import { UnsupportedFeatureError } from './simulate/engine/unsupported';
 import { OutputError } from './synth/write-manifests';
-import { visibleIo } from './io/visible-text';
+import { visibleText } from './io/visible-text';
 import { z } from 'zod';
 
 // A command parses each zod schema once or a few times: compiling zod's fast path (`new Function`) costs
@@ -19,6 +19,11 @@ const PROCESS_IO: Io = {
   err: (text) => process.stderr.write(text),
   env: process.env,
 };
+
+/** `io` whose output and error streams receive only visible text (visible-text.ts). */
+function visibleIo(io: Io): Io {
+  return { ...io, out: (text) => io.out(visibleText(text)), err: (text) => io.err(visibleText(text)) };
+}
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length)) + 2;

@@ -10,8 +10,7 @@ import { homedir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { userCacheDir } from '../src/user-cache-dir';
-const readCacheFile = (_file: string): Buffer | undefined => Buffer.from('x');
+import { readCacheFile, userCacheDir } from '../src/user-cache-dir';
 import { customCrd } from './support/custom-crd';
 import { useScratchDirs } from './support/scratch-dir';
 
@@ -57,7 +56,7 @@ describe('validate --crds with a damaged cache', () => {
     const run = spawnSync(process.execPath, [TSX, '--tsconfig', path.join(ROOT, 'tsconfig.json'), script], {
       cwd: folder,
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 240_000,
       env: { ...process.env, AGENT_PLAY_CACHE_DIR: cache, TSX_DISABLE_CACHE: '1', ...env },
     });
     return { code: run.status, signal: run.signal, out: run.stdout, err: run.stderr };
@@ -101,7 +100,7 @@ describe('validate --crds with a damaged cache', () => {
     expect(afterFifo.signal, 'blocked on the FIFO').toBeNull();
     expect(afterFifo).toMatchObject({ code: 1, out: first.out });
     for (const file of compiled(cache)) expect(lstatSync(file).isFile()).toBe(true);
-  }, 240_000);
+  }, 900_000);
 
   it('a relative AGENT_PLAY_CACHE_DIR writes nothing into the working folder', () => {
     const { folder } = project();
@@ -110,5 +109,5 @@ describe('validate --crds with a damaged cache', () => {
     expect(run.code, run.err).toBe(1);
     expect(readdirSync(folder).sort()).toEqual(['crds', 'home', 'run.ts', 'widget.yaml']);
     expect(readdirSync(path.join(home, '.cache', 'agent-play'))).toContain('validators');
-  }, 120_000);
+  }, 300_000);
 });

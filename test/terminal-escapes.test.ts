@@ -3,16 +3,16 @@
  * record holding ESC, OSC, NUL, a carriage return or a bidirectional control reaches the screen as `\uXXXX`,
  * while JSON and YAML output keep their values.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { toYamlText } from '../constructs/model/yaml-text';
 import { progressConfigMapOf, progressKeyOf } from '../constructs/progress/progress-layout';
 import { visibleText } from '../src/io/visible-text';
 import { runCapturing } from './support/run-cli';
+import { useScratchDirs } from './support/scratch-dir';
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);
 /** What a terminal acts on: C0 controls but tab and line feed, DEL, C1 controls, Unicode line breaks, bidi controls, BOM. */
@@ -26,8 +26,7 @@ const hostile = fc.string({
   maxLength: 30,
 });
 
-const scratch = mkdtempSync(path.join(tmpdir(), 'agent-play-escapes-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = useScratchDirs('agent-play-escapes-');
 
 describe('visibleText', () => {
   it('leaves nothing a terminal acts on, and JSON and YAML read back the same values', () => {
@@ -50,7 +49,7 @@ describe('the commands print what they read as visible text', () => {
   const screen = '\u001b]0;pwned\u0007\u001b[2J\u001b[32mALL GOOD\r';
 
   it('config validate: an unknown setting', () => {
-    const file = path.join(scratch, 'config.yaml');
+    const file = path.join(scratch(), 'config.yaml');
     writeFileSync(file, `${JSON.stringify(screen)}: 1\n`);
     const run = runCapturing(['config', 'validate', '--config', file]);
     expect(run.code).toBe(2);

@@ -126,7 +126,7 @@ export function playTemplateVariantName(bindingsHash: string): string {
  * and the registry (the `workflow-name` strategy) and a project finds its task's play again. At most 61
  * characters (services have at most 40).
  *
- * @throws when the service has no letter or digit
+ * @throws when the service has no letter or digit, or the task id is none (see taskIdText)
  */
 export function playWorkflowName(service: string, taskId: number | string): string {
   return `${dnsName(['play', service])}-task-${taskIdText(taskId, 'playWorkflowName')}`;
@@ -150,6 +150,7 @@ function taskIdText(taskId: number | string, caller: string): string {
 /**
  * The ConfigMap where an earlier layout recorded a task's gate releases, one key per gate. Releases now live
  * in the task's progress record; a play recreated from that layout's state still reads these (read only).
+ * @throws TypeError when the task id is none (see taskIdText)
  */
 export function legacyReleaseConfigMapName(service: string, taskId: number | string): string {
   return `${dnsName(['play-release', service])}-task-${taskIdText(taskId, 'legacyReleaseConfigMapName')}`;

@@ -9,7 +9,6 @@
  * character changes.
  */
 import { INVISIBLE_FORMAT, NOT_YAML_PRINTABLE, YAML_1_1_LINE_BREAK } from '../../constructs/model/text-characters';
-import type { Io } from '../commands/command';
 
 /** Every character a terminal would act on rather than show: the controls but tab and line feed, and those of text-characters.ts. */
 const ACTED_ON = new RegExp(`\\r|${NOT_YAML_PRINTABLE.source}|${YAML_1_1_LINE_BREAK.source}|${INVISIBLE_FORMAT.source}`, 'g');
@@ -17,9 +16,4 @@ const ACTED_ON = new RegExp(`\\r|${NOT_YAML_PRINTABLE.source}|${YAML_1_1_LINE_BR
 /** `text` with each character a terminal would act on written as `\uXXXX`. */
 export function visibleText(text: string): string {
   return text.replace(ACTED_ON, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** `io` whose output and error streams receive only visible text. */
-export function visibleIo(io: Io): Io {
-  return { ...io, out: (text) => io.out(visibleText(text)), err: (text) => io.err(visibleText(text)) };
 }
