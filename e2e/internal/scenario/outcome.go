@@ -1,0 +1,120 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// PlayOutcome is where a task's newest play ended up.
+type PlayOutcome struct {
+	Repository string `json:"repository"`
+	Task       int    `json:"task"`
+	Stage      string `json:"stage"`
+	Status     string `json:"status,omitempty"`
+	Round      int    `json:"round,omitempty"`
+	Phase      string `json:"phase,omitempty"`
+	Message    string `json:"message,omitempty"`
+}
+
+// CodeRunOutcome is one CodeRun as the comparison sees it.
+type CodeRunOutcome struct {
+	Stage          string `json:"stage"`
+	ContextVersion int64  `json:"contextVersion"`
+	Phase          string `json:"phase"`
+}
+
+// Outcome is what a scenario came to.
+type Outcome struct {
+	Plays    []PlayOutcome    `json:"plays"`
+	CodeRuns []CodeRunOutcome `json:"coderuns"`
+	// Releases are the gates recorded at any time, as task/gate.
+	Releases []string `json:"releases"`
+	MostLive int      `json:"mostLiveCodeRuns"`
+}
+
+// outcome reads the outcome back from the cluster and the stub's history.
+func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
+	o := &Outcome{}
+	tasks := map[string]TaskRef{}
+	for _, p := range r.sc.Plays {
+		tasks[fmt.Sprintf("%s/%d", p.Repository, p.Task)] = TaskRef{Repository: p.Repository, Task: p.Task}
+	}
+	for _, st := range r.sc.Steps {
+		for _, t := range []*TaskRef{st.AgentDone, st.AgentFailed, st.DeletePlay, st.ResumeFromState, st.Restart} {
+			if t != nil {
+				tasks[fmt.Sprintf("%s/%d", t.Repository, t.Task)] = TaskRef{Repository: t.Repository, Task: t.Task}
+			}
+		}
+	}
+	keys := make([]string, 0, len(tasks))
+	for k := range tasks {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t := tasks[k]
+		items, err := r.plays(ctx, t.Repository, t.Task)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) == 0 {
+			o.Plays = append(o.Plays, PlayOutcome{Repository: t.Repository, Task: t.Task, Stage: "(no play)"})
+			continue
+		}
+		w := items[0]
+		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
+		msg, _, _ := unstructured.NestedString(w.Object, "status", "message")
+		po := PlayOutcome{Repository: t.Repository, Task: t.Task, Stage: w.GetLabels()["current-stage"], Phase: phase, Message: msg}
+		if phase == "Failed" || phase == "Error" {
+			po.Status = "failed"
+		}
+		if n, err := strconv.Atoi(w.GetLabels()["round"]); err == nil && n > 1 {
+			po.Round = n
+		}
+		o.Plays = append(o.Plays, po)
+	}
+	hist, most := r.env.Stub.History()
+	for _, h := range hist {
+		o.CodeRuns = append(o.CodeRuns, CodeRunOutcome{Stage: h.Stage, ContextVersion: h.ContextVersion, Phase: h.Phase})
+	}
+	o.MostLive = most
+	o.Releases = r.releasesSeen
+	return o, nil
+}
+
+// recordReleases adds the gates now in the release ConfigMaps (play-release-{service}-task-{id}).
+func (r *Runner) recordReleases(ctx context.Context) error {
+	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, s := range r.releasesSeen {
+		seen[s] = true
+	}
+	for _, cm := range cms.Items {
+		if !strings.HasPrefix(cm.Name, "play-release-") {
+			continue
+		}
+		i := strings.LastIndex(cm.Name, "-task-")
+		if i < 0 {
+			continue
+		}
+		task := cm.Name[i+len("-task-"):]
+		for gate := range cm.Data {
+			key := task + "/" + gate
+			if !seen[key] {
+				seen[key] = true
+				r.releasesSeen = append(r.releasesSeen, key)
+			}
+		}
+	}
+	sort.Strings(r.releasesSeen)
+	return nil
+}

@@ -1,0 +1,113 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"cdk8s-agent-play/e2e/internal/coderun"
+	"cdk8s-agent-play/e2e/internal/kube"
+)
+
+// settle waits until the namespace is quiet: for env.Quiet no Workflow, pod, CodeRun or ConfigMap
+// changed, no pod is pending, no Workflow waits to be picked up or sits in a retry's back-off. Then
+// every play waits on something outside (a gate, an agent) or has ended.
+func (r *Runner) settle(ctx context.Context, what string) error {
+	deadline := time.Now().Add(r.env.StepLimit)
+	last, since := "", time.Now()
+	for {
+		fp, busy, err := r.fingerprint(ctx)
+		if err != nil {
+			return err
+		}
+		if fp != last || busy != "" {
+			last, since = fp, time.Now()
+		}
+		if time.Since(since) >= r.env.Quiet {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("after %s: the cluster did not settle within %s (%s)", what, r.env.StepLimit, busy)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
+	ns := r.env.Namespace
+	var parts []string
+	busy := ""
+	wfs, err := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return "", "", err
+	}
+	for _, w := range wfs.Items {
+		parts = append(parts, "wf/"+w.GetName()+"/"+w.GetResourceVersion())
+		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
+		if phase == "" && w.GetDeletionTimestamp() == nil {
+			busy = "workflow " + w.GetName() + " not picked up yet"
+		}
+		if phase == "Running" {
+			if b := backingOff(&w); b != "" {
+				busy = "workflow " + w.GetName() + ": " + b
+			}
+		}
+	}
+	pods, err := r.env.Client.Kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return "", "", err
+	}
+	for _, p := range pods.Items {
+		parts = append(parts, "pod/"+p.Name+"/"+p.ResourceVersion)
+		if p.Status.Phase == "Pending" || p.DeletionTimestamp != nil {
+			busy = "pod " + p.Name + " " + string(p.Status.Phase)
+		}
+	}
+	crs, err := r.env.Client.Dynamic.Resource(coderun.Resource).Namespace(ns).List(ctx, metav1.ListOptions{})
+	if err == nil {
+		for _, c := range crs.Items {
+			parts = append(parts, "cr/"+c.GetName()+"/"+c.GetResourceVersion())
+		}
+	}
+	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return "", "", err
+	}
+	for _, c := range cms.Items {
+		parts = append(parts, "cm/"+c.Name+"/"+c.ResourceVersion)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ","), busy, nil
+}
+
+// backingOff tells whether a running Workflow waits on a timer: a retry node between two attempts.
+func backingOff(w *unstructured.Unstructured) string {
+	nodes, _, _ := unstructured.NestedMap(w.Object, "status", "nodes")
+	for _, v := range nodes {
+		n, _ := v.(map[string]any)
+		if n["type"] != "Retry" || n["phase"] != "Running" {
+			continue
+		}
+		children, _ := n["children"].([]any)
+		active := false
+		for _, c := range children {
+			cn, _ := nodes[fmt.Sprint(c)].(map[string]any)
+			if cn != nil && (cn["phase"] == "Running" || cn["phase"] == "Pending") {
+				active = true
+			}
+		}
+		if !active {
+			return fmt.Sprintf("retry %v backing off", n["displayName"])
+		}
+	}
+	return ""
+}
