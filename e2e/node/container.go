@@ -76,9 +76,11 @@ func (r *podRunner) startContainer(ctx context.Context, c *corev1.Container, isI
 		return nil, err
 	}
 	path := binDir + ":" + basePath
-	home := filepath.Join(r.dir, "home", c.Name)
-	if err := mkdirAll(home); err != nil {
-		return nil, err
+	uid, gid, groups := userOf(r.pod, c)
+	// A runtime gives HOME from the image's passwd file; these images have none: / for any user but root.
+	home := "/"
+	if uid == nil || *uid == 0 {
+		home = "/root"
 	}
 	// An image's environment, then the pod's (which wins), as a runtime merges them.
 	base := []string{"PATH=" + path, "HOSTNAME=" + r.pod.Name, "HOME=" + home}
@@ -90,7 +92,6 @@ func (r *podRunner) startContainer(ctx context.Context, c *corev1.Container, isI
 	if err != nil {
 		return nil, &waitingError{reason: "CreateContainerConfigError", err: err}
 	}
-	uid, gid, groups := userOf(r.pod, c)
 	spec := initSpec{
 		Mounts: mounts, Netns: r.net.path, Hostname: r.pod.Name, UID: uid, GID: gid, Groups: groups,
 		WorkDir: c.WorkingDir, Argv: im.argv(expandArgs(c.Command, envMap), expandArgs(c.Args, envMap)), Env: env, Path: path,

@@ -130,10 +130,10 @@ func (n *Node) register(ctx context.Context) error {
 	now := metav1.Now()
 	cur.Status = corev1.NodeStatus{
 		Capacity: capacity, Allocatable: capacity, Phase: corev1.NodeRunning,
-		Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady", Message: "process node is ready", LastHeartbeatTime: now, LastTransitionTime: now}},
-		Addresses:  []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "127.0.0.1"}, {Type: corev1.NodeHostName, Address: n.cfg.Name}},
+		Conditions:      []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady", Message: "process node is ready", LastHeartbeatTime: now, LastTransitionTime: now}},
+		Addresses:       []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "127.0.0.1"}, {Type: corev1.NodeHostName, Address: n.cfg.Name}},
 		DaemonEndpoints: corev1.NodeDaemonEndpoints{KubeletEndpoint: corev1.DaemonEndpoint{Port: int32(n.cfg.Port)}},
-		NodeInfo: corev1.NodeSystemInfo{OperatingSystem: "linux", Architecture: "amd64", KubeletVersion: "process-node", ContainerRuntimeVersion: "process://1"},
+		NodeInfo:        corev1.NodeSystemInfo{OperatingSystem: "linux", Architecture: "amd64", KubeletVersion: "process-node", ContainerRuntimeVersion: "process://1"},
 	}
 	_, err = n.kc.CoreV1().Nodes().UpdateStatus(ctx, cur, metav1.UpdateOptions{})
 	return err

@@ -638,4 +638,3 @@ func (r *podRunner) container(name string) (*container, error) {
 	}
 	return ct, nil
 }
-

@@ -36,6 +36,7 @@ func run(args []string) error {
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	e2eDir := fs.String("e2e", ".", "the e2e folder of the repository")
 	noBuild := fs.Bool("no-build", false, "run: use the programs already built")
+	bare := fs.Bool("bare", false, "up: the control plane and the process node only")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -55,7 +56,7 @@ func run(args []string) error {
 	case "build":
 		return build.All(dir, binDir, os.Stdout)
 	case "up":
-		c, err := cluster.Start(ctx, cluster.Options{E2EDir: dir, BinDir: binDir, RunDir: runDir, Self: self, Log: os.Stdout})
+		c, err := cluster.Start(ctx, cluster.Options{E2EDir: dir, BinDir: binDir, RunDir: runDir, Self: self, Log: os.Stdout, Bare: *bare})
 		if err != nil {
 			return err
 		}

@@ -15,8 +15,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
+	"cdk8s-agent-play/e2e/internal/audit"
 	"cdk8s-agent-play/e2e/internal/cluster"
 	"cdk8s-agent-play/e2e/internal/coderun"
+	"cdk8s-agent-play/e2e/internal/faults"
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/internal/platform"
 	"cdk8s-agent-play/e2e/internal/scenario"
@@ -37,6 +39,7 @@ type result struct {
 	Diff      []string          `json:"diff,omitempty"`
 	Error     string            `json:"error,omitempty"`
 	Notes     []string          `json:"notes,omitempty"`
+	Refused   []string          `json:"refused,omitempty"`
 	Expect    string            `json:"expect,omitempty"`
 	Passed    bool              `json:"passed"`
 	Seconds   int               `json:"seconds"`
@@ -157,25 +160,38 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, e entry) resu
 	stubCtx, stopStub := context.WithCancel(ctx)
 	defer stopStub()
 	go stub.Run(stubCtx)
+	inj, err := faults.Start(ctx, c.Client.Kube, c.CP.PKI.NodeCert, c.CP.PKI.NodeKey, c.CP.PKI.CACert, stub.Namespace)
+	if err != nil {
+		return fail(fmt.Errorf("fault injector: %w", err))
+	}
+	defer inj.Close()
 	env := scenario.Env{
 		Client: c.Client, Node: c.Node, Stub: stub, Namespace: stub.Namespace, RepoDir: o.repoDir, Log: o.log,
-		Quiet: 5 * time.Second, StepLimit: 8 * time.Minute,
+		Quiet: 5 * time.Second, StepLimit: 8 * time.Minute, Faults: inj,
 	}
 	runner := scenario.NewRunner(env, sc)
+	auditLog := &audit.Reader{Path: c.CP.AuditLog}
+	auditLog.Skip()
 	real, err := runner.Run(ctx)
 	res.Notes = runner.Notes
+	if refused, aerr := auditLog.Refusals(stub.Namespace); aerr == nil {
+		res.Refused = refused
+	}
 	if err != nil {
 		return fail(err)
 	}
 	res.Real = real
 	res.Diff = scenario.Diff(real, sim)
+	bad := len(res.Diff) > 0 || len(res.Refused) > 0
 	switch {
-	case e.Expect == "" && len(res.Diff) == 0:
+	case e.Expect == "" && !bad:
 		res.Passed = true
-	case e.Expect != "" && len(res.Diff) > 0:
+	case e.Expect != "" && bad:
 		res.Passed = true
 	case e.Expect != "":
-		res.Error = "agrees with the simulator now: take it off the known findings in e2e/scenarios.yaml"
+		res.Error = "agrees with the simulator and nothing was refused now: take it off the known findings in e2e/scenarios.yaml"
+	case len(res.Refused) > 0:
+		res.Error = fmt.Sprintf("the API server refused %d request(s) of the platform (RBAC or PodSecurity)", len(res.Refused))
 	default:
 		res.Error = "differs from the simulator"
 	}
@@ -306,6 +322,9 @@ func printTable(w io.Writer, results []result) {
 		if r.Error != "" {
 			fmt.Fprintf(w, "  %s: %s\n", r.Name, r.Error)
 		}
+		for _, x := range r.Refused {
+			fmt.Fprintf(w, "  %s: refused: %s\n", r.Name, x)
+		}
 	}
 }
 
@@ -318,4 +337,3 @@ func firstLine(s string) string {
 	}
 	return s
 }
-

@@ -30,6 +30,8 @@ type Options struct {
 	// Self is this program (it starts each container).
 	Self string
 	Log  io.Writer
+	// Bare stops after the control plane and the node: no Argo (for looking at the node alone).
+	Bare bool
 }
 
 // Cluster is a running local cluster.
@@ -110,6 +112,9 @@ func Start(ctx context.Context, o Options) (cl *Cluster, err error) {
 		return nil, err
 	}
 	c.logf("process node registered, controller manager serving (%s)", time.Since(t0).Round(time.Second))
+	if o.Bare {
+		return c, nil
+	}
 	p := upstream.Paths{E2EDir: o.E2EDir, Kubectl: filepath.Join(o.BinDir, "kubectl")}
 	if err := upstream.InstallArgoWorkflows(ctx, c.Client, p); err != nil {
 		return nil, fmt.Errorf("argo workflows: %w", err)

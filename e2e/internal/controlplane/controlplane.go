@@ -34,10 +34,12 @@ type Config struct {
 
 // ControlPlane is a started control plane.
 type ControlPlane struct {
-	PKI            pki.Files
+	PKI             pki.Files
 	AdminKubeconfig string
-	LogDir         string
-	procs          []*proc.Process
+	LogDir          string
+	// AuditLog holds the API server's audit events of the service accounts' requests (see auditPolicy).
+	AuditLog string
+	procs    []*proc.Process
 }
 
 // Start ends any control plane an earlier run left, then starts a fresh one (empty etcd) and returns once
@@ -60,6 +62,12 @@ func Start(ctx context.Context, c Config) (*ControlPlane, error) {
 	if err := os.WriteFile(tokens, []byte(adminToken+`,admin,admin,"system:masters"`+"\n"), 0o600); err != nil {
 		return nil, err
 	}
+	policy := filepath.Join(c.RunDir, "audit-policy.yaml")
+	if err := os.WriteFile(policy, []byte(auditPolicy), 0o644); err != nil {
+		return nil, err
+	}
+	cp.AuditLog = filepath.Join(logDir, "audit.log")
+	_ = os.Remove(cp.AuditLog)
 	etcdData := filepath.Join(c.RunDir, "etcd")
 	if err := os.RemoveAll(etcdData); err != nil {
 		return nil, err
@@ -82,6 +90,8 @@ func Start(ctx context.Context, c Config) (*ControlPlane, error) {
 		"--tls-cert-file", files.ServingCert, "--tls-private-key-file", files.ServingKey,
 		"--client-ca-file", files.CACert, "--token-auth-file", tokens,
 		"--authorization-mode", "RBAC",
+		"--audit-policy-file", policy, "--audit-log-path", cp.AuditLog, "--audit-log-format", "json",
+		"--audit-log-mode", "batch", "--audit-log-batch-max-wait", "1s", "--audit-log-maxsize", "200",
 		"--service-account-issuer", "https://kubernetes.default.svc", "--api-audiences", "https://kubernetes.default.svc",
 		"--service-account-key-file", files.SAPub, "--service-account-signing-key-file", files.SAKey,
 		"--service-cluster-ip-range", "10.0.0.0/24",
@@ -106,6 +116,21 @@ func Start(ctx context.Context, c Config) (*ControlPlane, error) {
 	}
 	return cp, nil
 }
+
+// auditPolicy records, at Metadata level, what service accounts ask (every request of a pod or a
+// controller): the harness reads the refusals (403: RBAC or PodSecurity) back from it.
+const auditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: None
+    resources:
+      - group: coordination.k8s.io
+        resources: [leases]
+  - level: Metadata
+    userGroups: ["system:serviceaccounts"]
+  - level: None
+`
 
 // waitReady polls /readyz until it answers 200.
 func (cp *ControlPlane) waitReady(ctx context.Context, limit time.Duration) error {

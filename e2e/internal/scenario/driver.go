@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"cdk8s-agent-play/e2e/internal/coderun"
+	"cdk8s-agent-play/e2e/internal/faults"
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/node"
 )
@@ -35,6 +36,8 @@ type Env struct {
 	Quiet time.Duration
 	// StepLimit bounds the wait for a step to settle.
 	StepLimit time.Duration
+	// Faults refuses Sensor triggers on request (triggerFailures).
+	Faults *faults.Injector
 }
 
 // Runner runs one scenario.
@@ -66,7 +69,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	if err := r.settle(ctx, "the plays of the scenario"); err != nil {
+	if err := r.settle(ctx, "the plays of the scenario", r.env.Quiet); err != nil {
 		return nil, err
 	}
 	for i, st := range r.sc.Steps {
@@ -74,7 +77,17 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		if err := r.step(ctx, i, st); err != nil {
 			return nil, fmt.Errorf("%s: %w", st.Describe(i), err)
 		}
-		if err := r.settle(ctx, st.Describe(i)); err != nil {
+		quiet := r.env.Quiet
+		if st.TriggerFailures > 0 {
+			// A Sensor retries a refused trigger after 5 s, 10 s, ...: nothing changes meanwhile.
+			quiet = max(quiet, 40*time.Second)
+		}
+		err := r.settle(ctx, st.Describe(i), quiet)
+		if st.TriggerFailures > 0 && r.env.Faults != nil {
+			r.note("step %d: %d trigger attempt(s) refused as triggerFailures %d asks", i, r.env.Faults.Refused, st.TriggerFailures)
+			r.env.Faults.Disarm()
+		}
+		if err != nil {
 			return nil, err
 		}
 		if err := r.recordReleases(ctx); err != nil {
@@ -92,7 +105,14 @@ func (r *Runner) step(ctx context.Context, i int, st Step) error {
 			delivery = fmt.Sprintf("step-%d", i)
 		}
 		if st.TriggerFailures > 0 {
-			r.note("step %d: triggerFailures %d is not injected on the real cluster (every trigger succeeds)", i, st.TriggerFailures)
+			users, err := r.sensorUsers(ctx)
+			if err != nil {
+				return err
+			}
+			if r.env.Faults == nil {
+				return fmt.Errorf("triggerFailures needs the fault injector")
+			}
+			r.env.Faults.Arm(st.TriggerFailures, users)
 		}
 		return r.deliver(ctx, st.Github, filepath.Join(r.sc.Dir, st.Payload), delivery)
 	case st.AgentDone != nil:
@@ -300,3 +320,19 @@ func (r *Runner) resumeFromState(ctx context.Context, t TaskRef) error {
 	return nil
 }
 
+// sensorUsers gives the user names of the namespace's Sensors (their service accounts).
+func (r *Runner) sensorUsers(ctx context.Context) ([]string, error) {
+	list, err := r.env.Client.Dynamic.Resource(kube.SensorResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var users []string
+	for _, s := range list.Items {
+		sa, _, _ := unstructured.NestedString(s.Object, "spec", "template", "serviceAccountName")
+		if sa == "" {
+			sa = "default"
+		}
+		users = append(users, "system:serviceaccount:"+r.env.Namespace+":"+sa)
+	}
+	return users, nil
+}

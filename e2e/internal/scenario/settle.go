@@ -17,7 +17,7 @@ import (
 // settle waits until the namespace is quiet: for env.Quiet no Workflow, pod, CodeRun or ConfigMap
 // changed, no pod is pending, no Workflow waits to be picked up or sits in a retry's back-off. Then
 // every play waits on something outside (a gate, an agent) or has ended.
-func (r *Runner) settle(ctx context.Context, what string) error {
+func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration) error {
 	deadline := time.Now().Add(r.env.StepLimit)
 	last, since := "", time.Now()
 	for {
@@ -28,7 +28,7 @@ func (r *Runner) settle(ctx context.Context, what string) error {
 		if fp != last || busy != "" {
 			last, since = fp, time.Now()
 		}
-		if time.Since(since) >= r.env.Quiet {
+		if time.Since(since) >= quiet {
 			return nil
 		}
 		if time.Now().After(deadline) {
