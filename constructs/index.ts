@@ -13,14 +13,14 @@ export type * from './model/stage-machine';
 export type * from './model/stage-machine-builder';
 export type * from './model/releases';
 export type * from './model/play-contract';
-export type * from './model/project';
+export type * from './project/project';
 export type * from './model/coderun-schema';
 export type * from './model/task-id-template';
 export type * from './workflows/argo-types';
 export type * from './workflows/workflow-template';
 export type * from './workflows/play-workflow-template';
 export type * from './workflows/coderun-workflow-template';
-export type * from './workflows/project-workflow-template';
+export type * from './project/project-workflow-template';
 export type * from './workflows/coderun-manifest';
 export type * from './workflows/direct-agent-run';
 export type * from './model/executors';
@@ -35,12 +35,16 @@ export type * from './platform/agent-platform';
 export type * from './events/argo-events-types';
 export type * from './events/event-bus';
 export type * from './events/github-event-source';
-export type * from './events/gate-sensor';
-export type * from './events/play-resumer-template';
-export type * from './events/remediation-sensor';
-export type * from './events/play-remediator-template';
-export type * from './model/remediation';
-export type * from './model/remediator-contract';
+export type * from './gate/gate-sensor';
+export type * from './resumer/play-resumer-template';
+export type * from './remediation/remediation-sensor';
+export type * from './remediation/play-remediator-template';
+export type * from './remediation/remediation';
+export type * from './remediation/remediator-contract';
+export type * from './progress/progress-record';
+export type * from './runtime/kube-api';
+export type * from './runtime/runtime-step';
+export type * from './runtime/step-env';
 
 // The whole platform
 export { AgentPlatform, PlatformCharts } from './platform/agent-platform';
@@ -60,7 +64,7 @@ export { Releases } from './model/releases';
 export { MAX_TEMPLATES, WorkflowTemplate } from './workflows/workflow-template';
 export { PlayWorkflowTemplate } from './workflows/play-workflow-template';
 export { CodeRunParameters, CodeRunWorkflowTemplate } from './workflows/coderun-workflow-template';
-export { ProjectWorkflowTemplate } from './workflows/project-workflow-template';
+export { ProjectWorkflowTemplate } from './project/project-workflow-template';
 export { codeRunManifest } from './workflows/coderun-manifest';
 export {
   AGENT_USER_ID,
@@ -82,10 +86,10 @@ export { PlayRbac } from './rbac/play-rbac';
 export { ScopedServiceAccount } from './rbac/scoped-service-account';
 export { EventBus } from './events/event-bus';
 export { GithubEventSource } from './events/github-event-source';
-export { GateSensor } from './events/gate-sensor';
-export { PlayResumerTemplate } from './events/play-resumer-template';
-export { RemediationSensor } from './events/remediation-sensor';
-export { PlayRemediatorTemplate } from './events/play-remediator-template';
+export { GateSensor } from './gate/gate-sensor';
+export { PlayResumerTemplate } from './resumer/play-resumer-template';
+export { RemediationSensor } from './remediation/remediation-sensor';
+export { PlayRemediatorTemplate } from './remediation/play-remediator-template';
 
 // Remediation rounds
 export {
@@ -95,8 +99,8 @@ export {
   defaultRemediateConditions,
   remediationPlan,
   roundsExhaustedReason,
-} from './model/remediation';
-export { REMEDIATOR_TEMPLATE_NAME, RemediationKinds } from './model/remediator-contract';
+} from './remediation/remediation';
+export { REMEDIATOR_TEMPLATE_NAME, RemediationKinds } from './remediation/remediator-contract';
 
 // Names, labels and limits: what other tools need to find and read what the platform creates
 export {
@@ -110,7 +114,6 @@ export {
   MAX_LABEL_VALUE_LENGTH,
   MAX_NAME_LENGTH,
   parseRepository,
-  progressConfigMapName,
   repositoryLabelValue,
   workspacePvcName,
 } from './model/naming';
@@ -139,7 +142,23 @@ export {
   ProgressStatuses,
   RESUMER_TEMPLATE_NAME,
 } from './model/play-contract';
-export { MAX_DAG_TASKS, ProjectError } from './model/project';
+export { MAX_DAG_TASKS, ProjectError } from './project/project';
+export {
+  LEGACY_PROGRESS_SHARDS,
+  PROGRESS_SHARDS,
+  parseProgressKey,
+  progressConfigMapOf,
+  progressKeyOf,
+  progressShardName,
+  progressShardNames,
+} from './progress/progress-layout';
+
+// The runtime program the platform's steps run, and what a step is (for tools that run steps themselves)
+export { RuntimeConfigMap, RUNTIME_LABEL } from './config/runtime-config-map';
+export { runtimeConfigMapName } from './runtime/runtime-config-map-name';
+export { DEFAULT_RUNTIME_IMAGE, RUNTIME_FILE, RUNTIME_MOUNT_PATH } from './runtime/runtime-layout';
+export { ApiError, ApiResources } from './runtime/kube-api';
+export { StepFailure } from './runtime/runtime-step';
 export { TASK_BRANCH_PATTERN, TASK_LABEL_PATTERN } from './model/task-id-template';
 
 // Direct execution: the executor table, and what a direct agent reads

@@ -26,10 +26,10 @@ function usage(): string {
 }
 
 /**
- * Runs the command line and returns the exit code. Every expected failure becomes one line per problem on
- * stderr; nothing is written when anything fails.
+ * Runs the command line and returns the exit code (as a promise for a command that waits, such as `simulate`).
+ * Every expected failure becomes one line per problem on stderr; nothing is written when anything fails.
  */
-export function runCli(argv: readonly string[], io: Io = PROCESS_IO): number {
+export function runCli(argv: readonly string[], io: Io = PROCESS_IO): number | Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(usage());
@@ -41,7 +41,8 @@ export function runCli(argv: readonly string[], io: Io = PROCESS_IO): number {
     return ExitCode.badInput;
   }
   try {
-    return command.run(args, io);
+    const code = command.run(args, io);
+    return typeof code === 'number' ? code : code.catch((error: unknown) => report(error, name, io));
   } catch (error) {
     return report(error, name, io);
   }

@@ -16,6 +16,7 @@ const MANIFESTS = 'dist-manifests';
 
 function main(): number {
   const code = runCli(['synth', '--out', MANIFESTS]);
+  if (typeof code !== 'number') throw new Error('synth is a synchronous command');
   const cliOut = process.env.CDK8S_OUTDIR;
   if (code !== 0 || !cliOut || path.resolve(cliOut) === path.resolve(MANIFESTS)) return code;
   mkdirSync(cliOut, { recursive: true });

@@ -80,5 +80,7 @@ export const { runCli, endQuietlyOnClosedPipe, exitWhenWritten, ExitCode } = cli
 
 if (require.main === module) {
   endQuietlyOnClosedPipe(process.stdout);
-  exitWhenWritten(runCli(process.argv.slice(2)));
+  const code = runCli(process.argv.slice(2));
+  if (typeof code === 'number') exitWhenWritten(code);
+  else void code.then((exitCode) => exitWhenWritten(exitCode));
 }

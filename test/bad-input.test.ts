@@ -20,9 +20,9 @@ import {
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { endQuietlyOnClosedPipe } from '../src/commands/closed-pipe';
-import { MAX_INPUT_BYTES, readCapped } from '../src/commands/read-text-file';
+import { MAX_INPUT_BYTES, readCapped } from '../src/io/read-text-file';
 import { MAX_NESTING_DEPTH } from '../src/validate/kubernetes-yaml';
-import { runCapturing } from './support/run-cli';
+import { runCapturing, runCapturingAsync } from './support/run-cli';
 import { useScratchDirs } from './support/scratch-dir';
 
 const scratch = useScratchDirs('agent-play-bad-');
@@ -87,14 +87,14 @@ describe('hostile YAML is one line naming the file (exit 2), never an unexpected
     }
   });
 
-  it.each(cases)('%s as a config file or a scenario', (_name, text) => {
+  it.each(cases)('%s as a config file or a scenario', async (_name, text) => {
     const folder = scratch();
     writeFileSync(join(folder, 'hostile.yaml'), text);
     for (const argv of [
       ['config', 'validate', '--config', join(folder, 'hostile.yaml')],
       ['simulate', join(folder, 'hostile.yaml')],
     ]) {
-      const run = runCapturing(argv, { env: {} });
+      const run = await runCapturingAsync(argv, { env: {} });
       expect(run.code, run.err).toBe(2);
       expect(run.err).toMatch(new RegExp(`^${join(folder, 'hostile.yaml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
       expect(run.err).not.toContain('unexpected failure');
@@ -133,11 +133,11 @@ describe('files that are not manifests', () => {
     }
   });
 
-  it.runIf(canMakeFifo)('a FIFO nobody writes to is refused at once instead of hanging', () => {
+  it.runIf(canMakeFifo)('a FIFO nobody writes to is refused at once instead of hanging', async () => {
     const fifo = join(scratch(), 'pipe.yaml');
     execFileSync('mkfifo', [fifo]);
     expect(runCapturing(['validate', fifo]).err).toBe(`${fifo}: a FIFO (named pipe), not a file: name a regular file\n`);
-    expect(runCapturing(['simulate', fifo]).err).toBe(
+    expect((await runCapturingAsync(['simulate', fifo])).err).toBe(
       `${fifo}: cannot read the scenario (a FIFO (named pipe), not a file: name a regular file)\n`,
     );
   });

@@ -11,7 +11,18 @@ import { GENERATED_HEADER } from '../src/synth/synthesize';
 import { useScratchDirs } from './support/scratch-dir';
 
 const ROOT = path.resolve(__dirname, '..');
-const PROJECT_FILES = ['package.json', 'cdk8s.yaml', 'tsconfig.json', 'scripts', 'constructs', 'src', 'bench', 'schemas', 'dist-manifests'];
+const PROJECT_FILES = [
+  'package.json',
+  'cdk8s.yaml',
+  'tsconfig.json',
+  'scripts',
+  'constructs',
+  'runtime',
+  'src',
+  'bench',
+  'schemas',
+  'dist-manifests',
+];
 
 const scratch = useScratchDirs('agent-play-cdk8s-');
 let project: string;

@@ -99,7 +99,7 @@ describe('StageMachineBuilder', () => {
       agents: config.agents,
       clis: config.clis,
       serviceAccountName: 'agent-play',
-      helperImage: config.images.kubectl,
+      runtimeImage: config.images.runtime,
     });
     const [template] = chart.toJson();
     expect(validateArgoWorkflowsObject(template)).toEqual([]);

@@ -1,30 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CodeRunSpecSchema } from '../constructs/model/coderun-schema';
-import { ARGOCD_KEEP_ANNOTATIONS, PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL } from '../constructs/model/labels';
-import {
-  isDnsLabel,
-  isLabelKey,
-  isLabelValue,
-  PROGRESS_SHARDS,
-  progressConfigMapName,
-  progressConfigMapOf,
-  repositoryLabelValue,
-  systemPromptKey,
-  workspacePvcName,
-} from '../constructs/model/naming';
+import { ARGOCD_KEEP_ANNOTATIONS, PlayAnnotations, PlayLabels } from '../constructs/model/labels';
+import { isDnsLabel, isLabelKey, isLabelValue, repositoryLabelValue, systemPromptKey, workspacePvcName } from '../constructs/model/naming';
+import { PROGRESS_SHARDS, progressConfigMapOf, progressShardNames } from '../constructs/progress/progress-layout';
+import { RUNTIME_FILE, RUNTIME_MOUNT_PATH } from '../constructs/runtime/runtime-layout';
+import { runtimeConfigMapName } from '../constructs/runtime/runtime-config-map-name';
 import {
   agentAttemptTemplateNames,
   CODERUN_ATTEMPT_INPUT,
   GATE_STAGE_INPUT,
-  GateTemplates,
   PlayParameters,
   PlayTemplates,
   enterTaskName,
   gateNodeSelector,
-  releaseConfigMapName,
+  legacyReleaseConfigMapName,
 } from '../constructs/model/play-contract';
-import { CANCEL_CODERUNS_SCRIPT, CANCEL_SELECTOR_INPUT } from '../constructs/workflows/cancel-coderuns';
+import { CANCEL_SELECTOR_INPUT } from '../constructs/workflows/cancel-coderuns';
 import { IMAGE_PULL_ALLOWANCE_SECONDS } from '../constructs/workflows/retry-policy';
 import { referenceExpression } from '../constructs/workflows/coderun-manifest';
 import { renderArgoTags } from './support/argo-tags';
@@ -45,6 +37,15 @@ const templateNamed = (name: string): any => {
   return found;
 };
 const dagTasks: any[] = templateNamed(PlayTemplates.main).dag.tasks;
+/** The runtime step a template runs (`node /agent-play/runtime.cjs STEP`), and its environment by name. */
+const runtimeStepOf = (template: any): { step: string; env: Record<string, string> } => {
+  expect(template.container.command.slice(0, 2)).toEqual(['node', `${RUNTIME_MOUNT_PATH}/${RUNTIME_FILE}`]);
+  expect(template.volumes).toEqual([expect.objectContaining({ configMap: { name: runtimeConfigMapName() } })]);
+  return {
+    step: template.container.command[2],
+    env: Object.fromEntries(template.container.env.map((variable: any) => [variable.name, variable.value])),
+  };
+};
 const taskNamed = (name: string): any => dagTasks.find((task) => task.name === name);
 
 /** Replaces every Argo reference with a plausible value, as Argo would before creating the object. */
@@ -137,35 +138,34 @@ describe('the play WorkflowTemplate', () => {
     const [[wait, check]] = gate.steps;
     expect(wait.template).toBe(PlayTemplates.awaitRelease);
     expect(wait.when).toBeUndefined();
-    expect(check.template).toBe(GateTemplates.checkAndRelease);
-    const [[read], [release]] = templateNamed(GateTemplates.checkAndRelease).steps;
-    expect(read.template).toBe(PlayTemplates.checkRelease);
-    expect(release.template).toBe(GateTemplates.releaseOwnGate);
-    expect(release.when).toBe('{{steps.check.outputs.parameters.released}} == true');
-    const own = templateNamed(GateTemplates.releaseOwnGate);
-    expect(own.container.command).toEqual(['argo']);
-    expect(own.container.args).toEqual([
-      'resume',
-      '{{workflow.name}}',
-      '--namespace',
-      '{{workflow.namespace}}',
-      '--node-field-selector',
-      gateNodeSelector(`{{inputs.parameters.${GATE_STAGE_INPUT}}}`),
-    ]);
+    expect(check.template).toBe(PlayTemplates.checkRelease);
+    // The check releases the play's own gate itself: a release that finds the gate released already succeeds.
     const checkTemplate = templateNamed(PlayTemplates.checkRelease);
-    expect(checkTemplate.outputs.parameters).toEqual([{ name: 'released', valueFrom: { path: '/tmp/released' } }]);
-    const env = Object.fromEntries(checkTemplate.script.env.map((variable: any) => [variable.name, variable.value]));
-    expect(env.RELEASE_CONFIGMAP).toBe(releaseConfigMapName(config.repositories[0].service, '{{workflow.parameters.task-id}}'));
+    const { step, env } = runtimeStepOf(checkTemplate);
+    expect(step).toBe('gate-check');
+    expect(checkTemplate.outputs.parameters).toEqual([{ name: 'released', valueFrom: { path: '/tmp/outputs/released' } }]);
+    expect(env).toMatchObject({
+      GATE: `{{inputs.parameters.${GATE_STAGE_INPUT}}}`,
+      WORKFLOW_NAME: '{{workflow.name}}',
+      REPOSITORY: config.repositories[0].name,
+      TASK_ID: '{{workflow.parameters.task-id}}',
+      LEGACY_RELEASE_CONFIGMAP: legacyReleaseConfigMapName(config.repositories[0].service, '{{workflow.parameters.task-id}}'),
+    });
+    // No Argo CLI image: no other version of Argo's node status types rewrites the play.
+    expect(templates.some((template) => /argocli/.test(template.container?.image ?? ''))).toBe(false);
   });
 
-  it('patches its own stage labels with a merge patch, as Argo supports', () => {
-    const patch = templateNamed(PlayTemplates.setStageLabels);
-    expect(patch.resource).toMatchObject({ action: 'patch', mergeStrategy: 'merge', flags: ['workflow', '{{workflow.name}}'] });
-    const manifest = parse(patch.resource.manifest);
-    expect(Object.keys(manifest.metadata.labels).sort()).toEqual([PlayLabels.currentStage, PlayLabels.previousStage].sort());
-    expect(manifest.metadata.labels[PlayLabels.currentStage]).toBe('{{inputs.parameters.stage}}');
-    expect(Object.keys(manifest.metadata.annotations)).toEqual([PlayAnnotations.currentAgent]);
-    expect(patch.retryStrategy.limit).toBe('3');
+  it('enters each stage with one runtime step: its labels and history on the Workflow, then the progress record', () => {
+    const { step, env } = runtimeStepOf(templateNamed(PlayTemplates.enterStage));
+    expect(step).toBe('enter-stage');
+    expect(env).toMatchObject({
+      STAGE: '{{inputs.parameters.stage}}',
+      PREVIOUS_STAGE: '{{inputs.parameters.previous-stage}}',
+      AGENT: '{{inputs.parameters.agent}}',
+      STATUS: '{{inputs.parameters.status}}',
+      WORKFLOW_NAME: '{{workflow.name}}',
+    });
+    expect(templateNamed(PlayTemplates.enterStage).retryStrategy.limit).toBe('2');
   });
 
   it('runs each agent stage as one CodeRun per attempt: cancel the stale one, create, then wait', () => {
@@ -253,22 +253,24 @@ describe('the play WorkflowTemplate', () => {
     expect(handler.steps.map((group: any[]) => group[0].template)).toEqual([PlayTemplates.recordExit, PlayTemplates.cancelCodeRuns]);
     expect(handler.steps[1][0].when).toBe("'{{workflow.status}}' != Succeeded");
     expect(handler.steps[1][0].arguments.parameters).toEqual([{ name: CANCEL_SELECTOR_INPUT, value: 'workflow-uid={{workflow.uid}}' }]);
-    expect(templateNamed(PlayTemplates.cancelCodeRuns).script.source).toBe(CANCEL_CODERUNS_SCRIPT);
-    const env = Object.fromEntries(
-      templateNamed(PlayTemplates.recordExit).script.env.map((variable: any) => [variable.name, variable.value]),
-    );
-    expect(env.EVENT).toBe('exit');
+    expect(runtimeStepOf(templateNamed(PlayTemplates.cancelCodeRuns)).step).toBe('cancel-coderuns');
+    const { step, env } = runtimeStepOf(templateNamed(PlayTemplates.recordExit));
+    expect(step).toBe('record-exit');
     expect(env.WORKFLOW_STATUS).toBe('{{workflow.status}}');
-    expect(env.STAGE).toBe(`{{workflow.labels.${PlayLabels.currentStage}}}`);
+    // The stage comes from the play's own label, which the step reads: a labelsFrom key is no workflow variable.
+    expect(JSON.stringify(play)).not.toContain('{{workflow.labels.');
   });
 
-  it('writes the progress record of its repository, one key per task', () => {
-    for (const name of [PlayTemplates.recordProgress, PlayTemplates.recordExit]) {
-      const env = Object.fromEntries(templateNamed(name).script.env.map((variable: any) => [variable.name, variable.value]));
-      expect(env.PROGRESS_CONFIGMAP).toBe(progressConfigMapName(config.repositories[0].name));
-      expect(env.PROGRESS_KEY).toBe('task-{{workflow.parameters.task-id}}.json');
-      expect(env.TRACKING_LABEL).toBe(PROGRESS_TRACKING_LABEL);
-      expect(env.HISTORY_ANNOTATION).toBe(PlayAnnotations.stageHistory);
+  it("writes its task's progress record, keeping the parameters stage conditions test", () => {
+    for (const name of [PlayTemplates.enterStage, PlayTemplates.recordExit]) {
+      const { env } = runtimeStepOf(templateNamed(name));
+      expect(env).toMatchObject({
+        REPOSITORY: config.repositories[0].name,
+        TASK_ID: '{{workflow.parameters.task-id}}',
+        ROUND: '{{workflow.parameters.round}}',
+        PARAMETER_NAMES: PlayParameters.taskType,
+        PARAMETER_1: '{{workflow.parameters.task-type}}',
+      });
     }
   });
 
@@ -327,14 +329,18 @@ describe('every WorkflowTemplate', () => {
     }
   });
 
-  it('runs hardened helpers with pinned images, and passes values only through the environment', () => {
-    const scripts = workflowTemplates.flatMap((template) => template.spec.templates.filter((entry: any) => entry.script));
-    expect(scripts.length).toBeGreaterThan(0);
-    for (const entry of scripts) {
-      expect(entry.script.image).toMatch(/:[A-Za-z0-9_][A-Za-z0-9_.-]*$/);
-      expect(entry.script.image).not.toMatch(/:latest$/);
-      expect(entry.script.source).not.toContain('{{');
-      expect(entry.script.securityContext).toMatchObject({
+  it('runs hardened runtime steps with pinned images, values only through the environment', () => {
+    const steps = workflowTemplates.flatMap((template) =>
+      template.spec.templates.filter((entry: any) => entry.container?.command?.[0] === 'node'),
+    );
+    expect(steps.length).toBeGreaterThan(0);
+    // No script is left on the coderun platform: the runtime program does what bash and jq did.
+    expect(workflowTemplates.flatMap((template) => template.spec.templates.filter((entry: any) => entry.script))).toEqual([]);
+    for (const entry of steps) {
+      expect(entry.container.image).toMatch(/:[A-Za-z0-9_][A-Za-z0-9_.-]*$/);
+      expect(entry.container.image).not.toMatch(/:latest$/);
+      expect(entry.container.command.join(' ')).not.toContain('{{');
+      expect(entry.container.securityContext).toMatchObject({
         runAsNonRoot: true,
         allowPrivilegeEscalation: false,
         capabilities: { drop: ['ALL'] },
@@ -346,9 +352,9 @@ describe('every WorkflowTemplate', () => {
       expect(template.spec.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
   });
 
-  it('retries failing helper scripts, not only Argo errors (OnError would never retry an exit code)', () => {
+  it('retries failing runtime steps, not only Argo errors (OnError would never retry an exit code)', () => {
     for (const template of workflowTemplates) {
-      for (const entry of template.spec.templates.filter((item: any) => item.script && item.retryStrategy)) {
+      for (const entry of template.spec.templates.filter((item: any) => item.container && item.retryStrategy)) {
         expect(entry.retryStrategy.retryPolicy, `${template.metadata.name}/${entry.name}`).toBe('Always');
       }
     }
@@ -459,7 +465,7 @@ describe('RBAC', () => {
     );
   });
 
-  it('lets plays patch only the progress ConfigMaps of their repositories, by name, never the agents ConfigMap', () => {
+  it('lets plays patch only the progress ConfigMaps, by name (a fixed set), never the agents ConfigMap', () => {
     const playRoles = platform
       .byKind('RoleBinding')
       .filter((binding) => binding.subjects.some((subject: any) => subject.name === 'agent-play'))
@@ -472,15 +478,12 @@ describe('RBAC', () => {
           .filter((rule: any) => rule.resources.includes('configmaps') && rule.verbs.includes('patch'))
           .map((rule: any) => ({ role: candidate.metadata.name, rule })),
       );
-    expect(patchable).toEqual([
-      { role: progressConfigMapName(config.repositories[0].name), rule: expect.objectContaining({ verbs: ['patch'] }) },
-    ]);
+    expect(patchable).toEqual([{ role: 'agent-play', rule: expect.objectContaining({ verbs: ['patch'] }) }]);
     const names = patchable[0].rule.resourceNames;
     expect(names).toHaveLength(PROGRESS_SHARDS);
+    expect(names).toEqual(progressShardNames());
     expect(names).toContain(progressConfigMapOf(config.repositories[0].name, 42));
     expect(names).not.toContain('controller-agents');
-    const binding = platform.one('RoleBinding', progressConfigMapName(config.repositories[0].name));
-    expect(binding.subjects).toEqual([expect.objectContaining({ kind: 'ServiceAccount', name: 'agent-play' })]);
   });
 
   it('binds the role to the account the templates run as', () => {

@@ -156,6 +156,7 @@ function templateEnvironment(cli: string): Record<string, string> {
     resources: structuredClone(DEFAULT_DIRECT_RESOURCES) as never,
     agentsConfigMap: 'controller-agents',
     github: GHE,
+    executorServiceAccountName: 'agent-play',
   });
   const runtime: Record<string, string> = {
     '{{workflow.parameters.task-id}}': TASK_ID,

@@ -263,7 +263,7 @@ describe('the play construct in direct mode', () => {
       agents,
       clis: base.clis,
       serviceAccountName: 'agent-play',
-      helperImage: base.images.kubectl,
+      runtimeImage: base.images.runtime,
       execution: 'direct',
     });
 
@@ -292,7 +292,7 @@ describe('the play construct checks its direct-execution props', () => {
       agents: base.agents,
       clis: base.clis,
       serviceAccountName: 'agent-play',
-      helperImage: base.images.kubectl,
+      runtimeImage: base.images.runtime,
       ...extra,
     });
 

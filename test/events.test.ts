@@ -2,16 +2,10 @@ import { App, Chart } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../constructs/events/event-bus';
 import { GithubEventSource } from '../constructs/events/github-event-source';
-import { RELEASE_DEPENDENCY } from '../constructs/events/gate-sensor';
-import { RESUMER_PARAMETERS } from '../constructs/events/play-resumer-template';
+import { RELEASE_DEPENDENCY } from '../constructs/gate/gate-sensor';
+import { RESUMER_PARAMETERS } from '../constructs/resumer/play-resumer-template';
 import { githubAppBotLogin, repositoryLabelValue } from '../constructs/model/naming';
-import {
-  gateNodeSelector,
-  playWorkflowName,
-  releaseConfigMapName,
-  RESUMER_TEMPLATE_NAME,
-  gateSensorName,
-} from '../constructs/model/play-contract';
+import { playWorkflowName, RESUMER_TEMPLATE_NAME, gateSensorName } from '../constructs/model/play-contract';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { RESUMER_GRANTS, sensorGrants } from '../constructs/rbac/events-rbac';
@@ -141,14 +135,13 @@ describe('gate sensors', () => {
     }
   });
 
-  it('name the release record the way the play reads it', () => {
+  it("pass the repository and the task, from which the resumer finds the task's record and play", () => {
     const parameters = everyParameter(platform.one('Sensor', 'gate-waiting-pr-created'));
-    const record = parameters.find((parameter) => parameter.dest.endsWith(`${RESUMER_PARAMETERS.indexOf('release-configmap')}.value`));
-    // The generic rule (service = the repository's name) is wrong for this repository, so it is listed.
-    expect(record.src.dataTemplate).toContain(
-      `{{- if eq $repository "5dlabs/cto-play-test" -}}${releaseConfigMapName('play-test', '')}{{- else -}}`,
-    );
-    expect(record.src.dataTemplate).toMatch(/\{\{ \$task \}\}$/);
+    const dests = parameters.map((parameter) => parameter.dest);
+    for (const name of ['repository', 'task-id', 'pr-url', 'pr-number'] as const)
+      expect(dests).toContain(`spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf(name)}.value`);
+    const task = parameters.find((parameter) => parameter.dest.endsWith(`${RESUMER_PARAMETERS.indexOf('task-id')}.value`));
+    expect(task.src.dataTemplate).toMatch(/task-/);
   });
 
   it('are triggered at least once, so that their retryStrategy is used', () => {
@@ -229,45 +222,34 @@ describe('the resumer', () => {
     expect(resumer.spec.arguments.parameters.map((parameter: any) => parameter.name)).toEqual([...RESUMER_PARAMETERS]);
   });
 
-  it('resumes with argo resume and a node selector on the gate, never by patching suspend or status', () => {
+  it('resumes in one runtime step that releases only the gate named by the event, never by patching spec.suspend', () => {
+    const [[step]] = template('resume').steps;
+    expect(step.template).toBe('resume-gate');
     const resume = template('resume-gate');
-    expect(resume.container.image).toBe(config.images.argo);
-    expect(resume.container.args).toEqual([
-      'resume',
-      '{{inputs.parameters.workflow}}',
-      '--namespace',
-      '{{workflow.namespace}}',
-      '--node-field-selector',
-      gateNodeSelector('{{workflow.parameters.gate}}'),
-    ]);
+    expect(resume.container.image).toBe(config.images.runtime);
+    expect(resume.container.command).toEqual(['node', '/agent-play/runtime.cjs', 'resume-gate']);
+    const env = Object.fromEntries(resume.container.env.map((variable: any) => [variable.name, variable.value]));
+    expect(env).toMatchObject({
+      GATE: '{{workflow.parameters.gate}}',
+      REPOSITORY: '{{workflow.parameters.repository}}',
+      TASK_ID: '{{workflow.parameters.task-id}}',
+      PLAY: '{{workflow.parameters.play}}',
+    });
     expect(Number(resume.retryStrategy.limit)).toBeLessThanOrEqual(10);
-    expect(resume.container.command).toEqual(['argo']);
-    const text = JSON.stringify(resumer);
-    expect(text).not.toMatch(/"suspend"\s*:\s*false/);
-    // The scripts read the node status (is the gate's suspend node active?) but never write it.
-    for (const name of ['find-play', 'confirm-released']) {
-      const source: string = template(name).script.source;
-      expect(source).not.toContain('{{');
-      expect(source).not.toMatch(/kubectl (patch|replace|apply|edit)[^\n]*(status|--subresource)/);
-    }
-  });
-
-  it('skips the resume when no play waits at the gate', () => {
-    const [[find], [resume], [confirm]] = template('resume').steps;
-    expect(find.template).toBe('find-play');
-    expect(resume.when).toBe("'{{steps.find.outputs.parameters.workflow}}' != ''");
-    // A duplicate delivery makes the second resume fail; `confirm` turns that into success when the gate
-    // no longer waits, so no Failed resumer is left behind.
-    expect(resume.continueOn).toEqual({ failed: true });
-    expect(confirm.template).toBe('confirm-released');
-    expect(confirm.when).toContain("'{{steps.resume-gate.status}}' != 'Succeeded'");
+    expect(JSON.stringify(resumer)).not.toMatch(/"suspend"\s*:\s*false/);
   });
 
   it('runs with exactly the grants it uses', () => {
     expect(resumer.spec.serviceAccountName).toBe(config.events.resumerServiceAccount);
     const role = platform.one('Role', config.events.resumerServiceAccount);
-    expect(role.rules).toEqual(
-      RESUMER_GRANTS.map((grant) => ({ apiGroups: [grant.apiGroup], resources: [grant.resource], verbs: grant.verbs })),
+    const order = (a: any, b: any) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+    expect([...role.rules].sort(order)).toEqual(
+      RESUMER_GRANTS.map((grant) => ({
+        apiGroups: [grant.apiGroup],
+        resources: [grant.resource],
+        ...(grant.resourceNames ? { resourceNames: grant.resourceNames } : {}),
+        verbs: grant.verbs,
+      })).sort(order),
     );
   });
 });
@@ -354,8 +336,9 @@ describe('the per-repository names a gate Sensor renders', () => {
         const args = Object.fromEntries(
           run.fired[0].resource.spec.arguments.parameters.map((parameter: any) => [parameter.name, parameter.value]),
         );
-        expect(args['repository-label'], repository.name).toBe(repositoryLabelValue(repository.name));
-        expect(args['release-configmap'], repository.name).toBe(releaseConfigMapName(repository.service, 12));
+        // The repository as GitHub sent it: the resumer's step reads its label value and record from it.
+        expect(args.repository, repository.name).toBe(repository.name.toUpperCase());
+        expect(repositoryLabelValue(args.repository)).toBe(repositoryLabelValue(repository.name));
         expect(args['task-id']).toBe('12');
         expect(args.play).toBe(strategy === 'workflow-name' ? playWorkflowName(repository.service, 12) : '');
       }
@@ -374,13 +357,12 @@ describe('the per-repository names a gate Sensor renders', () => {
   });
 
   it('list only the repositories the generic rule gets wrong', () => {
-    const platform = synth({ file: { repositories: repositories.slice(0, 2) }, env: {} });
+    const platform = synth({ file: { repositories: repositories.slice(0, 2), events: { resume: 'workflow-name' } }, env: {} });
     const parameters = everyParameter(platform.one('Sensor', 'gate-waiting-pr-created'));
     const template = (name: string) =>
       parameters.find((parameter) => parameter.dest === `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf(name as never)}.value`).src
         .dataTemplate as string;
-    expect(template('release-configmap')).toContain('"octo-org/web"');
-    expect(template('release-configmap')).not.toContain('"octo-org/payments"');
-    expect(template('repository-label')).not.toContain(' eq ');
+    expect(template('play')).toContain('"octo-org/web"');
+    expect(template('play')).not.toContain('"octo-org/payments"');
   });
 });

@@ -5,7 +5,7 @@
  * reads the constant, and break every cluster. Changing a line here is a breaking change to announce.
  */
 import { describe, expect, it } from 'vitest';
-import { RESUMER_GATE_PARAMETER, RESUMER_WORKFLOW_TYPE } from '../constructs/events/play-resumer-template';
+import { RESUMER_GATE_PARAMETER, RESUMER_WORKFLOW_TYPE } from '../constructs/resumer/play-resumer-template';
 import { CODERUN_GROUP, CODERUN_KIND, CODERUN_PLURAL, CODERUN_VERSION } from '../constructs/model/coderun-schema';
 import {
   ARGOCD_KEEP_ANNOTATIONS,
@@ -19,7 +19,8 @@ import {
   WorkflowTypes,
   WorkspaceLabels,
 } from '../constructs/model/labels';
-import { githubAppBotLogin, progressConfigMapName, repositoryLabelValue, workspacePvcName } from '../constructs/model/naming';
+import { githubAppBotLogin, repositoryLabelValue, workspacePvcName } from '../constructs/model/naming';
+import { legacyProgressConfigMapBase, progressConfigMapOf, progressKeyOf } from '../constructs/progress/progress-layout';
 import {
   CODERUN_TEMPLATE_NAME,
   GATE_STAGE_INPUT,
@@ -118,7 +119,11 @@ describe('object names derived from a task, and the GitHub conventions', () => {
   it('workspaces, progress records and play Workflows', () => {
     expect(workspacePvcName('cto', 'rex', true)).toBe('workspace-cto');
     expect(workspacePvcName('cto', 'cleo', false)).toBe('workspace-cto-cleo');
-    expect(progressConfigMapName('5dlabs/cto')).toBe('play-progress-5dlabs-cto');
+    // Progress records live in a fixed set of shared shards, keyed by repository and task; the seeds' per-repository
+    // ConfigMap is still read (never written), for plays recreated after an upgrade.
+    expect(progressConfigMapOf('5dlabs/cto', 7)).toMatch(/^play-progress-shard-\d+$/);
+    expect(progressKeyOf('5dlabs/cto', 7)).toBe('5dlabs.cto.task-7.json');
+    expect(legacyProgressConfigMapBase('5dlabs/cto')).toBe('play-progress-5dlabs-cto');
     expect(playWorkflowName('cto', 7)).toBe('play-cto-task-7');
     expect(repositoryLabelValue('5dlabs/cto')).toBe('5dlabs.cto');
   });

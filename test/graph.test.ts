@@ -5,7 +5,7 @@ import { StageMachine } from '../constructs/model/stage-machine';
 import { label, nodeId } from '../src/graph/mermaid';
 import { playDagGraph, synthesizedPlayTemplate } from '../src/graph/play-dag-graph';
 import { describeRelease, stageGraph } from '../src/graph/stage-graph';
-import { remediationPlan } from '../constructs/model/remediation';
+import { remediationPlan } from '../constructs/remediation/remediation';
 import { runCapturing } from './support/run-cli';
 
 const config = resolveConfig({});

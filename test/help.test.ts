@@ -2,12 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/commands';
 import { CONFIG_SUBCOMMANDS } from '../src/commands/config';
-import { runCapturing } from './support/run-cli';
+import { runCapturing, runCapturingAsync } from './support/run-cli';
 
 describe('--help', () => {
-  it.each(COMMANDS.map((command) => command.name))('agent-play %s --help and -h', (name) => {
+  it.each(COMMANDS.map((command) => command.name))('agent-play %s --help and -h', async (name) => {
     for (const flag of ['--help', '-h']) {
-      const run = runCapturing([name, flag]);
+      const run = await runCapturingAsync([name, flag]);
       expect(run.code, run.err).toBe(0);
       expect(run.out).toMatch(new RegExp(`^Usage: agent-play ${name}\\b`));
       expect(run.err).toBe('');

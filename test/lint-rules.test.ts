@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GATE_STAGE_INPUT, gateNodeSelector } from '../constructs/model/play-contract';
-import { EXECUTOR_POD_SPEC_PATCH } from '../constructs/workflows/hardened-script';
+import { EXECUTOR_POD_SPEC_PATCH } from '../constructs/workflows/hardened-pod';
 import { ENGINE_CHECKS, validateObjects } from '../src/validate/engine';
 import type { Finding } from '../src/validate/finding';
 import { readManifestText } from '../src/validate/manifest-reader';

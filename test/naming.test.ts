@@ -11,10 +11,6 @@ import {
   isLabelValue,
   labelValue,
   parseRepository,
-  PROGRESS_SHARDS,
-  progressConfigMapName,
-  progressShard,
-  progressTaskKey,
   repositoryLabelValue,
   shortHash,
   workspacePvcName,
@@ -150,28 +146,7 @@ describe('parseRepository', () => {
   });
 });
 
-describe('progressShard', () => {
-  it('is the task id modulo PROGRESS_SHARDS', () => {
-    expect([0, 5, PROGRESS_SHARDS + 5, PROGRESS_SHARDS - 1].map((id) => progressShard(id))).toEqual([0, 5, 5, PROGRESS_SHARDS - 1]);
-    expect(progressShard('2147483647')).toBe(2147483647 % PROGRESS_SHARDS);
-  });
-
-  it.each(['-1', 'x12', '', '1.5'])('refuses %j', (raw) => {
-    expect(() => progressShard(raw)).toThrow(/is not a task id/);
-  });
-});
-
 describe('derived names', () => {
-  it('names the progress ConfigMap play-progress-{owner}-{repo}', () => {
-    expect(progressConfigMapName('5dlabs/cto')).toBe('play-progress-5dlabs-cto');
-    expect(progressConfigMapName('Octo-Org/Pay_ments.API')).toBe('play-progress-octo-org-pay-ments-api');
-  });
-
-  it('gives each task its own progress key', () => {
-    expect(progressTaskKey(5)).toBe('task-5.json');
-    expect(progressTaskKey(5)).not.toBe(progressTaskKey(6));
-  });
-
   it('derives GitHub App secrets and bot logins', () => {
     expect(githubAppSecretName('5DLabs-Rex')).toBe('github-app-5dlabs-rex');
     expect(githubAppBotLogin('5DLabs-Cleo')).toBe('5dlabs-cleo[bot]');

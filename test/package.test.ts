@@ -22,6 +22,7 @@ const PROJECT_FILES = [
   'bin',
   'scripts',
   'constructs',
+  'runtime',
   'src',
   'bench',
   'schemas',

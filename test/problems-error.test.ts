@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProblemsError } from '../constructs/model/problems-error';
-import { ProjectError } from '../constructs/model/project';
+import { ProjectError } from '../constructs/project/project';
 import { ConfigError } from '../constructs/model/resolve-config';
 import { runCli } from '../src/cli';
 import { InputError } from '../src/commands/command';

@@ -3,31 +3,21 @@
  * Argo's limits (200 tasks per DAG, 200 templates per object) and ArgoCD's (256 KiB per object), with every
  * object valid against the upstream Workflows CRD and our lint rules.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { App, Chart } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { StageMachine } from '../constructs/model/stage-machine';
-import { orderTasks, chunkTasks, ProjectError } from '../constructs/model/project';
-import { PlayLabels, ProjectLabels, WorkflowTypes } from '../constructs/model/labels';
-import { PlayParameters, playTemplateName, playWorkflowName } from '../constructs/model/play-contract';
-import { PROJECT_CHUNK_TASKS, ProjectWorkflowTemplate } from '../constructs/workflows/project-workflow-template';
+import { orderTasks, chunkTasks, ProjectError } from '../constructs/project/project';
+import { PlayParameters, playWorkflowName } from '../constructs/model/play-contract';
+import { PROJECT_CHUNK_TASKS, ProjectWorkflowTemplate } from '../constructs/project/project-workflow-template';
 import { IMAGE_PULL_ALLOWANCE_SECONDS } from '../constructs/workflows/retry-policy';
-import { ProjectTemplates } from '../constructs/workflows/project-task-templates';
+import { ProjectTemplates } from '../constructs/project/project-task-templates';
 import { ConfigError } from '../constructs/model/resolve-config';
 import { synthesizeApp, synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
 import { validateArgoWorkflowsObject } from './support/argo-schemas';
-import { FakeCluster } from './support/fake-kubectl';
-import { runBash } from './support/run-bash';
 import { parseManifests } from './support/synth';
-import { progressConfigMapName, progressConfigMapNames, progressConfigMapOf, progressTaskKey } from '../constructs/model/naming';
-import { playWorkflow } from '../constructs/model/play-workflow';
-import { useScratchDirs } from './support/scratch-dir';
-
-const scratch = useScratchDirs('fake-kubectl-');
 
 const REPOSITORY = '5dlabs/cto-play-test';
 const config = resolveConfig({});
@@ -53,7 +43,7 @@ function build(tasks: Task[], parallelism = 4): { objects: Json[]; texts: Map<st
     },
     repository,
     stages,
-    helperImage: config.images.kubectl,
+    runtimeImage: config.images.runtime,
     serviceAccountName: 'agent-play-project',
   });
   const files = synthesizeApp(app);
@@ -154,36 +144,28 @@ describe('a small project', () => {
     expect(construct.chunks).toEqual([[5, 6, 7]]);
   });
 
-  it('creates each child as a play, never applies over one: the play template by workflowTemplateRef, the play name, the play labels and the project label', () => {
-    const startPlay = main.spec.templates.find((template: Json) => template.name === ProjectTemplates.startPlay);
-    expect(startPlay.resource).toBeUndefined();
-    expect(startPlay.script.source).toContain('kubectl create -f - <<<"$PLAY_MANIFEST"');
-    expect(startPlay.script.source).not.toMatch(/kubectl (apply|replace|patch)/);
-    const manifest = startPlay.script.env.find((variable: Json) => variable.name === 'PLAY_MANIFEST').value;
-    const child = JSON.parse(
-      manifest.replace(
-        /\{\{inputs\.parameters\.([a-z-]+)\}\}/g,
-        (_: string, name: string) => ({ 'task-id': '6', 'start-stage': 'implementation', 'task-type': 'backend' })[name] ?? '',
-      ),
-    );
-    expect(child.metadata.name).toBe(playWorkflowName(repository.service, 6));
-    expect(child.metadata.labels).toEqual({
-      [PlayLabels.taskId]: '6',
-      [PlayLabels.repository]: '5dlabs.cto-play-test',
-      [PlayLabels.workflowType]: WorkflowTypes.play,
-      [PlayLabels.currentStage]: 'implementation',
-      [PlayLabels.round]: '1',
-      [ProjectLabels.project]: 'launch',
-    });
-    expect(child.spec).toEqual({
-      workflowTemplateRef: { name: playTemplateName(repository.service) },
-      arguments: {
-        parameters: [
-          { name: 'task-id', value: '6' },
-          { name: 'start-stage', value: 'implementation' },
-          { name: 'task-type', value: 'backend' },
-        ],
-      },
+  /** The runtime step a template runs, and its environment by name. */
+  const stepOf = (name: string): { step: string; env: Record<string, string> } => {
+    const template = main.spec.templates.find((candidate: Json) => candidate.name === name);
+    expect(template.script).toBeUndefined();
+    expect(template.resource).toBeUndefined();
+    return {
+      step: template.container.command[2],
+      env: Object.fromEntries(template.container.env.map((variable: Json) => [variable.name, variable.value])),
+    };
+  };
+
+  it('creates each child as a play (the runtime step builds it as a play is built), never over one', () => {
+    const { step, env } = stepOf(ProjectTemplates.startPlay);
+    expect(step).toBe('project-start-play');
+    expect(env).toMatchObject({
+      REPOSITORY,
+      SERVICE: repository.service,
+      PROJECT: 'launch',
+      TASK_ID: '{{inputs.parameters.task-id}}',
+      START_STAGE: '{{inputs.parameters.start-stage}}',
+      PARAMETER_NAMES: 'task-type',
+      PARAMETER_1: '{{inputs.parameters.task-type}}',
     });
   });
 
@@ -193,9 +175,9 @@ describe('a small project', () => {
     expect(findStart.template).toBe(ProjectTemplates.findStart);
     expect(play.when).toBe("'{{steps.find-start.outputs.parameters.action}}' == 'start'");
     expect(play.arguments.parameters).toContainEqual({ name: 'start-stage', value: '{{steps.find-start.outputs.parameters.start-stage}}' });
-    const script = main.spec.templates.find((template: Json) => template.name === ProjectTemplates.findStart).script;
-    expect(script.env).toContainEqual({ name: 'FIRST_STAGE', value: stages.first.name });
-    expect(script.env).toContainEqual({ name: 'PROGRESS_KEY', value: 'task-{{inputs.parameters.task-id}}.json' });
+    const { step, env } = stepOf(ProjectTemplates.findStart);
+    expect(step).toBe('project-find-start');
+    expect(env).toMatchObject({ STAGES: stages.names.join(' '), REPOSITORY, TASK_ID: '{{inputs.parameters.task-id}}' });
   });
 
   it('waits for the task, not for one Workflow: wait-play reads the same record as find-start, after start-play, only for a started task', () => {
@@ -205,20 +187,10 @@ describe('a small project', () => {
     expect(wait.template).toBe(ProjectTemplates.waitPlay);
     expect(wait.when).toBe(play.when);
     expect(wait.arguments.parameters).toEqual([{ name: 'task-id', value: '{{inputs.parameters.task-id}}' }]);
-    const envOf = (name: string) =>
-      Object.fromEntries(
-        main.spec.templates
-          .find((template: Json) => template.name === name)
-          .script.env.map((variable: Json) => [variable.name, variable.value]),
-      );
-    const [found, waited] = [envOf(findStart.template), envOf(wait.template)];
-    for (const name of ['PROGRESS_CONFIGMAP', 'PROGRESS_SHARDS', 'PROGRESS_KEY', 'TASK_ID', 'NAMESPACE'])
-      expect(waited[name]).toBe(found[name]);
-    expect(waited.PLAY).toBe(playWorkflowName(repository.service, '{{inputs.parameters.task-id}}'));
-    expect(waited).toMatchObject({ COMPLETED: 'completed', FAILED: 'failed', ROUND_LABEL: PlayLabels.round });
-    const waitTemplate = main.spec.templates.find((template: Json) => template.name === ProjectTemplates.waitPlay);
-    expect(waitTemplate.resource).toBeUndefined();
-    expect(waitTemplate.script.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true });
+    const [found, waited] = [stepOf(findStart.template), stepOf(wait.template)];
+    expect(waited.step).toBe('project-wait-play');
+    for (const name of ['REPOSITORY', 'TASK_ID', 'NAMESPACE']) expect(waited.env[name]).toBe(found.env[name]);
+    expect(waited.env.PLAY).toBe(playWorkflowName(repository.service, '{{inputs.parameters.task-id}}'));
   });
 
   it('validates: upstream CRD with unknown fields rejected, and every lint rule', () => {
@@ -259,26 +231,19 @@ describe('projects in the configuration', () => {
     expect(validateManifestTexts(files, 'dist-manifests').findings).toEqual([]);
   });
 
-  it("grant their service account get on the projects' progress ConfigMaps only, and create and get on Workflows, never patch", () => {
+  it('grant their service account get on ConfigMaps (the progress records), and create, get and watch on Workflows, never patch', () => {
     const withProject = resolveConfig({ file: { projects: [{ name: 'launch', repository: REPOSITORY, tasks: [{ id: 1 }] }] } });
     const objects = parseAllDocuments(synthesizePlatform(withProject).get('project-workflow-templates.yaml') ?? '').map((document) =>
       document.toJS(),
     );
     const role = objects.find((object) => object.kind === 'Role');
     const rulesOf = (resource: string) => role.rules.filter((rule: Json) => rule.resources.includes(resource));
-    expect(rulesOf('configmaps')).toEqual([
-      {
-        apiGroups: [''],
-        resources: ['configmaps'],
-        verbs: ['get'],
-        resourceNames: [...progressConfigMapNames(REPOSITORY), progressConfigMapName(REPOSITORY)],
-      },
-    ]);
+    expect(rulesOf('configmaps')).toEqual([{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }]);
     expect(
       rulesOf('workflows')
         .flatMap((rule: Json) => rule.verbs)
         .sort(),
-    ).toEqual(['create', 'get']);
+    ).toEqual(['create', 'get', 'watch']);
   });
 
   it('are checked with the rest of the configuration, at the path to change', () => {
@@ -365,18 +330,28 @@ describe('the project Workflow at run time', () => {
   const main = objects[0];
   const template = (name: string) => main.spec.templates.find((candidate: Json) => candidate.name === name);
 
-  it('creates each chunk as a child Workflow it owns, entered at the chunk, and waits for it', () => {
+  it('creates each chunk as a child Workflow it owns, entered at the chunk, and waits for it in a step a lost pod does not fail', () => {
     const run = template('run-chunk');
-    expect(run.resource).toMatchObject({
-      action: 'create',
-      setOwnerReference: true,
-      successCondition: 'status.phase == Succeeded',
-      failureCondition: 'status.phase in (Failed,Error)',
-    });
-    expect(JSON.parse(run.resource.manifest).spec).toEqual({
+    expect(run.steps.map((group: Json[]) => group[0].template)).toEqual(['create-chunk', 'wait-chunk']);
+    const create = template('create-chunk');
+    expect(create.resource).toMatchObject({ action: 'create', setOwnerReference: true });
+    expect(create.resource.successCondition).toBeUndefined();
+    // A second create would run the chunk twice: only the wait is retried.
+    expect(create.retryStrategy).toBeUndefined();
+    expect(JSON.parse(create.resource.manifest).spec).toEqual({
       workflowTemplateRef: { name: '{{inputs.parameters.workflow-template}}' },
       entrypoint: '{{inputs.parameters.chunk}}',
     });
+    const wait = template('wait-chunk');
+    expect(wait.resource).toMatchObject({
+      action: 'get',
+      successCondition: 'status.phase == Succeeded',
+      failureCondition: 'status.phase in (Failed,Error)',
+    });
+    expect(JSON.parse(wait.resource.manifest).metadata.name).toBe('{{inputs.parameters.chunk-name}}');
+    // An evicted or drained waiting pod reads the same chunk again (Always: an eviction is Failed, not Error).
+    expect(wait.retryStrategy).toMatchObject({ retryPolicy: 'Always' });
+    expect(Number(wait.retryStrategy.limit)).toBeGreaterThanOrEqual(3);
   });
 
   it('is bounded: time to live and pod garbage collection on every object a Workflow is made from', () => {
@@ -393,312 +368,4 @@ describe('the project Workflow at run time', () => {
     expect(start.retryStrategy).toMatchObject({ limit: '2', retryPolicy: 'Always' });
     expect(Number.parseInt(start.retryStrategy.backoff.maxDuration, 10)).toBeGreaterThanOrEqual(start.activeDeadlineSeconds);
   });
-});
-
-describe('find-start, run for real against a fake kubectl', () => {
-  const { objects } = build(manyTasks(2));
-  const findStart = objects[0].spec.templates.find((template: Json) => template.name === ProjectTemplates.findStart);
-  const baseEnv: Record<string, string> = Object.fromEntries(findStart.script.env.map((variable: Json) => [variable.name, variable.value]));
-  const record = (task: number, stage: string, status: string) =>
-    JSON.stringify({
-      repository: REPOSITORY,
-      task: String(task),
-      workflowName: playWorkflowName(repository.service, task),
-      startedAt: '2026-11-23T08:00:00Z',
-      lastUpdated: '2026-11-23T09:00:00Z',
-      stage,
-      status,
-    });
-
-  async function findStartOf(
-    cluster: FakeCluster,
-    taskId: string,
-  ): Promise<{ code: number | null; stderr: string; stage?: string; action?: string }> {
-    const outputs = { START_STAGE_FILE: join(cluster.root, 'start-stage'), ACTION_FILE: join(cluster.root, 'action') };
-    const env = { ...baseEnv, TASK_ID: taskId, NAMESPACE: 'agents', PROGRESS_KEY: progressTaskKey(taskId), ...outputs, HOME: cluster.root };
-    const run = await runBash(findStart.script.source, cluster.scriptEnv(env), 8000);
-    const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
-    return { code: run.code, stderr: run.stderr, stage: read(outputs.START_STAGE_FILE), action: read(outputs.ACTION_FILE) };
-  }
-
-  it("reads the task's own shard: skips a completed task, restarts another at its stage, starts a new one at the first stage", async () => {
-    const cluster = FakeCluster.create(scratch());
-    try {
-      // Tasks 6, 70 and 134 share shard 6; a record of task 6 in any other ConfigMap would not be read.
-      cluster.put({
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: progressConfigMapOf(REPOSITORY, 6), namespace: 'agents', labels: { 'play-tracking': 'true' } },
-        data: {
-          repository: REPOSITORY,
-          [progressTaskKey(70)]: record(70, 'completed', 'completed'),
-          [progressTaskKey(134)]: record(134, 'code-quality', 'failed'),
-        },
-      });
-      cluster.put({
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: progressConfigMapOf(REPOSITORY, 7), namespace: 'agents', labels: { 'play-tracking': 'true' } },
-        data: { repository: REPOSITORY, [progressTaskKey(6)]: record(6, 'testing', 'failed') },
-      });
-      expect(await findStartOf(cluster, '70')).toMatchObject({ code: 0, action: 'skip', stage: 'completed' });
-      expect(await findStartOf(cluster, '134')).toMatchObject({ code: 0, action: 'start', stage: 'code-quality' });
-      expect(await findStartOf(cluster, '6')).toMatchObject({ code: 0, action: 'start', stage: stages.first.name });
-      // No shard ConfigMap yet: NotFound starts the task at its first stage.
-      expect(await findStartOf(cluster, '5')).toMatchObject({ code: 0, action: 'start', stage: stages.first.name });
-      // A task without a record in its shard is looked up in the single ConfigMap of the earlier layout too.
-      const legacy = `get configmap ${progressConfigMapName(REPOSITORY)}`;
-      const shard = (task: number) => `get configmap ${progressConfigMapOf(REPOSITORY, task)}`;
-      expect(cluster.calls().map((call) => call.args.slice(0, 3).join(' '))).toEqual([
-        shard(70),
-        shard(134),
-        shard(6),
-        legacy,
-        shard(5),
-        legacy,
-      ]);
-    } finally {
-      cluster.dispose();
-    }
-  });
-
-  it("finds a record of the earlier single-ConfigMap layout when the shard has none, and prefers the shard's", async () => {
-    const cluster = FakeCluster.create(scratch());
-    try {
-      cluster.put({
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: progressConfigMapName(REPOSITORY), namespace: 'agents', labels: { 'play-tracking': 'true' } },
-        data: {
-          repository: REPOSITORY,
-          [progressTaskKey(200)]: record(200, 'testing', 'failed'),
-          [progressTaskKey(201)]: record(201, 'implementation', 'failed'),
-        },
-      });
-      cluster.put({
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: progressConfigMapOf(REPOSITORY, 201), namespace: 'agents', labels: { 'play-tracking': 'true' } },
-        data: { repository: REPOSITORY, [progressTaskKey(201)]: record(201, 'completed', 'completed') },
-      });
-      expect(await findStartOf(cluster, '200')).toMatchObject({ code: 0, action: 'start', stage: 'testing' });
-      expect(await findStartOf(cluster, '201')).toMatchObject({ code: 0, action: 'skip', stage: 'completed' });
-    } finally {
-      cluster.dispose();
-    }
-  });
-
-  it('fails, rather than restart from the first stage, a task whose record is not JSON or lacks a stage or status', async () => {
-    const cluster = FakeCluster.create(scratch());
-    try {
-      const unreadable = {
-        300: 'not json',
-        301: JSON.stringify({ stage: 3, status: 'failed' }),
-        302: JSON.stringify({ stage: 'testing' }),
-      };
-      for (const [task, text] of Object.entries(unreadable))
-        cluster.put({
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: progressConfigMapOf(REPOSITORY, Number(task)), namespace: 'agents' },
-          data: { [progressTaskKey(task)]: text },
-        });
-      for (const task of Object.keys(unreadable)) {
-        const found = await findStartOf(cluster, task);
-        expect(found.code, task).toBe(1);
-        expect(found.stderr).toContain(`is unreadable; not restarting task ${task} from its first stage`);
-        expect(found.action).toBeUndefined();
-      }
-    } finally {
-      cluster.dispose();
-    }
-  });
-
-  it('refuses a task id that is not digits before any kubectl call', async () => {
-    const cluster = FakeCluster.create(scratch());
-    try {
-      const refused = await findStartOf(cluster, '1 -o yaml');
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain('is not a task id');
-      expect(cluster.calls()).toEqual([]);
-    } finally {
-      cluster.dispose();
-    }
-  });
-});
-
-// Concurrent: every test has its own fake cluster, and the waits of wait-play's polls overlap.
-describe.concurrent('start-play and wait-play, run for real against a fake kubectl', () => {
-  const { objects } = build(manyTasks(2));
-  const NAMESPACE = 'agents';
-  const PLAY = playWorkflowName(repository.service, 5);
-  const PROGRESS = progressConfigMapOf(REPOSITORY, 5);
-  const scriptOf = (name: string) => objects[0].spec.templates.find((template: Json) => template.name === name).script;
-  const inputs: Record<string, string> = { 'task-id': '5', 'start-stage': 'implementation', 'task-type': 'backend' };
-  const envOf = (name: string, cluster: FakeCluster): Record<string, string> => ({
-    ...Object.fromEntries(
-      scriptOf(name).env.map((variable: Json) => [
-        variable.name,
-        variable.value
-          .replace(/\{\{inputs\.parameters\.([a-z-]+)\}\}/g, (_: string, key: string) => inputs[key] ?? '')
-          .replaceAll('{{workflow.namespace}}', NAMESPACE),
-      ]),
-    ),
-    HOME: cluster.root,
-    POLL_SECONDS: '0.1',
-  });
-  const run = (name: string, cluster: FakeCluster, timeoutMs = 8000) =>
-    runBash(scriptOf(name).source, cluster.scriptEnv(envOf(name, cluster)), timeoutMs);
-
-  /** A play of task 5 in `round`: running, or ended (stopped by the remediator when `stopped`). */
-  const play = (round: number, state: 'running' | 'ended' | 'stopped'): any => {
-    const workflow = playWorkflow({
-      service: repository.service,
-      namespace: NAMESPACE,
-      task: '5',
-      repository: REPOSITORY,
-      stage: 'implementation',
-      round: String(round),
-      parameters: [],
-    }) as any;
-    if (state !== 'running') workflow.metadata.labels['workflows.argoproj.io/completed'] = 'true';
-    if (state === 'stopped') workflow.spec.shutdown = 'Stop';
-    return workflow;
-  };
-  /** The progress shard of task 5 holding its record (fields as the progress script and the remediator write them). */
-  const progress = (record: Json): any => ({
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name: PROGRESS, namespace: NAMESPACE },
-    data: { [progressTaskKey(5)]: JSON.stringify({ task: '5', workflowName: PLAY, stage: 'code-quality', ...record }) },
-  });
-  const recordReads = (cluster: FakeCluster) =>
-    cluster.calls().filter((call) => call.args.join(' ').startsWith(`get configmap ${PROGRESS}`)).length;
-  /** Waits until the script has read the record `count` more times: it is polling in the state the test set. */
-  async function readsMore(cluster: FakeCluster, count: number): Promise<void> {
-    const target = recordReads(cluster) + count;
-    for (let tries = 0; tries < 200 && recordReads(cluster) < target; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
-    expect(recordReads(cluster)).toBeGreaterThanOrEqual(target);
-  }
-  async function withCluster(body: (cluster: FakeCluster) => Promise<void>): Promise<void> {
-    const cluster = FakeCluster.create(scratch());
-    try {
-      await body(cluster);
-      expect(cluster.unsupported()).toEqual([]);
-    } finally {
-      cluster.dispose();
-    }
-  }
-
-  it('start-play creates the play when the task has none', () =>
-    withCluster(async (cluster) => {
-      const started = await run(ProjectTemplates.startPlay, cluster);
-      expect(started.code, started.stderr).toBe(0);
-      const created = cluster.get('workflow', NAMESPACE, PLAY);
-      expect(created?.metadata.labels).toMatchObject({ [PlayLabels.round]: '1', [ProjectLabels.project]: 'launch' });
-      expect(created?.spec.arguments.parameters).toContainEqual({ name: 'start-stage', value: 'implementation' });
-    }));
-
-  it("start-play leaves the task's play alone when one exists, in whatever round (the remediator's successor)", () =>
-    withCluster(async (cluster) => {
-      cluster.put(play(2, 'running'));
-      const before = cluster.get('workflow', NAMESPACE, PLAY);
-      const started = await run(ProjectTemplates.startPlay, cluster);
-      expect(started.code, started.stderr).toBe(0);
-      expect(started.stdout).toContain('exists already');
-      expect(cluster.get('workflow', NAMESPACE, PLAY)).toEqual(before);
-      expect(cluster.get('workflow', NAMESPACE, PLAY)?.metadata.labels?.[PlayLabels.round]).toBe('2');
-    }));
-
-  it('start-play fails on any other error', () =>
-    withCluster(async (cluster) => {
-      cluster.forbid('create', 'workflow');
-      const started = await run(ProjectTemplates.startPlay, cluster);
-      expect(started.code).toBe(1);
-      expect(started.stderr).toContain('Forbidden');
-    }));
-
-  it('wait-play passes a completed task', () =>
-    withCluster(async (cluster) => {
-      cluster.put(play(1, 'ended'));
-      cluster.put(progress({ status: 'completed', stage: 'completed', round: 1 }));
-      const waited = await run(ProjectTemplates.waitPlay, cluster);
-      expect(waited.code, waited.stderr).toBe(0);
-      expect(waited.stdout).toContain('task 5 completed (round 1)');
-    }));
-
-  it('wait-play fails a task whose rounds are exhausted, naming the reason', () =>
-    withCluster(async (cluster) => {
-      cluster.put(play(3, 'stopped'));
-      cluster.put(progress({ status: 'failed', round: 3, reason: 'remediation rounds exhausted: 3 of 3' }));
-      const waited = await run(ProjectTemplates.waitPlay, cluster);
-      expect(waited.code).toBe(1);
-      expect(waited.stderr).toContain('task 5 failed at code-quality in round 3: remediation rounds exhausted: 3 of 3');
-    }));
-
-  it('wait-play fails a task whose play failed on its own', () =>
-    withCluster(async (cluster) => {
-      cluster.put(play(1, 'ended'));
-      cluster.put(progress({ status: 'failed', round: 1 }));
-      const waited = await run(ProjectTemplates.waitPlay, cluster);
-      expect(waited.code).toBe(1);
-      expect(waited.stderr).toContain('task 5 failed at code-quality in round 1');
-    }));
-
-  it('wait-play keeps waiting while there is no record yet, and while a failed record is older than the running play', () =>
-    withCluster(async (cluster) => {
-      const pending = run(ProjectTemplates.waitPlay, cluster, 60_000);
-      await readsMore(cluster, 3);
-      // A re-run started the task again at its stored stage: the record still says how the last play ended.
-      cluster.put(play(1, 'running'));
-      cluster.put(progress({ status: 'failed', round: 1 }));
-      await readsMore(cluster, 3);
-      cluster.put(progress({ status: 'completed', stage: 'completed', round: 1 }));
-      const waited = await pending;
-      expect(waited.code, waited.stderr).toBe(0);
-      expect(waited.stdout).toContain('task 5: no record yet');
-      expect(waited.stdout).toContain(`task 5: failed at code-quality, round 1; play ${PLAY} is running`);
-    }));
-
-  it('wait-play survives a remediation: the stopped play, the round recorded, no play, the successor, then completed in round 2', () =>
-    withCluster(async (cluster) => {
-      cluster.put(play(1, 'running'));
-      cluster.put(progress({ status: 'in-progress', round: 1 }));
-      const pending = run(ProjectTemplates.waitPlay, cluster, 60_000);
-      await readsMore(cluster, 2);
-      // stop-play: the exit handler records the end, the play ends with spec.shutdown set.
-      cluster.put(play(1, 'stopped'));
-      cluster.put(progress({ status: 'failed', round: 1 }));
-      await readsMore(cluster, 2);
-      // replace-play: the next round is recorded, then the play is deleted and its successor created.
-      cluster.put(progress({ status: 'failed', round: 2, stage: 'implementation' }));
-      await readsMore(cluster, 2);
-      cluster.delete('workflow', NAMESPACE, PLAY);
-      await readsMore(cluster, 2);
-      cluster.put(play(2, 'running'));
-      await readsMore(cluster, 2);
-      cluster.put(progress({ status: 'in-progress', round: 2, stage: 'implementation' }));
-      await readsMore(cluster, 2);
-      cluster.put(progress({ status: 'completed', round: 2, stage: 'completed' }));
-      const waited = await pending;
-      expect(waited.code, waited.stderr).toBe(0);
-      expect(waited.stdout.split('\n')).toEqual([
-        'task 5: in-progress at code-quality, round 1',
-        `task 5: failed at code-quality, round 1; play ${PLAY} was stopped`,
-        `task 5: failed at implementation, round 2; play ${PLAY} is of round 1, the record of round 2`,
-        `task 5: failed at implementation, round 2; no play ${PLAY} (being replaced)`,
-        `task 5: failed at implementation, round 2; play ${PLAY} is running`,
-        'task 5: in-progress at implementation, round 2',
-        'task 5 completed (round 2)',
-        '',
-      ]);
-    }));
-
-  it('wait-play fails on an API error other than NotFound (a retry continues the wait)', () =>
-    withCluster(async (cluster) => {
-      cluster.forbid('get', 'configmap');
-      const waited = await run(ProjectTemplates.waitPlay, cluster);
-      expect(waited.code).toBe(1);
-      expect(waited.stderr).toContain('Forbidden');
-    }));
 });

@@ -18,7 +18,7 @@ import type { PlatformConfig } from '../constructs/model/config-schema';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
 import { synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
-import { runCapturing, type CliRun } from './support/run-cli';
+import { runCapturing, runCapturingAsync, type CliRun } from './support/run-cli';
 import { useScratchDirs } from './support/scratch-dir';
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);
@@ -318,18 +318,18 @@ describe('random mutations end in a clean exit, never a crash or a partial write
     );
   });
 
-  it('of a scenario: simulate runs it or refuses it in one clean answer', () => {
+  it('of a scenario: simulate runs it or refuses it in one clean answer', async () => {
     const folder = scratch();
     const example = join(ROOT, 'examples/scenarios/happy-path');
     const scenario = parse(readFileSync(join(example, 'scenario.yaml'), 'utf8'));
     // Payload paths stay relative to the example, so a scenario written elsewhere points back at them.
     for (const step of scenario.steps) if (typeof step.payload === 'string') step.payload = join(example, step.payload);
     let index = 0;
-    fc.assert(
-      fc.property(fc.array(mutation, { minLength: 1, maxLength: 2 }), (changes) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 2 }), async (changes) => {
         const file = join(folder, `scenario-${(index += 1)}.yaml`);
         writeFileSync(file, stringify(changes.reduce<Json>((value, change) => mutate(value, change), scenario)));
-        expectClean(runCapturing(['simulate', file], { env: {} }), [0, 1, 2]);
+        expectClean(await runCapturingAsync(['simulate', file], { env: {} }), [0, 1, 2]);
       }),
       settings(SYNTH_RUNS),
     );

@@ -46,7 +46,8 @@ function throwsGap(name: string, declaration: ts.Declaration | undefined): strin
 function classGaps(name: string, symbol: ts.Symbol, checker: ts.TypeChecker): string[] {
   const gaps: string[] = [];
   for (const [member, memberSymbol] of symbol.members ?? new Map<ts.__String, ts.Symbol>()) {
-    if (isPrivate(memberSymbol)) continue;
+    // A generic class's type parameters are among its members; `@typeParam` documents them on the class.
+    if (isPrivate(memberSymbol) || (memberSymbol.flags & ts.SymbolFlags.TypeParameter) !== 0) continue;
     if (member === '__constructor') {
       for (const declaration of memberSymbol.declarations ?? []) gaps.push(...throwsGap(`new ${name}`, declaration));
       continue;

@@ -5,9 +5,8 @@
  * it, in the Workflow the Sensor creates and in the list the resumer WorkflowTemplate declares.
  */
 import { describe, expect, it } from 'vitest';
-import { playWorkflowName, releaseConfigMapName } from '../constructs/model/play-contract';
-import { repositoryLabelValue } from '../constructs/model/naming';
-import { RESUMER_PARAMETERS, RESUMER_TEMPLATE_NAME, resumerArguments, resumerParameterDest } from '../constructs/model/resumer-contract';
+import { playWorkflowName } from '../constructs/model/play-contract';
+import { RESUMER_PARAMETERS, RESUMER_TEMPLATE_NAME, resumerArguments, resumerParameterDest } from '../constructs/resumer/resumer-contract';
 import { sjsonSet } from '../src/simulate/engine/sjson';
 import { githubEventData, runSensor } from '../src/simulate/sensor-runner';
 import { pullRequestEvent } from './support/github-payloads';
@@ -46,8 +45,6 @@ describe('a gate Sensor and the resumer', () => {
     expect(args).toEqual({
       gate: 'waiting-pr-created',
       repository: 'octo-org/web',
-      'repository-label': repositoryLabelValue('octo-org/web'),
-      'release-configmap': releaseConfigMapName('frontend', 12),
       'task-id': '12',
       'pr-url': expect.stringMatching(/\/pull\/41$/),
       'pr-number': '41',

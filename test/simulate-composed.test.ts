@@ -29,7 +29,7 @@ function composedStages() {
     .toStages();
 }
 
-function run(strategy: string, steps: Step[], taskType: string): SimulationReport {
+async function run(strategy: string, steps: Step[], taskType: string): Promise<SimulationReport> {
   const file = { stages: composedStages(), events: { resume: strategy } };
   const platform = synth({ env: {}, file });
   const plays = [{ repository: REPO, task: 5, stage: 'implementation', parameters: { 'task-type': taskType } }];
@@ -39,9 +39,9 @@ function run(strategy: string, steps: Step[], taskType: string): SimulationRepor
 const github = (event: string, payload: Record<string, unknown>, delivery: string): Step => ({ github: event, payload, delivery });
 const done: Step = { agentDone: { repository: REPO, task: 5 } };
 
-describe.each(['label-selector', 'workflow-name'])('a composed platform, %s strategy', (strategy) => {
-  it('runs a backend task through the security stage, released by the label the security bot sets', () => {
-    const report = run(
+describe.each(['label-selector', 'workflow-name'])('a composed platform, %s strategy', async (strategy) => {
+  it('runs a backend task through the security stage, released by the label the security bot sets', async () => {
+    const report = await run(
       strategy,
       [
         done,
@@ -65,8 +65,8 @@ describe.each(['label-selector', 'workflow-name'])('a composed platform, %s stra
     expect(report.plays[0].stage).toBe('completed');
   });
 
-  it('ignores the label when someone other than the security bot sets it', () => {
-    const report = run(
+  it('ignores the label when someone other than the security bot sets it', async () => {
+    const report = await run(
       strategy,
       [
         done,
@@ -81,8 +81,8 @@ describe.each(['label-selector', 'workflow-name'])('a composed platform, %s stra
     expect(report.plays[0].stage).toBe('waiting-security-approved');
   });
 
-  it('takes a frontend task from code quality straight to the QA gate', () => {
-    const report = run(strategy, [done, github('pull_request', pullRequestEvent('opened', task(5)), 'd1'), done], 'frontend');
+  it('takes a frontend task from code quality straight to the QA gate', async () => {
+    const report = await run(strategy, [done, github('pull_request', pullRequestEvent('opened', task(5)), 'd1'), done], 'frontend');
     expect(report.plays[0].stage).toBe('waiting-ready-for-qa');
   });
 });

@@ -5,7 +5,7 @@
  * their wording; the mode and the CLI come from the config through constructs/model.
  */
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { agentExecution } from '../constructs/model/direct-execution';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { readConfigFile } from '../src/config/load-config';
@@ -21,7 +21,7 @@ const SCENARIOS = resolve(__dirname, '..', 'examples', 'scenarios');
 const REMEDIATION = loadScenario(resolve(SCENARIOS, 'remediation', 'scenario.yaml'));
 const DIRECT_FILE = readConfigFile(resolve(SCENARIOS, 'remediation', 'direct.agent-play.yaml')) as Record<string, unknown>;
 
-function run(file: Record<string, unknown>, scenario: Scenario): SimulationReport {
+async function run(file: Record<string, unknown>, scenario: Scenario): Promise<SimulationReport> {
   const config = resolveConfig({ file, env: {} });
   return simulate({ config, objects: synth({ file, env: {} }).objects }, scenario);
 }
@@ -32,11 +32,16 @@ function stepBlocks(trace: string): string[] {
 }
 
 describe('the remediation scenario on a direct platform', () => {
-  const report = run(DIRECT_FILE, REMEDIATION);
-  const trace = formatTrace(report);
-  const REPOSITORY = report.plays[0].repository;
+  let report: SimulationReport;
+  let trace: string;
+  let REPOSITORY: string;
+  beforeAll(async () => {
+    report = await run(DIRECT_FILE, REMEDIATION);
+    trace = formatTrace(report);
+    REPOSITORY = report.plays[0].repository;
+  });
 
-  it('completes in round 3 with no CodeRun at all', () => {
+  it('completes in round 3 with no CodeRun at all', async () => {
     expect(report.plays).toEqual([{ repository: REPOSITORY, task: 5, stage: 'completed', round: 3 }]);
     expect(report.coderuns).toEqual([]);
     expect(trace).toContain('direct agent pods (no CodeRuns):');
@@ -46,7 +51,7 @@ describe('the remediation scenario on a direct platform', () => {
     expect(JSON.parse(reportJson(report)).coderuns).toEqual([]);
   });
 
-  it('runs every agent attempt in a pod of the play, in every round', () => {
+  it('runs every agent attempt in a pod of the play, in every round', async () => {
     expect(report.pods.map((pod) => `${pod.round} ${pod.stage} ${pod.agent} ${pod.phase}`)).toEqual([
       '1 implementation rex Succeeded',
       '1 code-quality cleo Stopped',
@@ -61,16 +66,18 @@ describe('the remediation scenario on a direct platform', () => {
     expect(stepBlocks(trace).filter((block) => block.includes('direct: '))).toHaveLength(report.steps.length - 1);
   });
 
-  it('ends the running agent pod when the remediator stops the play (no CodeRun to cancel)', () => {
+  it('ends the running agent pod when the remediator stops the play (no CodeRun to cancel)', async () => {
     expect(report.steps[2].remediated).toEqual([
       expect.objectContaining({ outcome: 'next-round', cancelled: [], stoppedPods: ['cleo/code-quality'] }),
     ]);
-    expect(report.steps[2].notes.join('\n')).toContain('ended the agent pod of cleo/code-quality (direct: no CodeRun to cancel)');
+    expect(report.steps[2].notes.join('\n')).toContain(
+      "direct: cleo's pod at code-quality (round 1, attempt 1) Stopped: the play was stopped",
+    );
     // In round 2 cleo had finished: the play stopped at the gate, with no pod running.
     expect(report.steps[5].remediated?.[0].stoppedPods).toBeUndefined();
   });
 
-  it('starts each session once and resumes it in later rounds, a stopped pod keeping the session its CLI announced', () => {
+  it('starts each session once and resumes it in later rounds, a stopped pod keeping the session its CLI announced', async () => {
     const sessions = (agent: string) => report.pods.filter((pod) => pod.agent === agent).map((pod) => `${pod.round}:${pod.session}`);
     expect(sessions('rex')).toEqual(['1:started', '2:resumed', '3:resumed']);
     // Cleo's round-1 pod was stopped while her CLI worked; the script's TERM trap recorded the session the CLI
@@ -84,19 +91,20 @@ describe('the remediation scenario on a direct platform', () => {
     expect(trace).not.toContain('never confirmed');
   });
 
-  it('leaves a progress record that `agent-play status` shows at round 3, with the history', () => {
+  it('leaves a progress record that `agent-play status` shows at round 3, with the history', async () => {
     expect(report.progress).toHaveLength(1);
     const parsed = parseProgressRecord(JSON.stringify(simulatedProgressRecord(report.progress[0])));
     if (!('record' in parsed)) throw new Error(parsed.problem);
     const status = taskStatus(
-      { configMap: 'cm', key: 'task-5.json', task: '5', repository: REPOSITORY, record: parsed.record },
+      { configMap: 'cm', key: '5dlabs.cto-play-test.task-5.json', task: '5', repository: REPOSITORY, record: parsed.record },
       new Date('2026-01-01T00:11:00Z'),
       { stuckAfter: 3600, gateStuckAfter: 86400 },
     );
     expect(status).toMatchObject({ stage: 'completed', status: 'completed', round: 3, lastAgent: 'tess' });
     expect(status.remediations).toEqual([
-      expect.objectContaining({ round: 2, kind: 'remediate', at: '2026-01-01T00:02:00Z' }),
-      expect.objectContaining({ round: 3, kind: 'remediate', at: '2026-01-01T00:05:00Z' }),
+      // Recorded by the remediator's replace step, in the step of the review, once the stopped play has ended.
+      expect.objectContaining({ round: 2, kind: 'remediate', at: expect.stringMatching(/^2026-01-01T00:02:/) }),
+      expect.objectContaining({ round: 3, kind: 'remediate', at: expect.stringMatching(/^2026-01-01T00:05:/) }),
     ]);
     expect(parsed.record.cliHistory.map((use) => `${use.agent}@${use.stage}`)).toEqual([
       'rex@implementation',
@@ -111,8 +119,8 @@ describe('the remediation scenario on a direct platform', () => {
 });
 
 describe('coderun and mixed platforms', () => {
-  it('a coderun platform keeps its CodeRuns and says nothing of pods', () => {
-    const report = run({}, REMEDIATION);
+  it('a coderun platform keeps its CodeRuns and says nothing of pods', async () => {
+    const report = await run({}, REMEDIATION);
     expect(report.plays[0]).toMatchObject({ stage: 'completed', round: 3 });
     expect(report.pods).toEqual([]);
     expect(report.coderuns.length).toBeGreaterThan(0);
@@ -121,8 +129,8 @@ describe('coderun and mixed platforms', () => {
     expect(report.steps[2].remediated?.[0].stoppedPods).toBeUndefined();
   });
 
-  it('a mixed platform shows each agent by its mode', () => {
-    const report = run({ execution: 'direct', agents: { tess: { execution: 'coderun' } } }, REMEDIATION);
+  it('a mixed platform shows each agent by its mode', async () => {
+    const report = await run({ execution: 'direct', agents: { tess: { execution: 'coderun' } } }, REMEDIATION);
     expect(report.plays[0]).toMatchObject({ stage: 'completed', round: 3 });
     expect(report.coderuns.map((run) => `${run.agent}/${run.stage}`)).toEqual(['tess/testing']);
     expect(new Set(report.pods.map((pod) => pod.agent))).toEqual(new Set(['rex', 'cleo']));
@@ -131,7 +139,7 @@ describe('coderun and mixed platforms', () => {
     expect(trace).not.toMatch(/direct: tess/);
   });
 
-  it("takes the CLI from the repository's agentClis binding, through the model", () => {
+  it("takes the CLI from the repository's agentClis binding, through the model", async () => {
     const base = resolveConfig({ env: {} });
     const repositories = base.repositories.map((repository) => ({
       name: repository.name,
@@ -141,15 +149,15 @@ describe('coderun and mixed platforms', () => {
     const file = { execution: 'direct', repositories };
     const config = resolveConfig({ file, env: {} });
     expect(agentExecution(config, config.repositories[0], 'rex')).toEqual({ mode: 'direct', cli: 'codex' });
-    const report = run(file, REMEDIATION);
+    const report = await run(file, REMEDIATION);
     expect(report.pods.filter((pod) => pod.agent === 'rex').map((pod) => pod.cli)).toEqual(['codex', 'codex', 'codex']);
   });
 });
 
 describe('retries of a direct agent', () => {
   const repository = resolveConfig({ env: {} }).repositories[0].name;
-  const retried = (reason: 'failed' | 'evicted'): SimulationReport =>
-    run(
+  const retried = async (reason: 'failed' | 'evicted'): Promise<SimulationReport> =>
+    await run(
       { execution: 'direct' },
       {
         plays: [{ repository, task: 5, stage: 'implementation' }],
@@ -157,15 +165,15 @@ describe('retries of a direct agent', () => {
       },
     );
 
-  it('a CLI that exited non-zero reported its session: the retry resumes it', () => {
-    const report = retried('failed');
+  it('a CLI that exited non-zero reported its session: the retry resumes it', async () => {
+    const report = await retried('failed');
     expect(report.pods.map((pod) => `${pod.attempt}:${pod.session}:${pod.phase}`)).toEqual(['1:started:Failed', '2:resumed:Succeeded']);
     expect(report.steps[0].notes).toContain('attempt 1 of implementation failed; attempt 2 runs the CLI in a new pod of the play');
     expect(report.coderuns).toEqual([]);
   });
 
-  it('an evicted pod took its CLI with it before it reported the session: the retry starts one', () => {
-    const report = retried('evicted');
+  it('an evicted pod took its CLI with it before it reported the session: the retry starts one', async () => {
+    const report = await retried('evicted');
     expect(report.pods.map((pod) => `${pod.attempt}:${pod.session}:${pod.phase}`)).toEqual(['1:started:Evicted', '2:started:Succeeded']);
     expect(report.steps[0].notes.join('\n')).toContain('its new session was never confirmed, the next attempt starts one');
   });

@@ -14,7 +14,7 @@ const REPO = '5dlabs/cto-play-test';
 const CLEO = '5DLabs-Cleo[bot]';
 const task5: PullRequestShape = { repository: REPO, labels: ['task-5'], headRef: 'feature/task-5-implementation' };
 
-function run(scenario: Scenario, inputs: ConfigInputs = {}): SimulationReport {
+async function run(scenario: Scenario, inputs: ConfigInputs = {}): Promise<SimulationReport> {
   const platform = synth({ env: {}, ...inputs });
   return simulate({ config: resolveConfig({ env: {}, ...inputs }), objects: platform.objects }, scenario);
 }
@@ -40,12 +40,12 @@ function happyPath(): Step[] {
   ];
 }
 
-describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (strategy) => {
+describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', async (strategy) => {
   const inputs: ConfigInputs = { file: { events: { resume: strategy } } };
   const start = (stage = 'implementation') => [{ repository: REPO, task: 5, stage }];
 
-  it('takes a play from implementation to completed, each event resuming its own gate', () => {
-    const report = run({ plays: start(), steps: happyPath() }, inputs);
+  it('takes a play from implementation to completed, each event resuming its own gate', async () => {
+    const report = await run({ plays: start(), steps: happyPath() }, inputs);
     expect(stageOf(report)).toBe('completed');
     expect(report.steps.flatMap((step) => step.resumed)).toEqual([
       { repository: REPO, task: 5, gate: 'waiting-pr-created' },
@@ -55,15 +55,15 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
     expect(report.steps[1].sensors).toEqual(['gate-waiting-pr-created']);
   });
 
-  it('keeps an event that arrives before the gate, and passes the gate on arrival', () => {
-    const report = run({ plays: start(), steps: [github('pull_request', pullRequestEvent('opened', task5)), done()] }, inputs);
+  it('keeps an event that arrives before the gate, and passes the gate on arrival', async () => {
+    const report = await run({ plays: start(), steps: [github('pull_request', pullRequestEvent('opened', task5)), done()] }, inputs);
     expect(report.steps[0].resumed).toEqual([]);
     expect(report.steps[0].recorded).toEqual([{ repository: REPO, task: 5, gate: 'waiting-pr-created' }]);
     expect(stageOf(report)).toBe('code-quality');
   });
 
-  it('releases the QA gate on the ready-for-qa label from the quality bot', () => {
-    const report = run(
+  it('releases the QA gate on the ready-for-qa label from the quality bot', async () => {
+    const report = await run(
       { plays: start('waiting-ready-for-qa'), steps: [github('pull_request', labeledEvent('ready-for-qa', { ...task5, sender: CLEO }))] },
       inputs,
     );
@@ -74,8 +74,8 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
     ['another repository', github('pull_request', pullRequestEvent('opened', { ...task5, repository: 'octo-org/other' }))],
     ['a fork', github('pull_request', pullRequestEvent('opened', { ...task5, headRepository: 'mallory/cto-play-test' }))],
     ['another base branch', github('pull_request', pullRequestEvent('opened', { ...task5, baseRef: 'release' }))],
-  ])('ignores a pull request from %s', (_case, step) => {
-    const report = run({ plays: start('waiting-pr-created'), steps: [step] }, inputs);
+  ])('ignores a pull request from %s', async (_case, step) => {
+    const report = await run({ plays: start('waiting-pr-created'), steps: [step] }, inputs);
     expect(report.steps[0].sensors).toEqual([]);
     expect(report.steps[0].ignored).toMatch(/^no sensor matched: /);
     expect(stageOf(report)).toBe('waiting-pr-created');
@@ -84,14 +84,14 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
   it.each([
     ['an approval by a human', reviewEvent('approved', 'octocat', task5)],
     ['a comment review by the quality bot', reviewEvent('commented', CLEO, task5)],
-  ])('does not release the QA gate on %s', (_case, payload) => {
-    const report = run({ plays: start('waiting-ready-for-qa'), steps: [github('pull_request_review', payload)] }, inputs);
+  ])('does not release the QA gate on %s', async (_case, payload) => {
+    const report = await run({ plays: start('waiting-ready-for-qa'), steps: [github('pull_request_review', payload)] }, inputs);
     expect(report.steps[0].resumed).toEqual([]);
     expect(stageOf(report)).toBe('waiting-ready-for-qa');
   });
 
-  it('does not release the QA gate on a ready-for-qa label set by a human', () => {
-    const report = run(
+  it('does not release the QA gate on a ready-for-qa label set by a human', async () => {
+    const report = await run(
       {
         plays: start('waiting-ready-for-qa'),
         steps: [github('pull_request', labeledEvent('ready-for-qa', { ...task5, sender: 'octocat' }))],
@@ -101,8 +101,8 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
     expect(stageOf(report)).toBe('waiting-ready-for-qa');
   });
 
-  it('does not release the merge gate when the pull request is closed without merging', () => {
-    const report = run(
+  it('does not release the merge gate when the pull request is closed without merging', async () => {
+    const report = await run(
       { plays: start('waiting-pr-merged'), steps: [github('pull_request', pullRequestEvent('closed', task5, { merged: false }))] },
       inputs,
     );
@@ -110,12 +110,12 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
     expect(stageOf(report)).toBe('waiting-pr-merged');
   });
 
-  it('resumes only the task the pull request names', () => {
+  it('resumes only the task the pull request names', async () => {
     const plays = [
       { repository: REPO, task: 5, stage: 'waiting-pr-created' },
       { repository: REPO, task: 6, stage: 'waiting-pr-created' },
     ];
-    const report = run(
+    const report = await run(
       { plays, steps: [github('pull_request', pullRequestEvent('opened', { repository: REPO, labels: ['task-6'] }))] },
       inputs,
     );
@@ -123,8 +123,8 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
     expect(stageOf(report, 6)).toBe('code-quality');
   });
 
-  it('reads the task from the branch when no task label is set', () => {
-    const report = run(
+  it('reads the task from the branch when no task label is set', async () => {
+    const report = await run(
       {
         plays: start('waiting-pr-created'),
         steps: [github('pull_request', pullRequestEvent('opened', { repository: REPO, headRef: 'feature/task-5-implementation' }))],
@@ -134,9 +134,9 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
     expect(stageOf(report)).toBe('code-quality');
   });
 
-  it('is not moved twice by a duplicate delivery', () => {
+  it('is not moved twice by a duplicate delivery', async () => {
     const opened = pullRequestEvent('opened', task5);
-    const report = run(
+    const report = await run(
       { plays: start('waiting-pr-created'), steps: [github('pull_request', opened, 'same'), github('pull_request', opened, 'same')] },
       inputs,
     );
@@ -145,8 +145,8 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
     expect(stageOf(report)).toBe('code-quality');
   });
 
-  it('never releases another gate, nor moves a play backwards, on a merge while it waits at the first gate', () => {
-    const report = run(
+  it('never releases another gate, nor moves a play backwards, on a merge while it waits at the first gate', async () => {
+    const report = await run(
       { plays: start('waiting-pr-created'), steps: [github('pull_request', pullRequestEvent('closed', task5, { merged: true }))] },
       inputs,
     );
@@ -155,7 +155,7 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
     expect(stageOf(report)).toBe('waiting-pr-created');
   });
 
-  it('keeps the same task id in two repositories apart', () => {
+  it('keeps the same task id in two repositories apart', async () => {
     const twoRepos: ConfigInputs = {
       file: {
         events: { resume: strategy },
@@ -169,7 +169,7 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
       { repository: 'octo-org/payments', task: 5, stage: 'waiting-pr-created' },
       { repository: 'octo-org/web', task: 5, stage: 'waiting-pr-created' },
     ];
-    const report = run(
+    const report = await run(
       { plays, steps: [github('pull_request', pullRequestEvent('opened', { repository: 'octo-org/web', labels: ['task-5'] }))] },
       twoRepos,
     );
@@ -179,7 +179,7 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', (
 });
 
 describe('the simulator', () => {
-  it('runs the sensors committed in dist-manifests/', () => {
+  it('runs the sensors committed in dist-manifests/', async () => {
     const committed = ['gate-sensors.yaml', 'remediation.yaml'].flatMap((file) =>
       parseAllDocuments(readFileSync(resolve(__dirname, '..', 'dist-manifests', file), 'utf8'))
         .map((document) => document.toJS())
@@ -188,8 +188,8 @@ describe('the simulator', () => {
     expect(synth().byKind('Sensor')).toEqual(committed);
   });
 
-  it('records nothing for a pull request that names no task', () => {
-    const report = run({
+  it('records nothing for a pull request that names no task', async () => {
+    const report = await run({
       plays: [{ repository: REPO, task: 5, stage: 'waiting-pr-created' }],
       steps: [github('pull_request', pullRequestEvent('opened', { repository: REPO, headRef: 'fix-typo' }))],
     });
@@ -223,10 +223,10 @@ steps:
   - agentDone: { repository: ${REPO}, task: 5 }
 `;
 
-  it('prints the report as JSON in the documented shape', () => {
+  it('prints the report as JSON in the documented shape', async () => {
     const folder = scenarioFolder(scenario, { 'pr-opened.json': pullRequestEvent('opened', task5) });
     const streams = io();
-    expect(runCli(['simulate', join(folder, 'scenario.yaml'), '--json'], streams)).toBe(0);
+    expect(await runCli(['simulate', join(folder, 'scenario.yaml'), '--json'], streams)).toBe(0);
     const report = JSON.parse(streams.text().out);
     expect(report.plays).toEqual([{ repository: REPO, task: 5, stage: 'code-quality' }]);
     expect(report.steps[0]).toEqual({
@@ -239,10 +239,10 @@ steps:
     expect(report.steps[1]).toEqual({ index: 1, sensors: [], resumed: [], recorded: [] });
   });
 
-  it('prints a readable trace without --json', () => {
+  it('prints a readable trace without --json', async () => {
     const folder = scenarioFolder(scenario, { 'pr-opened.json': pullRequestEvent('opened', task5) });
     const streams = io();
-    expect(runCli(['simulate', join(folder, 'scenario.yaml')], streams)).toBe(0);
+    expect(await runCli(['simulate', join(folder, 'scenario.yaml')], streams)).toBe(0);
     expect(streams.text().out).toContain('sensor gate-waiting-pr-created fired');
     expect(streams.text().out).toContain(`${REPO} task 5: code-quality`);
   });
@@ -262,21 +262,21 @@ steps:
       {},
       /unknown stage "review"/,
     ],
-  ])('rejects %s in one line with exit 2', (_case, text, payloads: Record<string, unknown>, message) => {
+  ])('rejects %s in one line with exit 2', async (_case, text, payloads: Record<string, unknown>, message) => {
     const folder = scenarioFolder(text, payloads);
     if (typeof (payloads as Record<string, unknown>)['pr-opened.json'] === 'string')
       writeFileSync(join(folder, 'payloads', 'pr-opened.json'), '{');
     const streams = io();
-    expect(runCli(['simulate', join(folder, 'scenario.yaml')], streams)).toBe(2);
+    expect(await runCli(['simulate', join(folder, 'scenario.yaml')], streams)).toBe(2);
     expect(streams.text().err.trimEnd().split('\n')).toHaveLength(1);
     expect(streams.text().err.trimEnd()).toMatch(message);
   });
 });
 
 describe('examples/scenarios/happy-path', () => {
-  it('takes task 5 to completed, recording the early pull request and ignoring the human approval', () => {
+  it('takes task 5 to completed, recording the early pull request and ignoring the human approval', async () => {
     let out = '';
-    const code = runCli(['simulate', resolve(__dirname, '..', 'examples', 'scenarios', 'happy-path', 'scenario.yaml'), '--json'], {
+    const code = await runCli(['simulate', resolve(__dirname, '..', 'examples', 'scenarios', 'happy-path', 'scenario.yaml'), '--json'], {
       out: (text) => (out += text),
       err: () => undefined,
       env: {},

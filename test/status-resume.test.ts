@@ -1,31 +1,22 @@
 /**
  * `agent-play status` and `agent-play resume`: state lives in the cluster's progress ConfigMaps, and every
- * run is a resume. The fixture looks like `kubectl get cm -l play-tracking=true -o yaml` output; one test
- * writes its records with the real progress script (against the fake kubectl) so the format the commands
- * read cannot drift from what plays write.
+ * run is a resume. The fixture looks like `kubectl get cm -l play-tracking=true -o yaml` output of the earlier,
+ * per-repository layout (still read after an upgrade); one test writes its records with the runtime step the
+ * plays run (against the in-memory API) so the format the commands read cannot drift from what plays write.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../constructs/model/labels';
-import {
-  isLabelValue,
-  progressConfigMapName,
-  progressTaskKey,
-  repositoryLabelValue,
-  PROGRESS_SHARDS,
-  progressConfigMapOf,
-} from '../constructs/model/naming';
+import { isLabelValue, repositoryLabelValue } from '../constructs/model/naming';
 import { PlayParameters, playTemplateName, playWorkflowName } from '../constructs/model/play-contract';
-import { PROGRESS_SCRIPT } from '../constructs/workflows/progress-script';
+import { legacyProgressKey, progressConfigMapOf, progressKeyOf } from '../constructs/progress/progress-layout';
+import { enterStageStep } from '../constructs/progress/progress-steps';
+import { ApiResources } from '../constructs/runtime/kube-api';
+import { MemoryApiServer } from '../src/simulate/memory-api';
 import { validateArgoWorkflowsObject } from './support/argo-schemas';
-import { FakeCluster } from './support/fake-kubectl';
-import { runBash } from './support/run-bash';
 import { runCapturing } from './support/run-cli';
-import { useScratchDirs } from './support/scratch-dir';
-
-const scratch = useScratchDirs('fake-kubectl-');
 
 const FIXTURE = resolve(__dirname, 'fixtures/state/progress-configmaps.yaml');
 const STATE = readFileSync(FIXTURE, 'utf8');
@@ -42,7 +33,7 @@ const resume = (task: string, argv: string[] = [], stdin = STATE) =>
 function withRecord(task: string, change: (record: Record<string, any>) => unknown): string {
   const list = parse(STATE);
   const data = list.items[0].data;
-  data[progressTaskKey(task)] = JSON.stringify(change(JSON.parse(data[progressTaskKey(task)])));
+  data[legacyProgressKey(task)] = JSON.stringify(change(JSON.parse(data[legacyProgressKey(task)])));
   return stringify(list);
 }
 
@@ -140,16 +131,15 @@ describe('agent-play resume', () => {
     expect(resume('5').out).toBe(run.out);
   });
 
-  it("resumes from the task's shard ConfigMap when the single ConfigMap of the earlier layout also holds the task", () => {
+  it("resumes from the task's shard ConfigMap when the ConfigMap of the earlier layout also holds the task", () => {
     const list = parse(STATE);
     const legacy = list.items[0];
-    const record = JSON.parse(legacy.data[progressTaskKey('5')]);
+    const record = JSON.parse(legacy.data[legacyProgressKey('5')]);
     const shard = {
       ...legacy,
       metadata: { ...legacy.metadata, name: progressConfigMapOf(REPOSITORY, 5) },
       data: {
-        repository: REPOSITORY,
-        [progressTaskKey('5')]: JSON.stringify({ ...record, stage: 'code-quality', lastUpdated: '2026-11-23T07:00:00Z' }),
+        [progressKeyOf(REPOSITORY, 5)]: JSON.stringify({ ...record, stage: 'code-quality', lastUpdated: '2026-11-23T07:00:00Z' }),
       },
     };
     for (const items of [
@@ -174,7 +164,7 @@ describe('agent-play resume', () => {
         '11',
         [],
         STATE,
-        /^the progress ConfigMaps of 5dlabs\/cto-play-test have no record of task 11 \(no key task-11\.json in play-progress-5dlabs-cto-play-test-11\); recorded tasks: 5, 6, 7, 8, 9, 10$/,
+        /^no progress record of task 11 of 5dlabs\/cto-play-test \(no key 5dlabs\.cto-play-test\.task-11\.json in play-progress-shard-\d+, nor in an earlier layout's ConfigMap\); recorded tasks of 5dlabs\/cto-play-test: 5, 6, 7, 8, 9, 10$/,
       ],
       ['10', [], STATE, /^the record of task 10 .* cannot be used: not JSON .*; fix or delete the key task-10\.json before resuming$/],
       [
@@ -206,7 +196,7 @@ describe('agent-play resume', () => {
         '5',
         [],
         stringify({ apiVersion: 'v1', kind: 'List', items: [parse(STATE).items[1]] }),
-        /^no progress ConfigMap for 5dlabs\/cto-play-test \(expected play-progress-5dlabs-cto-play-test-5\); found: play-progress-octo-org-web$/,
+        /^no progress record of task 5 of 5dlabs\/cto-play-test \(no key 5dlabs\.cto-play-test\.task-5\.json in play-progress-shard-\d+, nor in an earlier layout's ConfigMap\); recorded tasks of 5dlabs\/cto-play-test: none$/,
       ],
       ['5', ['--parameter', 'team=core'], STATE, /^--parameter team: the play declares no such parameter/],
       [
@@ -268,49 +258,41 @@ describe('agent-play resume', () => {
     });
   });
 
-  it('reads the records the real progress script writes', async () => {
-    const cluster = FakeCluster.create(scratch());
-    try {
-      const workflow = playWorkflowName(SERVICE, 12);
-      cluster.put({
-        apiVersion: 'argoproj.io/v1alpha1',
-        kind: 'Workflow',
-        metadata: { name: workflow, namespace: 'agents', resourceVersion: '1' },
-        spec: {},
-      });
-      const env = (stage: string, previous: string, agent: string, status: string) =>
-        cluster.scriptEnv({
-          EVENT: 'enter',
+  it('reads the records the runtime step of the plays writes', async () => {
+    const server = new MemoryApiServer(() => new Date('2026-11-23T07:00:00Z'));
+    const workflow = playWorkflowName(SERVICE, 12);
+    server.put(ApiResources.workflows, {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Workflow',
+      metadata: { name: workflow, namespace: 'agents' },
+      spec: {},
+    });
+    const context = { api: server.client(), now: () => new Date('2026-11-23T07:00:00Z'), sleep: async () => {}, log: () => {} };
+    const enter = (stage: string, previous: string, agent: string, status: string) =>
+      enterStageStep.run(
+        context,
+        enterStageStep.env.read({
+          NAMESPACE: 'agents',
+          WORKFLOW_NAME: workflow,
+          REPOSITORY,
+          TASK_ID: '12',
+          ROUND: '1',
+          PARAMETER_NAMES: PlayParameters.taskType,
+          PARAMETER_1: 'backend',
           STAGE: stage,
           PREVIOUS_STAGE: previous,
           AGENT: agent,
           CLI: agent ? 'claude' : '',
           STATUS: status,
-          WORKFLOW_STATUS: '',
-          TASK_ID: '12',
-          WORKFLOW_NAME: workflow,
-          NAMESPACE: 'agents',
-          REPOSITORY,
-          BRANCH: 'main',
-          PROGRESS_CONFIGMAP: progressConfigMapName(REPOSITORY),
-          PROGRESS_SHARDS: String(PROGRESS_SHARDS),
-          PROGRESS_KEY: progressTaskKey(12),
-          TRACKING_LABEL: PROGRESS_TRACKING_LABEL,
-          HISTORY_ANNOTATION: PlayAnnotations.stageHistory,
-          ENTERED_AT_ANNOTATION: PlayAnnotations.stageEnteredAt,
-          PARAMETER_NAMES: PlayParameters.taskType,
-          PARAMETER_1: 'backend',
-        });
-      for (const [stage, previous, agent, state] of [
-        ['implementation', '', 'rex', 'in-progress'],
-        ['waiting-pr-created', 'implementation', '', 'suspended'],
-      ]) {
-        const run = await runBash(PROGRESS_SCRIPT, env(stage, previous, agent, state), 8000);
-        expect(run.code, run.stderr).toBe(0);
-      }
-      const configMap = cluster.get('configmap', 'agents', progressConfigMapOf(REPOSITORY, 12));
+        }),
+      );
+    await enter('implementation', '', 'rex', 'in-progress');
+    await enter('waiting-pr-created', 'implementation', '', 'suspended');
+    {
+      const configMap = server.peek({ resource: ApiResources.configMaps, namespace: 'agents', name: progressConfigMapOf(REPOSITORY, 12) });
+      expect(configMap?.metadata.labels?.[PROGRESS_TRACKING_LABEL]).toBe('true');
       const listed = stringify({ apiVersion: 'v1', kind: 'List', items: [configMap] });
-      const report = JSON.parse(runCapturing(['status', '--format', 'json'], { stdin: listed }).out).tasks;
+      const report = JSON.parse(runCapturing(['status', '--format', 'json'], { stdin: listed, now: NOW }).out).tasks;
       expect(report).toEqual([
         expect.objectContaining({
           repository: REPOSITORY,
@@ -329,8 +311,6 @@ describe('agent-play resume', () => {
         { name: PlayParameters.round, value: '1' },
         { name: PlayParameters.taskType, value: 'backend' },
       ]);
-    } finally {
-      cluster.dispose();
     }
   });
 });

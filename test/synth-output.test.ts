@@ -22,6 +22,7 @@ function run(argv: string[], env: Record<string, string> = {}): Run {
   let err = '';
   const io: Io = { out: (text) => (out += text), err: (text) => (err += text), env };
   const code = runCli(argv, io);
+  if (typeof code !== 'number') throw new Error('synth answers at once');
   return { code, out, err };
 }
 

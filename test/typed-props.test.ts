@@ -30,7 +30,7 @@ function play(chart: Chart, extra: Record<string, unknown>): void {
     agents: config.agents,
     clis: config.clis,
     serviceAccountName: 'agent-play',
-    helperImage: config.images.kubectl,
+    runtimeImage: config.images.runtime,
     ...extra,
   });
 }
@@ -52,11 +52,12 @@ describe('durations', () => {
       synth((chart) => {
         new CodeRunWorkflowTemplate(chart, 'coderun', {
           defaultAgent: config.agents.rex,
+          defaultAgentName: 'rex',
           defaultRepository: config.repositories[0],
           cliNames: Object.keys(config.clis),
           githubApps: Object.values(config.agents).map((agent) => agent.githubApp),
           serviceAccountName: 'agent-play',
-          helperImage: config.images.kubectl,
+          runtimeImage: config.images.runtime,
           timeout,
         });
       });

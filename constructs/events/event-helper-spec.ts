@@ -5,7 +5,7 @@
  */
 import { PlayLabels } from '../model/labels';
 import type { WorkflowSpec } from '../workflows/argo-types';
-import { HARDENED_POD, SCRATCH_VOLUME } from '../workflows/hardened-script';
+import { HARDENED_POD, SCRATCH_VOLUME } from '../workflows/hardened-pod';
 
 /** What varies between the event helpers. */
 export interface EventHelperSpecProps {

@@ -12,7 +12,7 @@
  * Argo Events renders a parameter's `dataTemplate` with Go's text/template and Sprig over the event data
  * (argo-events `pkg/sensors/triggers/params.go`, `getValueWithTemplate`).
  */
-import type { RepositoryConfig } from '../model/config-schema';
+import type { RepositoryConfig } from '../model/config-shapes';
 import { parseRepository } from '../model/naming';
 
 /** The template variable that holds the event's repository, lower case. */

@@ -1,5 +1,5 @@
 import { ARGO_API_VERSION } from '../model/argo-api';
-import { DEFAULT_TRIGGER_RETRIES } from '../model/config-schema';
+import { DEFAULT_TRIGGER_RETRIES } from '../model/config-shapes';
 import { generateNamePrefix } from '../model/naming';
 import type { Trigger, TriggerParameter } from './argo-events-types';
 

@@ -9,7 +9,7 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import { GATE_STAGE_INPUT } from '../model/play-contract';
+import { GATE_STAGE_INPUT, gateNodeSelector } from '../model/play-contract';
 import { retryOnConflict } from '../runtime/conflict-retry';
 import type { KubeObject, ObjectRef } from '../runtime/kube-api';
 import { recordTime } from '../progress/progress-record';
@@ -36,7 +36,7 @@ export function gateNodes(workflow: KubeObject, gate: string): Array<{ readonly 
   const status = (workflow.status ?? {}) as Record<string, unknown>;
   if (status.offloadNodeStatusVersion || status.compressedNodes)
     throw new StepFailure(
-      `workflow ${workflow.metadata.name} keeps its node status compressed or offloaded, which this step cannot read; resume it with \`argo resume --node-field-selector inputs.parameters.${GATE_STAGE_INPUT}.value=${gate}\``,
+      `workflow ${workflow.metadata.name} keeps its node status compressed or offloaded, which this step cannot read; resume it with \`argo resume --node-field-selector ${gateNodeSelector(gate)}\``,
     );
   const nodes = (status.nodes ?? {}) as Record<string, WorkflowNode>;
   return Object.entries(nodes)

@@ -7,17 +7,8 @@
  * Pure: no cdk8s, no I/O.
  */
 import { PROJECT_SERVICE_ACCOUNT } from '../rbac/project-rbac';
-import type { AgentStageConfig, GateStageConfig, PlatformConfig, StageConfig } from './config-schema';
-import {
-  githubAppSecretName,
-  isDnsLabel,
-  isDnsSubdomain,
-  progressConfigMapName,
-  repositoryLabelValue,
-  systemPromptKey,
-  workspacePvcName,
-  dnsName,
-} from './naming';
+import type { AgentStageConfig, GateStageConfig, PlatformConfig, StageConfig } from './config-shapes';
+import { githubAppSecretName, isDnsLabel, repositoryLabelValue, systemPromptKey, workspacePvcName, dnsName } from './naming';
 import {
   agentRunTemplateName,
   enterTaskName,
@@ -25,7 +16,6 @@ import {
   playTemplateName,
   playWorkflowName,
   PlayTemplates,
-  releaseConfigMapName,
   RESUMER_TEMPLATE_NAME,
   CODERUN_TEMPLATE_NAME,
   stageTaskName,
@@ -73,10 +63,9 @@ function repositoryClaims(config: PlatformConfig, problems: NameProblem[]): Clai
       const name = derive(path, make, problems);
       if (name !== undefined) claims.push({ space, name, path, owner });
     };
-    add('progress ConfigMap', namePath, () => progressConfigMapName(repository.name));
+    // The label value is also the repository's part of its tasks' progress record keys.
     add('repository label value', namePath, () => repositoryLabelValue(repository.name));
     add('WorkflowTemplate', servicePath, () => playTemplateName(repository.service));
-    add('release ConfigMap prefix', servicePath, () => releaseConfigMapName(repository.service, ''));
     const shared = stageAgents.filter((agent) => config.agents[agent]?.role === 'implementation');
     if (shared.length > 0) add('PersistentVolumeClaim', servicePath, () => workspacePvcName(repository.service, shared[0], true));
     for (const agent of stageAgents.filter((name) => config.agents[name] !== undefined && !shared.includes(name))) {
@@ -183,8 +172,7 @@ function projectPlayNameProblems(config: PlatformConfig): NameProblem[] {
     if (!repository) return;
     project.tasks.forEach((task, taskIndex) => {
       const name = playWorkflowName(repository.service, task.id);
-      const release = releaseConfigMapName(repository.service, task.id);
-      if (!isDnsLabel(name) || !isDnsSubdomain(release)) {
+      if (!isDnsLabel(name)) {
         problems.push({
           path: ['projects', index, 'tasks', taskIndex, 'id'],
           message: `task ${task.id} gives the play name "${name}", longer than the 63 characters Kubernetes allows; use a smaller task id or a shorter service`,

@@ -180,58 +180,8 @@ export function repositoryLabelValue(fullName: string): string {
   return labelValue(`${owner}.${name}`.toLowerCase());
 }
 
-/**
- * The base name of a repository's progress ConfigMaps: `play-progress-{owner}-{repo}`. The records are spread
- * over `PROGRESS_SHARDS` ConfigMaps `{base}-{shard}`, so that no object nears the 1 MiB limit and no two
- * tasks of different shards ever compete for one object (docs/limits.md).
- *
- * @throws when `fullName` is not `owner/name`
- */
-export function progressConfigMapName(fullName: string): string {
-  const { owner, name } = parseRepository(fullName);
-  return dnsName(['play-progress', owner, name]);
-}
-
-/**
- * How many ConfigMaps a repository's progress is spread over. A record is about 1 KiB (more with a long CLI
- * history): 10,000 tasks put about 160 records, some 160 KiB, in each, and 1 MiB holds about 6 times that.
- * The progress script computes the same shard in bash (`progress-script.ts`).
- */
-export const PROGRESS_SHARDS = 64;
-
 /** The largest task id: the CodeRun's `taskId` is a 32-bit integer. */
 export const MAX_TASK_ID = 2147483647;
-
-/**
- * The shard of a task's record: its id modulo `PROGRESS_SHARDS`.
- *
- * @throws when the id is not digits, or larger than a CodeRun's taskId can hold
- */
-export function progressShard(taskId: number | string): number {
-  const text = String(taskId);
-  if (!/^\d{1,10}$/.test(text) || Number(text) > MAX_TASK_ID)
-    throw new Error(`task id "${text}" is not a task id: digits only, at most ${MAX_TASK_ID}`);
-  return Number(text) % PROGRESS_SHARDS;
-}
-
-/** The ConfigMap that holds a task's progress record: `play-progress-{owner}-{repo}-{shard}`. */
-export function progressConfigMapOf(fullName: string, taskId: number | string): string {
-  return `${progressConfigMapName(fullName)}-${progressShard(taskId)}`;
-}
-
-/** Every progress ConfigMap of a repository, shard 0 first (for RBAC `resourceNames`). */
-export function progressConfigMapNames(fullName: string): string[] {
-  const base = progressConfigMapName(fullName);
-  return Array.from({ length: PROGRESS_SHARDS }, (_unused, shard) => `${base}-${shard}`);
-}
-
-/**
- * The key of one task's progress record in its shard ConfigMap. Each task writes only its own key, with an
- * optimistic merge patch, so parallel tasks in one repository never overwrite each other.
- */
-export function progressTaskKey(taskId: number | string): string {
-  return `task-${taskId}.json`;
-}
 
 /**
  * The workspace PVC of an agent: implementation agents share `workspace-{service}`, every other agent

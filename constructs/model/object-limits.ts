@@ -5,7 +5,7 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import type { PlatformConfig } from './config-schema';
+import type { PlatformConfig } from './config-shapes';
 import { systemPromptKey } from './naming';
 
 /** The most data a ConfigMap or Secret may hold (Kubernetes `MaxSecretSize`, applied to both). */

@@ -50,11 +50,11 @@ export type ProgressStatus = (typeof ProgressStatuses)[keyof typeof ProgressStat
 /** Template names inside a play WorkflowTemplate. */
 export const PlayTemplates = {
   main: 'play',
+  /** Marks the play at a stage (labels, history) and records it in the task's progress record. */
   enterStage: 'enter-stage',
-  setStageLabels: 'set-stage-labels',
-  recordProgress: 'record-progress',
   /** A gate: look for a release recorded before the play arrived, else wait for one. */
   gate: 'gate',
+  /** Beside the suspend node: the check, which releases the play's own gate when a release is recorded. */
   checkRelease: 'check-release',
   /** The suspend node a resume targets. */
   awaitRelease: 'await-release',
@@ -128,15 +128,15 @@ export function playWorkflowName(service: string, taskId: number | string): stri
 }
 
 /**
- * The ConfigMap where a task's gate releases are recorded, one key per gate: an event that arrives before
- * the play reaches its gate is kept here, and the gate passes at once when the play gets there.
+ * The ConfigMap where an earlier layout recorded a task's gate releases, one key per gate. Releases now live
+ * in the task's progress record; a play recreated from that layout's state still reads these (read only).
  */
-export function releaseConfigMapName(service: string, taskId: number | string): string {
+export function legacyReleaseConfigMapName(service: string, taskId: number | string): string {
   return `${dnsName(['play-release', service])}-task-${taskId}`;
 }
 
 /** The resumer WorkflowTemplate's name; its whole contract is in `resumer-contract.ts`. */
-export { RESUMER_TEMPLATE_NAME } from './resumer-contract';
+export { RESUMER_TEMPLATE_NAME } from '../resumer/resumer-contract';
 
 /**
  * The Sensor of a gate.
@@ -149,14 +149,6 @@ export function gateSensorName(stage: string): string {
 
 /** The single-run CodeRun WorkflowTemplate. */
 export const CODERUN_TEMPLATE_NAME = 'coderun';
-
-/** The templates of a gate besides `PlayTemplates.gate`, `checkRelease` and `awaitRelease`. */
-export const GateTemplates = {
-  /** Beside the suspend node: the check, then the play's resume of its own gate when a release is recorded. */
-  checkAndRelease: 'check-and-release',
-  /** `argo resume` of the play's own gate. */
-  releaseOwnGate: 'release-own-gate',
-} as const;
 
 /**
  * The annotation on a play recreated from its progress record (`agent-play resume`). Such a play continues

@@ -5,7 +5,7 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import type { ReleaseConfig } from './config-schema';
+import type { ReleaseConfig } from './config-shapes';
 
 /** The label a quality or testing agent puts on a pull request that needs another implementation round. */
 export const NEEDS_FIXES_LABEL = 'needs-fixes';

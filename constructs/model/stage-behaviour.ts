@@ -4,8 +4,8 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import type { WhenConfig } from './config-schema';
-import type { AgentStage, EndStage, GateStage, Stage } from './stage-machine';
+import type { WhenConfig } from './config-shapes';
+import type { AgentStage, EndStage, GateStage, Stage } from './stage';
 
 export type StageType = Stage['type'];
 

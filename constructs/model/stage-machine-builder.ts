@@ -13,7 +13,7 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import { DEFAULT_STAGE_RETRIES, DEFAULT_STAGE_TIMEOUT, type ReleaseConfig, type WhenConfig } from './config-schema';
+import { DEFAULT_STAGE_RETRIES, DEFAULT_STAGE_TIMEOUT, type ReleaseConfig, type WhenConfig } from './config-shapes';
 import { durationText, type DurationLike } from './duration';
 import { CONDITION_PARAMETERS } from './play-contract';
 import { StageMachine, type StageDefinition } from './stage-machine';

@@ -5,21 +5,15 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import type { AgentStageConfig, EndStageConfig, GateStageConfig, PlatformConfig } from './config-schema';
+import type { PlatformConfig } from './config-shapes';
 import { CONDITION_PARAMETERS } from './play-contract';
 import { stageCondition } from './stage-behaviour';
 import { agentsOf, stageProblems, type StageDefinition } from './stage-rules';
 
 export type { StageDefinition } from './stage-rules';
 
-/** An agent stage with its agents resolved: one, or several that run at once. */
-export type AgentStage = Readonly<Omit<AgentStageConfig, 'agent' | 'agents'> & { readonly agents: readonly string[] }>;
-/** A gate stage: the play suspends here until one of its releasing GitHub events arrives. */
-export type GateStage = Readonly<GateStageConfig>;
-/** The end stage: the play finishes here. */
-export type EndStage = Readonly<EndStageConfig>;
-/** Any stage of a stage machine. */
-export type Stage = AgentStage | GateStage | EndStage;
+export type { AgentStage, EndStage, GateStage, Stage } from './stage';
+import type { AgentStage, GateStage, Stage } from './stage';
 
 /** Options of a `StageMachine`. */
 export interface StageMachineOptions {

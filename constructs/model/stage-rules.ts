@@ -4,7 +4,7 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import type { AgentStageConfig, ReleaseConfig, StageConfig, WhenConfig } from './config-schema';
+import type { AgentStageConfig, ReleaseConfig, StageConfig, WhenConfig } from './config-shapes';
 import { CONDITION_PARAMETERS, stageTaskName } from './play-contract';
 import { onStageOf } from './stage-behaviour';
 

@@ -3,23 +3,24 @@ import { Construct } from 'constructs';
 import { AgentsConfigMap } from '../config/agents-config-map';
 import { CodeRunCrd } from '../crds/coderun-crd';
 import { executionOf } from '../model/direct-execution';
-import type { PlatformConfig, PlatformConfigInput } from '../model/config-schema';
+import type { PlatformConfig, PlatformConfigInput } from '../model/config-shapes';
 import { PlayParameters } from '../model/play-contract';
 import { resolveConfig, unchangedResolvedConfig } from '../model/resolve-config';
 import { StageMachine } from '../model/stage-machine';
 import { EventBus } from '../events/event-bus';
-import { GateSensor } from '../events/gate-sensor';
+import { GateSensor } from '../gate/gate-sensor';
 import { GithubEventSource } from '../events/github-event-source';
-import { PlayResumerTemplate } from '../events/play-resumer-template';
+import { PlayResumerTemplate } from '../resumer/play-resumer-template';
 import { RESUMER_GRANTS, sensorGrants } from '../rbac/events-rbac';
-import { addRemediation, remediationEvents } from './remediation-objects';
+import { addRemediation, remediationEvents } from '../remediation/remediation-objects';
 import { PlayRbac } from '../rbac/play-rbac';
-import { PROJECT_SERVICE_ACCOUNT, projectGrants } from '../rbac/project-rbac';
+import { RuntimeConfigMap } from '../config/runtime-config-map';
+import { PROJECT_GRANTS, PROJECT_SERVICE_ACCOUNT } from '../rbac/project-rbac';
 import { ScopedServiceAccount } from '../rbac/scoped-service-account';
 import { WorkspacePvc } from '../storage/workspace-pvc';
 import { CodeRunWorkflowTemplate } from '../workflows/coderun-workflow-template';
 import { PlayWorkflowTemplate } from '../workflows/play-workflow-template';
-import { ProjectWorkflowTemplate } from '../workflows/project-workflow-template';
+import { ProjectWorkflowTemplate } from '../project/project-workflow-template';
 
 /** What `new AgentPlatform(scope, id, props)` takes. */
 export interface AgentPlatformProps {
@@ -42,6 +43,8 @@ export interface AgentPlatformProps {
 export const PlatformCharts = {
   crds: 'coderun-crd',
   rbac: 'play-rbac',
+  /** The runtime program the platform's steps run (`RuntimeConfigMap`). */
+  runtime: 'runtime',
   agents: 'agents-configmap',
   workspaces: 'workspaces',
   coderun: 'coderun-workflow-template',
@@ -91,11 +94,13 @@ export class AgentPlatform extends Construct {
     // A platform whose agents all run direct needs no CodeRun controller: no CRD, no CodeRun template.
     const codeRuns = Object.values(config.agents).some((agent) => executionOf(agent, config.execution) === 'coderun');
     if (codeRuns) new CodeRunCrd(chart(PlatformCharts.crds, false), 'CodeRun');
+    const directAgents = Object.values(config.agents).some((agent) => executionOf(agent, config.execution) === 'direct');
     this.rbac = new PlayRbac(chart(PlatformCharts.rbac), 'Play', {
       serviceAccountName: config.play.serviceAccount,
-      repositories: config.repositories.map((repository) => repository.name),
       codeRuns,
+      directAgents,
     });
+    new RuntimeConfigMap(chart(PlatformCharts.runtime), 'Runtime');
     new AgentsConfigMap(chart(PlatformCharts.agents), 'Agents', { agents: config.agents, clis: config.clis });
     this.addWorkspaces(chart(PlatformCharts.workspaces));
 
@@ -103,11 +108,12 @@ export class AgentPlatform extends Construct {
     if (codeRuns)
       new CodeRunWorkflowTemplate(chart(PlatformCharts.coderun), 'CodeRun', {
         defaultAgent: firstAgent,
+        defaultAgentName: this.stages.agentStages[0].agents[0],
         defaultRepository: config.repositories[0],
         cliNames: Object.keys(config.clis),
         githubApps: Object.values(config.agents).map((agent) => agent.githubApp),
         serviceAccountName: this.rbac.serviceAccountName,
-        helperImage: config.images.kubectl,
+        runtimeImage: config.images.runtime,
       });
 
     const plays = chart(PlatformCharts.plays);
@@ -121,8 +127,7 @@ export class AgentPlatform extends Construct {
           agents: config.agents,
           clis: config.clis,
           serviceAccountName: this.rbac.serviceAccountName,
-          helperImage: config.images.kubectl,
-          argoImage: config.images.argo,
+          runtimeImage: config.images.runtime,
           deadline: config.play.deadline,
           keepSucceeded: config.play.keepSucceeded,
           keepFailed: config.play.keepFailed,
@@ -144,7 +149,7 @@ export class AgentPlatform extends Construct {
     const config = this.config;
     new ScopedServiceAccount(chart, 'ProjectRbac', {
       name: PROJECT_SERVICE_ACCOUNT,
-      grants: projectGrants(config.projects.map((project) => project.repository)),
+      grants: PROJECT_GRANTS,
     });
     const playParameters = { [PlayParameters.taskType]: '', ...config.play.parameters };
     for (const project of config.projects) {
@@ -155,7 +160,7 @@ export class AgentPlatform extends Construct {
         repository,
         stages: this.stages,
         playParameters,
-        helperImage: config.images.kubectl,
+        runtimeImage: config.images.runtime,
         serviceAccountName: PROJECT_SERVICE_ACCOUNT,
         playDeadline: config.play.deadline,
         keepSucceeded: config.play.keepSucceeded,
@@ -191,8 +196,7 @@ export class AgentPlatform extends Construct {
     // Under either strategy the Sensor only starts the resumer: it records and resumes, the Sensor cannot.
     new ScopedServiceAccount(rbac, 'Resumer', { name: events.resumerServiceAccount, grants: RESUMER_GRANTS });
     new PlayResumerTemplate(chart(PlatformCharts.resumer), 'Resumer', {
-      helperImage: config.images.kubectl,
-      argoImage: config.images.argo,
+      runtimeImage: config.images.runtime,
       serviceAccountName: events.resumerServiceAccount,
     });
     const sensors = chart(PlatformCharts.sensors);

@@ -9,7 +9,7 @@
  * Pure: no cdk8s, no I/O.
  */
 import { PlayLabels } from '../model/labels';
-import { RemediationKinds, RemediatorActions, roundsExhaustedReason } from '../model/remediator-contract';
+import { RemediationKinds, RemediatorActions, roundsExhaustedReason } from './remediator-contract';
 import { handledEvent } from '../progress/progress-record';
 import { progressConfigMapOf, progressKeyOf } from '../progress/progress-layout';
 import { readRecord } from '../progress/progress-store';
@@ -79,7 +79,7 @@ export const decideStep = runtimeStep({
     if (!eligible.includes(stage))
       return nothing(
         context,
-        `play ${name} is at "${stage}" (round ${round}): a ${values.kind} event counts only at: ${eligible.join(' ')}`,
+        `play ${name} is at ${stage || 'no stage'} (round ${round}): a ${values.kind} event counts only at: ${eligible.join(' ')}`,
       );
     const eventAt = timeOf(values.eventAt);
     const created = (play.metadata.creationTimestamp ?? '').slice(0, 19);

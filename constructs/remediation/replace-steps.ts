@@ -78,7 +78,7 @@ export const stopStep = runtimeStep({
       );
     if (play.metadata.labels?.[ARGO_COMPLETED_LABEL] !== 'true') {
       await patchPlay(context, values.namespace, values.playName, { spec: { shutdown: 'Stop' } }, `stopping play ${values.playName}`);
-      context.log(`stopped play ${values.playName}: its exit handler cancels its CodeRuns`);
+      context.log(`stopped play ${values.playName}: its exit handler runs`);
     }
     for (let waited = 0; ; waited += POLL_SECONDS) {
       const now = await playOrNone(context, values.namespace, values.playName);
@@ -184,7 +184,7 @@ export const replaceStep = runtimeStep({
       }
     }
     await waitUntilGone(context, values.namespace, values.playName, values.timeoutSeconds);
-    context.log(`deleted play ${values.playName}, its CodeRuns and its pods`);
+    context.log(`deleted play ${values.playName}; nothing it owned is left`);
     try {
       await context.api.create(ApiResources.workflows, values.namespace, successor);
     } catch (error) {

@@ -103,13 +103,16 @@ export const HttpStatus = {
  * `Forbidden`, `Invalid`, ...) and its message.
  */
 export class ApiError extends Error {
-  public constructor(
-    public readonly status: number,
-    public readonly reason: string,
-    message: string,
-  ) {
+  /** The HTTP status code, e.g. 404; 0 when the server could not be reached. */
+  public readonly status: number;
+  /** The server's reason, e.g. `NotFound`, `Conflict`, `AlreadyExists`, `Forbidden`. */
+  public readonly reason: string;
+
+  public constructor(status: number, reason: string, message: string) {
     super(message);
     this.name = 'ApiError';
+    this.status = status;
+    this.reason = reason;
   }
 }
 

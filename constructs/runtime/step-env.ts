@@ -43,11 +43,24 @@ export class StepEnvError extends Error {
   }
 }
 
-/** A step's environment: its fields, read from a process environment or written into a template. */
+/**
+ * A step's environment: its fields, read from a process environment or written into a template.
+ *
+ * @typeParam F - the step's fields, by the name its code uses
+ */
 export class StepEnv<F extends EnvFields> {
-  public constructor(public readonly fields: F) {}
+  /** The step's fields, by the name its code uses. */
+  public readonly fields: F;
 
-  /** @throws StepEnvError naming the first variable that is missing or malformed */
+  public constructor(fields: F) {
+    this.fields = fields;
+  }
+
+  /**
+   * The step's values, read from a process environment.
+   *
+   * @throws StepEnvError naming the first variable that is missing or malformed
+   */
   public read(environment: Readonly<Record<string, string | undefined>>): EnvValues<F> {
     const values: Record<string, unknown> = {};
     for (const [key, field] of Object.entries(this.fields)) {

@@ -185,6 +185,10 @@ export interface Template {
   readonly podSpecPatch?: string;
   /** Argo's mutexes and semaphores: the template runs only while it holds them. */
   readonly synchronization?: Synchronization;
+  /** Whether the pod's containers get the service account's token. @default - the workflow's, else true */
+  readonly automountServiceAccountToken?: boolean;
+  /** The service account of Argo's own executor containers (init, wait), when the pod's main container gets no token. */
+  readonly executor?: { readonly serviceAccountName: string };
 }
 
 /** `synchronization` of a template or workflow (v3.6+ `mutexes`, a list). */

@@ -8,11 +8,11 @@ import {
   RepositorySchema,
   type AgentConfig,
   type RepositoryConfig,
-} from '../model/config-schema';
+} from '../model/config-shapes';
 import { workflowParameter, workflowParameterExpression } from '../model/argo-expressions';
 import { durationSeconds } from '../model/duration';
 import { pinnedImageProblem } from '../model/image-reference';
-import { dnsLabelProblem } from '../model/naming';
+import { dnsLabelProblem, workspaceOfAgent } from '../model/naming';
 import { checkProp, durationProp, integerProblem, schemaProblem } from '../model/prop-checks';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
 import { PlayLabels, WorkflowTypes } from '../model/labels';
@@ -20,8 +20,9 @@ import { CODERUN_TEMPLATE_NAME, PlayParameters, PlayTemplates } from '../model/p
 import type { Parameter } from './argo-types';
 import { cancelCodeRunsTemplate } from './cancel-coderuns';
 import { ArgoValue, codeRunTemplates } from './coderun-manifest';
-import { HARDENED_POD, SCRATCH_VOLUME } from './hardened-script';
+import { HARDENED_POD, SCRATCH_VOLUME } from './hardened-pod';
 import { WorkflowTemplate } from './workflow-template';
+import { DEFAULT_RUNTIME_IMAGE } from '../runtime/runtime-layout';
 
 /** The parameters of a single agent run, with the names the original platform used. */
 export const CodeRunParameters = {
@@ -42,12 +43,19 @@ export const CodeRunParameters = {
   continueSession: 'continue-session',
   overwriteMemory: 'overwrite-memory',
   taskRequirements: 'task-requirements',
+  /**
+   * The workspace claim the agent works in: the run holds the mutex of that name, the one the play's stages
+   * hold, so that a standalone run and a play never work in one workspace at once.
+   */
+  workspaceClaim: 'workspace-claim',
 } as const;
 
 /** What `new CodeRunWorkflowTemplate(scope, id, props)` takes. */
 export interface CodeRunWorkflowTemplateProps {
   /** The agent whose settings are the defaults; every CLI parameter has a non-empty default from it. */
   readonly defaultAgent: AgentConfig;
+  /** The default agent's name in the registry: with its role, it names the default workspace claim. */
+  readonly defaultAgentName: string;
   /** The repository whose settings are the defaults. */
   readonly defaultRepository: RepositoryConfig;
   /** The CLIs `cli-type` may name (Argo refuses any other value at submission). */
@@ -59,8 +67,11 @@ export interface CodeRunWorkflowTemplateProps {
    * `PlayRbac.serviceAccount`. It needs the CodeRun grants of `PlayRbac`.
    */
   readonly serviceAccountName: ServiceAccountRef;
-  /** Image with bash, kubectl and jq, pinned by tag or digest, for the step that cancels a lost attempt's CodeRun. */
-  readonly helperImage: string;
+  /**
+   * The image of the runtime step that cancels a lost attempt's CodeRun (Node.js 20 or later), pinned.
+   * @default DEFAULT_RUNTIME_IMAGE
+   */
+  readonly runtimeImage?: string;
   /** How long one attempt may run: a cdk8s `Duration` or text such as `4h`. @default 4h (DEFAULT_STAGE_TIMEOUT) */
   readonly timeout?: Duration | string;
   /** Retries of a failed run, from 0 (never) to 5. @default 1 (DEFAULT_STAGE_RETRIES) */
@@ -92,7 +103,7 @@ function checkCodeRunProps(props: CodeRunWorkflowTemplateProps) {
       ? undefined
       : `do not include the default agent's GitHub App "${props.defaultAgent.githubApp}": add it`,
   );
-  checkProp(owner, 'helperImage', props.helperImage, pinnedImageProblem(props.helperImage));
+  if (props.runtimeImage !== undefined) checkProp(owner, 'runtimeImage', props.runtimeImage, pinnedImageProblem(props.runtimeImage));
   if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
   const retries = props.retries ?? DEFAULT_STAGE_RETRIES;
   checkProp(owner, 'retries', retries, integerProblem(retries, 0, MAX_STAGE_RETRIES));
@@ -105,8 +116,10 @@ function checkCodeRunProps(props: CodeRunWorkflowTemplateProps) {
 
 /**
  * A WorkflowTemplate that runs one agent: each attempt cancels the CodeRun a lost attempt left, creates its
- * own (owned by the Workflow, `contextVersion` = the attempt) and waits for it to succeed or fail. Every CLI parameter has a typed, non-empty default (the CodeRun controller rejects an
- * empty `cliConfig`), and `cli-type` and `github-app` are restricted to the configured values.
+ * own (owned by the Workflow, `contextVersion` = the attempt) and waits for it to succeed or fail, holding the
+ * mutex of its workspace claim as a play's stage does. Every CLI parameter has a typed, non-empty default (the
+ * CodeRun controller rejects an empty `cliConfig`), and `cli-type` and `github-app` are restricted to the
+ * configured values.
  */
 export class CodeRunWorkflowTemplate extends WorkflowTemplate {
   /**
@@ -135,6 +148,7 @@ export class CodeRunWorkflowTemplate extends WorkflowTemplate {
       { name: P.continueSession, value: 'false', enum: ['true', 'false'] },
       { name: P.overwriteMemory, value: 'false', enum: ['true', 'false'] },
       { name: P.taskRequirements, value: '' },
+      { name: P.workspaceClaim, value: workspaceOfAgent(repository.service, props.defaultAgentName, agent.role) },
     ];
     super(scope, id, {
       name: props.name ?? CODERUN_TEMPLATE_NAME,
@@ -155,7 +169,7 @@ export class CodeRunWorkflowTemplate extends WorkflowTemplate {
         volumes: [SCRATCH_VOLUME],
       },
     });
-    this.addTemplate(cancelCodeRunsTemplate(PlayTemplates.cancelCodeRuns, props.helperImage));
+    this.addTemplate(cancelCodeRunsTemplate(PlayTemplates.cancelCodeRuns, props.runtimeImage ?? DEFAULT_RUNTIME_IMAGE));
     for (const template of codeRunTemplates({
       name: 'run-agent',
       generateName: 'coderun-',
@@ -163,6 +177,7 @@ export class CodeRunWorkflowTemplate extends WorkflowTemplate {
       timeoutSeconds: checked.timeoutSeconds,
       retries: checked.retries,
       cancelTemplate: PlayTemplates.cancelCodeRuns,
+      synchronization: { mutexes: [{ name: workflowParameter(P.workspaceClaim) }] },
       spec: {
         taskId: ArgoValue.int(workflowParameter(P.taskId)),
         service: workflowParameter(P.serviceId),

@@ -4,7 +4,7 @@
  * Sensors and exit handler are the play's, shared with the CodeRun path; only the agent's work differs.
  */
 import { WorkflowVariables, workflowParameter } from '../model/argo-expressions';
-import type { AgentConfig, CliConfig, RepositoryConfig } from '../model/config-schema';
+import type { AgentConfig, CliConfig, RepositoryConfig } from '../model/config-shapes';
 import {
   agentHomeFolder,
   API_KEY_SECRET_KEY,
@@ -29,7 +29,7 @@ import { githubAppSecretName, systemPromptKey, workspaceOfAgent } from '../model
 import { PlayParameters } from '../model/play-contract';
 import type { EnvVar, PodSecurityContext, SecurityContext, Template, Volume, VolumeMount } from './argo-types';
 import { DIRECT_AGENT_SCRIPT, DirectAgentEnv } from './direct-agent-script';
-import { EXECUTOR_POD_SPEC_PATCH, HARDENED_CONTAINER } from './hardened-script';
+import { EXECUTOR_POD_SPEC_PATCH, HARDENED_CONTAINER } from './hardened-pod';
 import { boundedRetry, IMAGE_PULL_ALLOWANCE_SECONDS } from './retry-policy';
 
 /** Where a direct agent's pod mounts its workspace claim. */
@@ -85,6 +85,12 @@ export interface DirectAgentRunProps {
    * it clones from. @default github.com (`GITHUB_API_URL`, `GITHUB_SERVER_URL`)
    */
   readonly github?: GithubEndpoints;
+  /**
+   * The service account of Argo's executor containers (`init`, `wait`) in the agent's pod: they report the
+   * step's results with it. The pod mounts no token of its own, so the CLI holds no Kubernetes credentials; the
+   * account needs a token Secret (`ServiceAccountTokenSecret`), which Argo mounts in the executor containers only.
+   */
+  readonly executorServiceAccountName: string;
 }
 
 /** The direct-execution props of a play (`PlayWorkflowTemplateProps`), as its constructor checks them. */
@@ -219,7 +225,11 @@ export function directAttemptTemplateName(run: string): string {
  *    workspace, the system prompt from the agents ConfigMap, the GitHub App Secret (read-only files) and the
  *    CLI's API key Secret; hardened (restricted Pod Security, read-only root with HOME on the workspace and a
  *    `DIRECT_TMP_SIZE` /tmp); `activeDeadlineSeconds` is the stage timeout plus the pull allowance, and a failed
- *    attempt (non-zero exit) is retried with `boundedRetry`: every retry resumes the same CLI session.
+ *    attempt (non-zero exit) is retried with `boundedRetry`: every retry resumes the same CLI session. The
+ *    pod mounts no service-account token (`automountServiceAccountToken: false`): a prompt-injected CLI
+ *    cannot reach the Kubernetes API, let alone rewrite its play; Argo's executor containers get the
+ *    executor's token (`executor.serviceAccountName`: argo-workflows `workflow/controller/workflowpod.go`,
+ *    `setupServiceAccount`), mounted in them alone.
  *
  * @throws when direct execution refuses the agent's CLI (executors.ts), naming the agent and the fix
  */
@@ -245,6 +255,8 @@ export function directAgentTemplates(props: DirectAgentRunProps): Template[] {
     },
     retryStrategy: boundedRetry({ limit: props.retries, attemptSeconds, backoffSeconds: AGENT_BACKOFF_SECONDS }),
     activeDeadlineSeconds: attemptSeconds,
+    automountServiceAccountToken: false,
+    executor: { serviceAccountName: props.executorServiceAccountName },
     securityContext: AGENT_POD,
     podSpecPatch: EXECUTOR_POD_SPEC_PATCH,
     volumes,

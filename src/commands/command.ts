@@ -2,7 +2,6 @@
  * What every `agent-play` command shares: its I/O, its exit codes and the errors that become a usage line.
  * One command per file in this folder; `src/cli.ts` only dispatches.
  */
-import { ProblemsError } from '../../constructs/model/problems-error';
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 import type { ManifestFiles } from '../synth/generated-files';
 
@@ -33,16 +32,7 @@ export class UsageError extends Error {
   }
 }
 
-/**
- * Thrown for input that cannot be used (a missing file, a file that is not what it should be); reported as
- * one line per problem, exit 2.
- */
-export class InputError extends ProblemsError {
-  public constructor(problems: readonly string[]) {
-    super(problems);
-    this.name = 'InputError';
-  }
-}
+export { InputError } from '../io/input-error';
 
 /** One `agent-play` command. */
 export interface Command {
@@ -52,8 +42,11 @@ export interface Command {
   readonly summary: string;
   /** The whole `--help` text. */
   readonly usage: string;
-  /** Runs the command with the arguments after its name and returns the exit code. */
-  readonly run: (args: string[], io: Io) => number;
+  /**
+   * Runs the command with the arguments after its name and returns the exit code; a command that waits (the
+   * simulator runs the runtime steps, which are asynchronous) returns it as a promise.
+   */
+  readonly run: (args: string[], io: Io) => number | Promise<number>;
 }
 
 /** The `-h, --help` option every command and subcommand takes. */

@@ -3,7 +3,7 @@ import { StageMachine } from '../../constructs/model/stage-machine';
 import { loadConfig } from '../config/load-config';
 import { playDagGraph, synthesizedPlayTemplate } from '../graph/play-dag-graph';
 import { stageGraph } from '../graph/stage-graph';
-import { remediationPlan } from '../../constructs/model/remediation';
+import { remediationPlan } from '../../constructs/remediation/remediation';
 import { type Command, ExitCode, HELP_OPTION, type Io, printUsage, UsageError } from './command';
 
 const WHAT = ['stages', 'dag', 'both'] as const;

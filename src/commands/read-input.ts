@@ -1,5 +1,5 @@
 import { InputError, UsageError, type Io } from './command';
-import { readStandardInput, readTextFile, UnreadableFileError } from './read-text-file';
+import { readStandardInput, readTextFile, UnreadableFileError } from '../io/read-text-file';
 
 /** What a command read: the text and where it came from, for messages. */
 export interface Input {

@@ -27,7 +27,7 @@ Options:
   -h, --help      show this help
 `;
 
-function run(args: string[], io: Io): number {
+async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     options: { config: { type: 'string' }, json: { type: 'boolean' }, ...HELP_OPTION },
@@ -42,7 +42,7 @@ function run(args: string[], io: Io): number {
   const objects = [...files.values()].flatMap((text) => parseAllDocuments(text).map((document) => document.toJS() as Record<string, any>));
   let report: SimulationReport;
   try {
-    report = simulate({ config, objects }, scenario);
+    report = await simulate({ config, objects }, scenario);
   } catch (error) {
     if (error instanceof UnsupportedFeatureError) throw error;
     throw new ScenarioError([`${positionals[0]}: ${(error as Error).message}`]);

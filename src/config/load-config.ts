@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import { readTextFile, UnreadableFileError } from '../commands/read-text-file';
+import { readTextFile, UnreadableFileError } from '../io/read-text-file';
 import { describeYamlFailure, readYamlValue, YamlSyntaxError } from '../validate/kubernetes-yaml';
 import { ConfigError, resolveConfig } from '../../constructs/model/resolve-config';
 import type { PlatformConfig } from '../../constructs/model/config-schema';

@@ -4,7 +4,7 @@
  * from a gate back to the implementation stage (with its conditions and `maxRounds`), and the end.
  */
 import type { ReleaseConfig } from '../../constructs/model/config-schema';
-import type { RemediationPlan } from '../../constructs/model/remediation';
+import type { RemediationPlan } from '../../constructs/remediation/remediation';
 import type { Stage, StageMachine } from '../../constructs/model/stage-machine';
 import { onStage, stageCondition } from '../../constructs/model/stage-behaviour';
 import { label, nodeId } from './mermaid';

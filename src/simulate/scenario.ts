@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { readTextFile, type UnreadableFileError } from '../commands/read-text-file';
+import { readTextFile, type UnreadableFileError } from '../io/read-text-file';
 import { formatPath } from '../../constructs/model/resolve-config';
 import { recordWithoutReservedKeys } from '../../constructs/model/reserved-keys';
 import { ProblemsError } from '../../constructs/model/problems-error';

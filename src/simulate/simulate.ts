@@ -1,18 +1,27 @@
 /**
  * The offline simulator: GitHub deliveries go through the Sensors we synthesize (their real filters and
- * trigger parameters), and what the triggers do is applied to a model of the plays.
+ * trigger parameters); the Workflows their triggers create, and the plays, run in a model of Argo's controller
+ * (`argo-model.ts`) against an in-memory API, and every step of the platform's runtime protocol runs the
+ * runtime program's own code.
  */
 import type { PlatformConfig } from '../../constructs/model/config-schema';
-import { playSelectorLabels } from '../../constructs/model/play-workflow';
-import { RESUMER_TEMPLATE_NAME } from '../../constructs/model/play-contract';
-import { RESUMER_PARAMETERS, type ResumerParameter } from '../../constructs/model/resumer-contract';
-import { REMEDIATOR_TEMPLATE_NAME } from '../../constructs/model/remediator-contract';
-import { remediatorSettings, runRemediator, type RemediationReport, type RemediatorSettings } from './remediator-model';
+import { ApiResources } from '../../constructs/runtime/kube-api';
+import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
+import { resumeWorkflow } from '../state/resume-plan';
+import { progressConfigMaps } from '../state/progress-state';
+import { ArgoModel, StepRefused, type CodeRunView, type PlayView, type RemediationReport } from './argo-model';
+import type { AgentPodView } from './direct-agents';
 import { UnsupportedFeatureError } from './engine/unsupported';
-import { PlayModel, type AgentPodView, type CodeRunView, type Play, type PlayView } from './play-model';
+import { MemoryApiServer } from './memory-api';
 import type { SimulatedProgress } from './progress-record';
+import { roleAuthorizer } from './role-authorizer';
 import type { GithubStep, Scenario, Step } from './scenario';
 import { githubEventData, runSensor, type FiredTrigger, type SensorRun } from './sensor-runner';
+import { SimulatedClock } from './sim-clock';
+import type { KubeObject } from '../../constructs/runtime/kube-api';
+
+export type { CodeRunView, PlayView, RemediationReport } from './argo-model';
+export type { AgentPodView } from './direct-agents';
 
 export interface GateRef {
   readonly repository: string;
@@ -32,7 +41,7 @@ export interface StepReport {
   failedTriggers?: FailedTrigger[];
   /** What remediators did: a task sent back, its stale work re-run, or its rounds exhausted. Absent when none acted. */
   remediated?: RemediationReport[];
-  /** What each trigger did, in words, for the readable trace. */
+  /** What each trigger and step did, in words, for the readable trace. */
   readonly notes: string[];
 }
 
@@ -48,7 +57,7 @@ export interface FailedTrigger {
 export interface SimulationReport {
   readonly plays: PlayView[];
   readonly steps: StepReport[];
-  /** Every CodeRun the plays created, in order. */
+  /** Every CodeRun the plays created, in order (a deleted play's go with it). */
   readonly coderuns: CodeRunView[];
   /** The most CodeRuns of one play, stage and agent that were live at once (the design keeps it at 1). */
   readonly mostLiveCodeRuns: number;
@@ -58,99 +67,128 @@ export interface SimulationReport {
   readonly progress: SimulatedProgress[];
 }
 
-/** What the simulator runs: the Sensors and the EventSource of a synthesized platform. */
+/** What the simulator runs: the Sensors, the EventSource, the templates and the RBAC of a synthesized platform. */
 export interface SimulatedPlatform {
   readonly config: PlatformConfig;
   readonly objects: readonly Record<string, any>[];
+}
+
+/** The world of one simulation: the clock, the API, the controllers, the Sensors. */
+interface Simulation {
+  readonly platform: SimulatedPlatform;
+  readonly clock: SimulatedClock;
+  readonly server: MemoryApiServer;
+  readonly model: ArgoModel;
+  readonly sensors: readonly Record<string, any>[];
+  readonly source: { name: string; eventName: string };
 }
 
 /**
  * Runs a scenario.
  *
  * @throws Error when the scenario names a play or stage the platform does not have
- * @throws UnsupportedFeatureError when a Sensor uses a feature the simulator does not implement
+ * @throws UnsupportedFeatureError when a Sensor or template uses a feature the simulator does not implement
  */
-export function simulate(platform: SimulatedPlatform, scenario: Scenario): SimulationReport {
-  const model = new PlayModel(platform.config);
-  const plan = remediatorSettings(platform.objects);
-  const sensors = platform.objects.filter((object) => object.kind === 'Sensor');
+export async function simulate(platform: SimulatedPlatform, scenario: Scenario): Promise<SimulationReport> {
   const eventSource = platform.objects.find((object) => object.kind === 'EventSource');
   if (!eventSource) throw new Error('the platform has no EventSource: nothing would deliver GitHub events');
-  const source = { name: eventSource.metadata.name as string, eventName: Object.keys(eventSource.spec.github)[0] };
-  for (const play of scenario.plays) model.addPlay(play.repository, play.task, play.stage, play.parameters);
-  // What direct agents did before step 0 belongs to no step; step 0 shows it first.
-  const before = model.takeNotes();
-  const steps = scenario.steps.map((step, index) => {
-    model.at(index);
-    const report = runStep({ model, plan }, sensors, source, step, index);
+  const clock = new SimulatedClock();
+  const server = new MemoryApiServer(() => clock.now());
+  const simulation: Simulation = {
+    platform,
+    clock,
+    server,
+    model: new ArgoModel(platform.config, platform.objects, server, clock),
+    sensors: platform.objects.filter((object) => object.kind === 'Sensor'),
+    source: { name: eventSource.metadata.name as string, eventName: Object.keys(eventSource.spec.github)[0] },
+  };
+  for (const play of scenario.plays) {
+    try {
+      await simulation.model.submitPlay(play.repository, play.task, play.stage, play.parameters);
+    } catch (error) {
+      throw error instanceof StepRefused ? new Error(error.message) : error;
+    }
+  }
+  // What happened before step 0 belongs to no step; step 0 shows it first.
+  const before = simulation.model.takeNotes();
+  const steps: StepReport[] = [];
+  for (const [index, step] of scenario.steps.entries()) {
+    clock.at(index);
+    const report = await runStep(simulation, step, index);
     if (index === 0) report.notes.unshift(...before);
-    return report;
-  });
+    steps.push(report);
+  }
   return {
-    plays: model.views(),
+    plays: simulation.model.views(),
     steps,
-    coderuns: model.codeRunViews(),
-    mostLiveCodeRuns: model.mostLiveCodeRuns,
-    pods: model.podViews(),
-    progress: model.progressRecords(),
+    coderuns: simulation.model.codeRunViews(),
+    mostLiveCodeRuns: simulation.model.mostLiveCodeRuns,
+    pods: simulation.model.direct.views(),
+    progress: progressOf(server),
   };
 }
 
 /** A step that acts on one task's play rather than on GitHub; returns what happened, in words. */
-function runTaskStep(model: PlayModel, step: Exclude<Step, GithubStep>): string {
-  if ('agentDone' in step) {
-    const play = requirePlay(model, step.agentDone.repository, step.agentDone.task);
-    model.agentDone(play);
-    return `the agent of task ${play.task} finished; the play is now at ${play.stage}`;
-  }
+async function runTaskStep(simulation: Simulation, step: Exclude<Step, GithubStep>): Promise<string> {
+  const model = simulation.model;
+  if ('agentDone' in step) return model.agentDone(step.agentDone.repository, step.agentDone.task);
   if ('agentFailed' in step) {
     const { repository, task, reason } = step.agentFailed;
-    return model.agentFailed(requirePlay(model, repository, task), reason);
+    return model.agentFailed(repository, task, reason);
   }
   if ('deletePlay' in step) {
-    model.deletePlay(step.deletePlay.repository, step.deletePlay.task);
+    await model.deletePlay(step.deletePlay.repository, step.deletePlay.task);
     return `the play of task ${step.deletePlay.task} was deleted; its progress record stays`;
   }
-  if ('resumeFromState' in step) {
-    const play = model.resumeFromState(step.resumeFromState.repository, step.resumeFromState.task);
-    return `task ${play.task} was recreated from its progress record; the play is now at ${play.stage}`;
+  if ('resumeFromState' in step) return resumeFromState(simulation, step.resumeFromState.repository, step.resumeFromState.task);
+  await model.restart(step.restart.repository, step.restart.task);
+  return `task ${step.restart.task} was started again from ${model.stages.first.name}, a new run`;
+}
+
+/**
+ * `agent-play resume`: the Workflow the command prints from the task's progress records, as `kubectl get cm -l
+ * play-tracking=true` lists them, created as a user would create it.
+ */
+async function resumeFromState(simulation: Simulation, repository: string, task: number): Promise<string> {
+  const { model, server, platform } = simulation;
+  const config = model.repositoryConfig(repository);
+  const live = model.playOf(config.name, task);
+  if (live !== undefined && live.phase === 'Running') throw new StepRefused(`task ${task} of ${config.name} already has a play`);
+  const tracked = server.all(ApiResources.configMaps).filter((object) => object.metadata.labels?.[PROGRESS_TRACKING_LABEL] === 'true');
+  let workflow: Record<string, unknown>;
+  try {
+    workflow = resumeWorkflow(progressConfigMaps(tracked), platform.config, {
+      repository: config.name,
+      task: String(task),
+      parameters: {},
+    });
+  } catch (error) {
+    throw new StepRefused((error as Error).message);
   }
-  const play = model.restart(step.restart.repository, step.restart.task);
-  return `task ${play.task} was started again from ${play.stage}, a new run`;
+  if (live !== undefined) await model.deletePlay(config.name, task);
+  await model.createWorkflow(workflow as unknown as KubeObject);
+  return `task ${task} was recreated from its progress record; the play is now at ${model.playOf(config.name, task)?.stage}`;
 }
 
-function requirePlay(model: PlayModel, repository: string, task: number): Play {
-  const play = model.find(repository, task);
-  if (!play) throw new StepRefused(`no play for task ${task} of ${repository}`);
-  return play;
-}
-
-/** A task step that cannot happen in the state the scenario is in: reported, not thrown. */
-class StepRefused extends Error {}
-
-function runStep(
-  context: SimulationContext,
-  sensors: readonly Record<string, any>[],
-  source: { name: string; eventName: string },
-  step: Step,
-  index: number,
-): StepReport {
-  const model = context.model;
+async function runStep(simulation: Simulation, step: Step, index: number): Promise<StepReport> {
+  const model = simulation.model;
   const report: StepReport = { index, sensors: [], resumed: [], recorded: [], notes: [] };
   if (!('github' in step)) {
     try {
-      report.notes.push(runTaskStep(model, step), ...model.takeNotes());
+      report.notes.push(await runTaskStep(simulation, step), ...model.takeNotes());
     } catch (error) {
-      if (error instanceof UnsupportedFeatureError) throw error;
-      report.ignored = (error as Error).message;
+      if (!(error instanceof StepRefused)) throw error;
+      report.notes.push(...model.takeNotes());
+      report.ignored = error.message;
     }
     return report;
   }
   const data = githubEventData(step.github, step.payload, step.delivery);
-  const runs: SensorRun[] = sensors.map((sensor) => runSensor(sensor, data, source));
+  const runs: SensorRun[] = simulation.sensors.map((sensor) => runSensor(sensor, data, simulation.source));
   const failures = step.triggerFailures ?? 0;
   for (const run of runs.filter((candidate) => candidate.fired.length > 0)) {
     report.sensors.push(run.sensor);
+    const sensor = simulation.sensors.find((candidate) => candidate.metadata?.name === run.sensor);
     for (const trigger of run.fired) {
       if (failures > 0) {
         const lost = failures >= trigger.attempts;
@@ -163,8 +201,14 @@ function runStep(
         );
         if (lost) continue;
       }
-      execute(context, trigger, report);
+      await execute(simulation, sensor, trigger);
       report.notes.push(...model.takeNotes());
+      for (const outcome of model.takeOutcomes()) {
+        if (outcome.kind === 'recorded') report.recorded.push({ repository: outcome.repository, task: outcome.task, gate: outcome.gate });
+        else if (outcome.kind === 'resumed')
+          report.resumed.push({ repository: outcome.repository, task: outcome.task, gate: outcome.gate });
+        else report.remediated = [...(report.remediated ?? []), outcome.report];
+      }
     }
   }
   if (report.sensors.length === 0) report.ignored = `no sensor matched: ${runs.map(describeMiss).join('; ')}`;
@@ -179,66 +223,35 @@ function describeMiss(run: SensorRun): string {
     .join(' | ')})`;
 }
 
-/** The model, and what the synthesized remediator runs by (none when the platform has no remediator). */
-interface SimulationContext {
-  readonly model: PlayModel;
-  readonly plan: RemediatorSettings | undefined;
-}
-
-function execute(context: SimulationContext, trigger: FiredTrigger, report: StepReport): void {
+/** What a fired trigger does: create its Workflow with the Sensor's service account, which the controller runs. */
+async function execute(simulation: Simulation, sensor: Record<string, any> | undefined, trigger: FiredTrigger): Promise<void> {
   const resource = trigger.resource;
-  const created = trigger.kind === 'k8s' && trigger.operation === 'create' && resource.kind === 'Workflow';
-  const template = resource.spec?.workflowTemplateRef?.name;
-  if (created && template === RESUMER_TEMPLATE_NAME) {
-    runResumer(context.model, argumentsOf(resource), report);
-  } else if (created && template === REMEDIATOR_TEMPLATE_NAME && context.plan !== undefined) {
-    const outcome = runRemediator(context.model, context.plan, resource, report.notes);
-    if (outcome !== undefined) report.remediated = [...(report.remediated ?? []), outcome];
-  } else {
+  if (!(trigger.kind === 'k8s' && trigger.operation === 'create' && resource.kind === 'Workflow'))
     throw new UnsupportedFeatureError(
-      `trigger ${trigger.name}: ${trigger.kind} ${trigger.operation} of ${resource.kind} is not simulated (our Sensors only create the resumer and the remediator)`,
+      `trigger ${trigger.name}: ${trigger.kind} ${trigger.operation} of ${resource.kind} is not simulated (our Sensors only create Workflows)`,
     );
-  }
+  const namespace = resource.metadata?.namespace ?? sensor?.metadata?.namespace ?? simulation.platform.config.namespace;
+  const serviceAccount = sensor?.spec?.template?.serviceAccountName ?? '';
+  const client = simulation.server.client(roleAuthorizer(simulation.platform.objects, serviceAccount, namespace));
+  await simulation.model.createWorkflow({ ...resource, metadata: { ...resource.metadata, namespace } } as KubeObject, client);
 }
 
-function argumentsOf(workflow: Record<string, any>): Record<ResumerParameter, string> {
-  const given = new Map<string, string>(
-    (workflow.spec.arguments?.parameters ?? []).map((parameter: any) => [parameter.name, String(parameter.value ?? '')]),
-  );
-  return Object.fromEntries(RESUMER_PARAMETERS.map((name) => [name, given.get(name) ?? ''])) as Record<ResumerParameter, string>;
-}
-
-/**
- * What the resumer Workflow does with its arguments (`FIND_PLAY_SCRIPT`, then `argo resume`, then
- * `confirm`): record, find the live play (by name under `workflow-name`, else by labels), resume it only
- * when its suspend node at the gate is active.
- */
-function runResumer(model: PlayModel, args: Record<ResumerParameter, string>, report: StepReport): void {
-  const gate = args.gate;
-  if (!/^[0-9]+$/.test(args['task-id'])) {
-    report.notes.push(`resumer for ${gate}: the event names no task`);
-    return;
-  }
-  const task = Number(args['task-id']);
-  model.record(args['release-configmap'], gate);
-  report.recorded.push({ repository: args.repository, task, gate });
-  const plays =
-    args.play !== ''
-      ? [model.byName(args.play)].filter((play): play is Play => play !== undefined)
-      : model.selectByLabels(playSelectorLabels(String(task), args['repository-label']));
-  if (plays.length !== 1) {
-    report.notes.push(
-      plays.length === 0
-        ? `resumer for ${gate}: no live play for task ${task}; the release waits`
-        : `resumer for ${gate}: ${plays.length} live plays match; resuming none`,
-    );
-    return;
-  }
-  const [play] = plays;
-  if (play.stage !== gate) {
-    report.notes.push(`resumer for ${gate}: the play of task ${task} is at ${play.stage}; it passes ${gate} on arrival if it gets there`);
-    return;
-  }
-  if (model.resume(play, gate)) report.resumed.push({ repository: play.repository, task, gate });
-  else report.notes.push(`resumer for ${gate}: the play of task ${task} has no active suspend node at ${gate}; nothing to resume`);
+/** Every task's progress record in the API, by repository and task. */
+function progressOf(server: MemoryApiServer): SimulatedProgress[] {
+  const tracked = server.all(ApiResources.configMaps).filter((object) => object.metadata.labels?.[PROGRESS_TRACKING_LABEL] === 'true');
+  return progressConfigMaps(tracked)
+    .flatMap((configMap) => configMap.entries)
+    .flatMap((entry) =>
+      entry.record === undefined
+        ? []
+        : [
+            {
+              repository: entry.record.repository,
+              task: Number(entry.task),
+              workflowName: entry.record.workflowName,
+              record: entry.record,
+            },
+          ],
+    )
+    .sort((a, b) => (a.repository < b.repository ? -1 : a.repository > b.repository ? 1 : a.task - b.task));
 }

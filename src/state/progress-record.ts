@@ -1,6 +1,7 @@
 /**
- * A task's progress record, as the progress script (`constructs/workflows/progress-script.ts`) writes it:
- * JSON under the key `task-{id}.json` of the repository's progress ConfigMap. State lives in the cluster, so
+ * A task's progress record, as the runtime steps write it (`constructs/progress/progress-record.ts`): JSON
+ * under the task's key of its progress shard (`constructs/progress/progress-layout.ts`), or of the repository's
+ * ConfigMap in the earlier layouts. State lives in the cluster, so
  * this record is what a deleted play is recreated from; anything that does not look exactly like what the
  * script writes is refused, never guessed.
  */
@@ -26,8 +27,13 @@ export const RemediationEntrySchema = z.object({
   /** The pull request. */
   url: z.string().default(''),
   eventId: z.string().default(''),
+  /** Where the round's play started; empty when the rounds were exhausted (absent in earlier records). */
+  startStage: z.string().optional(),
   at: timestamp,
 });
+
+/** A gate's release, recorded by whoever learned of it first. */
+export const ReleaseSchema = z.object({ prUrl: z.string(), prNumber: z.string(), releasedAt: z.string() });
 
 export const ProgressRecordSchema = z.object({
   repository: z.string().regex(/^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/, { message: 'expected owner/name' }),
@@ -49,6 +55,8 @@ export const ProgressRecordSchema = z.object({
   reason: z.string().optional(),
   /** What sent the task back, or re-ran its stale work, oldest first (the remediator appends). */
   remediations: z.array(RemediationEntrySchema).default([]),
+  /** The releases of the task's gates, by gate (absent in the earlier layouts, which kept them apart). */
+  releases: recordWithoutReservedKeys(ReleaseSchema).optional(),
 });
 
 export type ProgressRecord = z.infer<typeof ProgressRecordSchema>;

@@ -7,7 +7,7 @@
  * start anywhere else, or skip a stage it should take, is refused with the reason.
  */
 import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/config-schema';
-import { progressConfigMapOf, progressTaskKey } from '../../constructs/model/naming';
+import { progressConfigMapOf, progressKeyOf } from '../../constructs/progress/progress-layout';
 import { PlayParameters, ProgressStatuses, RESUMED_FROM_ANNOTATION } from '../../constructs/model/play-contract';
 import { playWorkflow } from '../../constructs/model/play-workflow';
 import { stageCondition } from '../../constructs/model/stage-behaviour';
@@ -43,25 +43,19 @@ function repositoryOf(config: PlatformConfig, name: string): RepositoryConfig {
 }
 
 function entryOf(configMaps: readonly ProgressConfigMap[], request: ResumeRequest): TaskEntry {
-  // A repository's records are spread over shard ConfigMaps; the task's is the one progressConfigMapOf names.
-  const name = progressConfigMapOf(request.repository, request.task);
-  const ofRepository = configMaps.filter((candidate) => candidate.repository === request.repository || candidate.name === name);
-  if (ofRepository.length === 0)
-    throw new ResumeError(
-      `no progress ConfigMap for ${request.repository} (expected ${name}); found: ${configMaps.map((candidate) => candidate.name).join(', ')}`,
-    );
-  // The task's own shard first: a record left in an older layout's ConfigMap is older than the shard's.
-  const ordered = [
-    ...ofRepository.filter((configMap) => configMap.name === name),
-    ...ofRepository.filter((configMap) => configMap.name !== name),
-  ];
-  const entry = ordered.flatMap((configMap) => configMap.entries).find((candidate) => candidate.task === request.task);
+  // The task's record is in its shard (the name progressConfigMapOf gives); an earlier layout kept it in a
+  // ConfigMap of the repository's own. The shard's is the newer: a play resumed from an earlier layout's record
+  // writes its shard from its first stage on.
+  const shard = progressConfigMapOf(request.repository, Number(request.task));
+  const key = progressKeyOf(request.repository, Number(request.task));
+  const sameRepository = (entry: TaskEntry): boolean => entry.repository?.toLowerCase() === request.repository.toLowerCase();
+  const entries = configMaps.flatMap((configMap) => configMap.entries).filter(sameRepository);
+  const ordered = [...entries.filter((entry) => entry.configMap === shard), ...entries.filter((entry) => entry.configMap !== shard)];
+  const entry = ordered.find((candidate) => candidate.task === request.task);
   if (!entry) {
-    const recorded = ofRepository
-      .flatMap((configMap) => configMap.entries.map((candidate) => candidate.task))
-      .sort((a, b) => Number(a) - Number(b));
+    const recorded = [...new Set(entries.map((candidate) => candidate.task))].sort((a, b) => Number(a) - Number(b));
     throw new ResumeError(
-      `the progress ConfigMaps of ${request.repository} have no record of task ${request.task} (no key ${progressTaskKey(request.task)} in ${name}); recorded tasks: ${recorded.join(', ') || 'none'}`,
+      `no progress record of task ${request.task} of ${request.repository} (no key ${key} in ${shard}, nor in an earlier layout's ConfigMap); recorded tasks of ${request.repository}: ${recorded.join(', ') || 'none'}`,
     );
   }
   if (!entry.record)

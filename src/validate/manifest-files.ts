@@ -7,8 +7,8 @@
  */
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { InputError } from '../commands/command';
-import { describeFsError, readTextFile, UnreadableFileError } from '../commands/read-text-file';
+import { InputError } from '../io/input-error';
+import { describeFsError, readTextFile, UnreadableFileError } from '../io/read-text-file';
 import type { Finding, ManifestObject } from './finding';
 import { YamlSyntaxError } from './kubernetes-yaml';
 import { readManifestText, type ManifestReading } from './manifest-reader';

@@ -6,13 +6,14 @@
 import { App, Chart, Duration, Size } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../constructs/events/event-bus';
-import { GateSensor } from '../../constructs/events/gate-sensor';
+import { GateSensor } from '../../constructs/gate/gate-sensor';
 import { GithubEventSource } from '../../constructs/events/github-event-source';
-import { RemediationSensor } from '../../constructs/events/remediation-sensor';
-import { type RemediationPlan, remediationPlan } from '../../constructs/model/remediation';
+import { RemediationSensor } from '../../constructs/remediation/remediation-sensor';
+import { type RemediationPlan, remediationPlan } from '../../constructs/remediation/remediation';
 import { durationSeconds, durationText } from '../../constructs/model/duration';
-import { dnsName, dnsNameWithSuffix, labelValue, parseRepository, progressShard } from '../../constructs/model/naming';
-import { chunkTasks, MAX_DAG_TASKS } from '../../constructs/model/project';
+import { dnsName, dnsNameWithSuffix, labelValue, parseRepository } from '../../constructs/model/naming';
+import { taskId } from '../../constructs/runtime/step-env';
+import { chunkTasks, MAX_DAG_TASKS } from '../../constructs/project/project';
 import { resolveConfig } from '../../constructs/model/resolve-config';
 import { StageMachine } from '../../constructs/model/stage-machine';
 import { StageMachineBuilder } from '../../constructs/model/stage-machine-builder';
@@ -20,12 +21,11 @@ import { AgentPlatform } from '../../constructs/platform/agent-platform';
 import { ScopedServiceAccount } from '../../constructs/rbac/scoped-service-account';
 import { WorkspacePvc } from '../../constructs/storage/workspace-pvc';
 import { AgentsConfigMap } from '../../constructs/config/agents-config-map';
-import { PlayResumerTemplate } from '../../constructs/events/play-resumer-template';
+import { PlayResumerTemplate } from '../../constructs/resumer/play-resumer-template';
 import { PlayRbac } from '../../constructs/rbac/play-rbac';
 import { CodeRunWorkflowTemplate } from '../../constructs/workflows/coderun-workflow-template';
 import { ArgoValue, referenceExpression } from '../../constructs/workflows/coderun-manifest';
-import { ProjectWorkflowTemplate } from '../../constructs/workflows/project-workflow-template';
-import { hardenedScript } from '../../constructs/workflows/hardened-script';
+import { ProjectWorkflowTemplate } from '../../constructs/project/project-workflow-template';
 import { PlayWorkflowTemplate } from '../../constructs/workflows/play-workflow-template';
 import { WorkflowTemplate } from '../../constructs/workflows/workflow-template';
 
@@ -65,7 +65,7 @@ function playTemplate(change: (props: any) => void) {
     agents: structuredClone(config.agents),
     clis: structuredClone(config.clis),
     serviceAccountName: 'agent-play',
-    helperImage: config.images.kubectl,
+    runtimeImage: config.images.runtime,
   };
   change(props);
   return () => new PlayWorkflowTemplate(chart(), 'play', props);
@@ -74,11 +74,12 @@ function playTemplate(change: (props: any) => void) {
 function codeRunTemplate(change: (props: any) => void) {
   const props: any = {
     defaultAgent: structuredClone(config.agents.rex),
+    defaultAgentName: 'rex',
     defaultRepository: config.repositories[0],
     cliNames: Object.keys(config.clis),
     githubApps: Object.values(config.agents).map((agent) => agent.githubApp),
     serviceAccountName: 'agent-play',
-    helperImage: config.images.kubectl,
+    runtimeImage: config.images.runtime,
   };
   change(props);
   return () => new CodeRunWorkflowTemplate(chart(), 'coderun', props);
@@ -90,7 +91,7 @@ function projectTemplate(change: (props: any) => void) {
     project: { name: 'launch', repository: repository.name, tasks: [{ id: 1 }] },
     repository,
     stages: StageMachine.fromConfig(config),
-    helperImage: config.images.kubectl,
+    runtimeImage: config.images.runtime,
     serviceAccountName: 'agent-play-project',
   };
   change(props);
@@ -124,7 +125,7 @@ function eventSource(change: (props: any) => void) {
 }
 
 function resumer(change: (props: any) => void) {
-  const props: any = { helperImage: config.images.kubectl, argoImage: config.images.argo, serviceAccountName: 'agent-play-resumer' };
+  const props: any = { runtimeImage: config.images.runtime, serviceAccountName: 'agent-play-resumer' };
   change(props);
   return () => new PlayResumerTemplate(chart(), 'resumer', props);
 }
@@ -164,11 +165,6 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
     'uses a wildcard',
   ],
   [
-    '{{ in a script',
-    () => hardenedScript({ name: 'progress', image: 'alpine', source: 'echo {{inputs.parameters.x}}', env: [] }),
-    'script "progress" contains "{{": pass values through env, never inside the script text',
-  ],
-  [
     'a workspace size that is not a size',
     () => new WorkspacePvc(chart(), 'pvc', { service: 'svc', agent: 'rex', shared: true, size: '10GB' }),
     'workspace size "10GB" is not a size such as 10Gi',
@@ -199,8 +195,13 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
       }),
     'list, watch on "configmaps" cannot be restricted by resourceNames; grant it in a rule without names',
   ],
-  ['a task id that is not digits', () => progressShard('12a'), 'task id "12a" is not a task id: digits only, at most 2147483647'],
-  ['a task id past the largest', () => progressShard(2147483648), 'task id "2147483648" is not a task id'],
+  [
+    'a task id that is not digits',
+    () => taskId('TASK_ID').read({ TASK_ID: '12a' }),
+    'expected a task id (digits without a leading zero, at most 2147483647), got "12a"',
+  ],
+  ['a task id past the largest', () => taskId('TASK_ID').read({ TASK_ID: '2147483648' }), 'got "2147483648"'],
+  ['a task id written with a leading zero', () => taskId('TASK_ID').read({ TASK_ID: '007' }), 'got "007"'],
   ['a name with no letter or digit', () => dnsName('--/__'), 'cannot build a Kubernetes name from "--/__": it has no letter or digit'],
   ['parts with no letter or digit', () => dnsName(['--', '__']), 'cannot build a Kubernetes name from "-- __": it has no letter or digit'],
   [
@@ -350,14 +351,14 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
   ],
   // Play template props
   [
-    'a play helper image without a tag',
-    playTemplate((props) => (props.helperImage = 'alpine')),
-    /^PlayWorkflowTemplate play-play-test: helperImage "alpine": expected an image pinned by tag or digest, e.g. ghcr.io\/org\/tool:v1.2.3$/,
+    'a play runtime image without a tag',
+    playTemplate((props) => (props.runtimeImage = 'node')),
+    /^PlayWorkflowTemplate play-play-test: runtimeImage "node": expected an image pinned by tag or digest, e.g. ghcr.io\/org\/tool:v1.2.3$/,
   ],
   [
-    'a play Argo image tagged latest',
-    playTemplate((props) => (props.argoImage = 'quay.io/argoproj/argocli:latest')),
-    'argoImage "quay.io/argoproj/argocli:latest": the tag "latest" is not pinned: name a version',
+    'a play runtime image tagged latest',
+    playTemplate((props) => (props.runtimeImage = 'node:latest')),
+    'runtimeImage "node:latest": the tag "latest" is not pinned: name a version',
   ],
   [
     'an illegal play service account name',
@@ -423,9 +424,9 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
     /defaultAgent "[^"]+": is not valid at temperature: /,
   ],
   [
-    'an unpinned coderun helper image',
-    codeRunTemplate((props) => (props.helperImage = 'alpine/k8s')),
-    'helperImage "alpine/k8s": expected an image pinned by tag or digest',
+    'an unpinned coderun runtime image',
+    codeRunTemplate((props) => (props.runtimeImage = 'node')),
+    'runtimeImage "node": expected an image pinned by tag or digest',
   ],
   [
     'an illegal coderun service account name',
@@ -439,9 +440,9 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
     /^ProjectWorkflowTemplate launch: serviceAccountName "-project": is not a legal service account name/,
   ],
   [
-    'an unpinned project helper image',
-    projectTemplate((props) => (props.helperImage = 'alpine/k8s:latest')),
-    'helperImage "alpine/k8s:latest": the tag "latest" is not pinned',
+    'an unpinned project runtime image',
+    projectTemplate((props) => (props.runtimeImage = 'node:latest')),
+    'runtimeImage "node:latest": the tag "latest" is not pinned',
   ],
   [
     'a project retention that is not a duration',
@@ -535,14 +536,9 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
   ],
   // Resumer props
   [
-    'an unpinned resumer helper image',
-    resumer((props) => (props.helperImage = 'alpine/k8s')),
-    'PlayResumerTemplate play-resumer: helperImage "alpine/k8s": expected an image pinned by tag or digest',
-  ],
-  [
-    'a resumer Argo image tagged latest',
-    resumer((props) => (props.argoImage = 'quay.io/argoproj/argocli:latest')),
-    'argoImage "quay.io/argoproj/argocli:latest": the tag "latest" is not pinned',
+    'an unpinned resumer runtime image',
+    resumer((props) => (props.runtimeImage = 'node')),
+    'PlayResumerTemplate play-resumer: runtimeImage "node": expected an image pinned by tag or digest',
   ],
   [
     'an illegal resumer service account name',
@@ -599,9 +595,9 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
     'grants "pods": has no verb: name the verbs it needs',
   ],
   [
-    'a play RBAC repository that is not owner/name',
-    () => new PlayRbac(chart(), 'rbac', { repositories: ['octo-org'] }),
-    '"octo-org" is not a GitHub repository',
+    'an illegal play service account name',
+    () => new PlayRbac(chart(), 'rbac', { serviceAccountName: 'agent play' }),
+    'is not a legal service account name',
   ],
   // WorkflowTemplate props
   [
@@ -660,7 +656,7 @@ describe('the guards let a legal value through', () => {
   });
 
   it('a task id up to the largest, as digits or a number', () => {
-    expect([progressShard('2147483647'), progressShard(0)].every(Number.isInteger)).toBe(true);
+    expect([taskId('T').read({ T: '2147483647' }), taskId('T').read({ T: '0' })]).toEqual([2147483647, 0]);
   });
 
   it('a verb resourceNames narrows', () => {

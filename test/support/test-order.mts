@@ -9,11 +9,9 @@
 export const SLOWEST_TEST_FILES: readonly string[] = [
   'test/direct-agent-script.test.ts',
   'test/package.test.ts',
-  'test/release-scripts.test.ts',
   'test/project.test.ts',
   'test/events.test.ts',
   'test/cdk8s-cli.test.ts',
-  'test/progress-script.test.ts',
   'test/remediation.test.ts',
   'test/lazy-commands.test.ts',
   'test/property.test.ts',

@@ -9,7 +9,7 @@
  */
 import { PlayLabels } from '../../../constructs/model/labels';
 import { agentRunTemplateName, PlayParameters, stageTaskName } from '../../../constructs/model/play-contract';
-import { REMEDIATOR_WORKFLOW_TYPE } from '../../../constructs/model/remediator-contract';
+import { REMEDIATOR_WORKFLOW_TYPE } from '../../../constructs/remediation/remediator-contract';
 import type { LintContext, LintRule, ManifestObject, Violation } from '../finding';
 import { callsOf, isRecord, listOf, namedList, pathOf, templatesOf, workflowObjects, workflowSpecOf } from './argo-spec';
 

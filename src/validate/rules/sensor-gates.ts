@@ -7,7 +7,7 @@
  * A run without any play WorkflowTemplate (a Sensor validated alone) is not checked.
  */
 import { GATE_STAGE_INPUT, RESUMER_TEMPLATE_NAME } from '../../../constructs/model/play-contract';
-import { RESUMER_GATE_PARAMETER } from '../../../constructs/model/resumer-contract';
+import { RESUMER_GATE_PARAMETER } from '../../../constructs/resumer/resumer-contract';
 import type { LintContext, LintRule, Violation } from '../finding';
 import { callsOf, hasPlaceholder, isRecord, listOf, namedList, pathOf, templatesOf, workflowObjects } from './argo-spec';
 import { triggersOf } from './sensor-spec';

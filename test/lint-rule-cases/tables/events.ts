@@ -1,5 +1,5 @@
 /** Cases for the rules on Argo Events kinds and the objects they must agree with, and on labels and PVCs. */
-import { RESUMER_GATE_PARAMETER } from '../../../constructs/events/play-resumer-template';
+import { RESUMER_GATE_PARAMETER } from '../../../constructs/resumer/play-resumer-template';
 import { ARGOCD_SYNC_OPTIONS_ANNOTATION } from '../../../constructs/model/labels';
 import { GATE_STAGE_INPUT, gateNodeSelector, RESUMER_TEMPLATE_NAME } from '../../../constructs/model/play-contract';
 import { eventsNamespaceRule, sensorEventSourceRule } from '../../../src/validate/rules/events-wiring';

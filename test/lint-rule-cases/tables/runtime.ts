@@ -3,7 +3,7 @@
  * int64 numbers, retries that maxDuration makes impossible, pods the `restricted` Pod Security level refuses
  * (Workflows and Argo Events), a Sensor a NATS streaming EventBus refuses, triggers whose retries never run.
  */
-import { EXECUTOR_POD_SPEC_PATCH } from '../../../constructs/workflows/hardened-script';
+import { EXECUTOR_POD_SPEC_PATCH } from '../../../constructs/workflows/hardened-pod';
 import { ARGOCD_SYNC_OPTIONS_ANNOTATION } from '../../../constructs/model/labels';
 import { MAX_CLIENT_SIDE_APPLY_BYTES, MAX_DATA_BYTES } from '../../../constructs/model/object-limits';
 import type { ManifestObject } from '../../../src/validate/finding';

@@ -1,28 +1,28 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { DEFAULT_TRIGGER_RETRIES, MAX_TRIGGER_RETRIES, RepositorySchema, RESUME_STRATEGIES } from '../model/config-schema';
-import type { AgentConfig, ReleaseConfig, RepositoryConfig, ResumeStrategy } from '../model/config-schema';
+import { DEFAULT_TRIGGER_RETRIES, MAX_TRIGGER_RETRIES, RepositorySchema, RESUME_STRATEGIES } from '../model/config-shapes';
+import type { AgentConfig, ReleaseConfig, RepositoryConfig, ResumeStrategy } from '../model/config-shapes';
 import { COMMON_LABELS } from '../model/labels';
-import { dnsLabelProblem, githubAppBotLogin, repositoryLabelValue } from '../model/naming';
+import { dnsLabelProblem, githubAppBotLogin } from '../model/naming';
 import { checkProp, integerProblem, schemaProblem } from '../model/prop-checks';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
-import { gateSensorName, playWorkflowName, releaseConfigMapName } from '../model/play-contract';
+import { gateSensorName, playWorkflowName } from '../model/play-contract';
 import {
   RESUMER_GATE_PARAMETER,
   RESUMER_TEMPLATE_NAME,
   resumerArguments,
   resumerParameterDest,
   type ResumerParameter,
-} from '../model/resumer-contract';
+} from '../resumer/resumer-contract';
 import type { GateStage } from '../model/stage-machine';
 import { taskIdTemplate } from '../model/task-id-template';
-import type { DataFilter, EventDependency, ExprFilter, SensorSpec, Trigger, TriggerParameter } from './argo-events-types';
-import { assertSameNamespace, type IEventBus } from './event-bus';
-import { restrictedEventsPodTemplate } from './events-pod-security';
-import type { IGithubEventSource } from './github-event-source';
-import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, genericServiceRule, repositoryLookup } from './repository-lookup';
+import type { DataFilter, EventDependency, ExprFilter, SensorSpec, Trigger, TriggerParameter } from '../events/argo-events-types';
+import { assertSameNamespace, type IEventBus } from '../events/event-bus';
+import { restrictedEventsPodTemplate } from '../events/events-pod-security';
+import type { IGithubEventSource } from '../events/github-event-source';
+import { BIND_REPOSITORY, genericServiceRule, repositoryLookup } from '../events/repository-lookup';
 import { ARGO_API_VERSION } from '../model/argo-api';
-import { workflowTrigger } from './workflow-trigger';
+import { workflowTrigger } from '../events/workflow-trigger';
 
 /**
  * What every Sensor on the GitHub EventSource takes besides what it listens for: where events come from and
@@ -300,14 +300,11 @@ function resumerTrigger(gate: string, dependencyName: string, namespace: string 
     taskIdTemplate(
       `${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => prefixOf(repository.service), genericServiceRule(prefixOf))}`,
     );
-  const releasePrefix = (service: string): string => releaseConfigMapName(service, '');
   const playPrefix = (service: string): string => playWorkflowName(service, '');
+  // The resumer's runtime step computes the rest (the repository's label value, where the task's record is)
+  // from the repository and the task.
   const parameters: TriggerParameter[] = [
     from('repository', { dataKey: REPOSITORY_PATH }),
-    from('repository-label', {
-      dataTemplate: `${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => repositoryLabelValue(repository.name), GENERIC_REPOSITORY_LABEL)}`,
-    }),
-    from('release-configmap', { dataTemplate: perTask(releasePrefix) }),
     from('task-id', { dataTemplate: taskIdTemplate() }),
     from('pr-url', { dataKey: 'body.pull_request.html_url' }),
     // A data key keeps gjson's raw text, so 1000000 stays 1000000; a template would print Go's float (1e+06).

@@ -1,6 +1,4 @@
-import { durationSeconds } from '../model/duration';
-import type { EnvVar, PodSecurityContext, ScriptTemplate, SecurityContext, Template, Volume, VolumeMount } from './argo-types';
-import { boundedRetry } from './retry-policy';
+import type { PodSecurityContext, SecurityContext, Volume, VolumeMount } from './argo-types';
 
 /** The user every helper pod runs as: not root, with no shell history or home of its own. */
 export const HELPER_USER_ID = 65532;
@@ -65,61 +63,3 @@ export const HELPER_DEADLINE_SECONDS = 300;
 /** A writable scratch folder: the root file system is read-only, and kubectl needs a home for its cache. */
 export const SCRATCH_VOLUME: Volume = { name: 'scratch', emptyDir: { sizeLimit: '64Mi' } };
 export const SCRATCH_MOUNT: VolumeMount = { name: SCRATCH_VOLUME.name, mountPath: '/tmp' };
-
-export interface HardenedScriptProps {
-  readonly name: string;
-  readonly image: string;
-  /** Bash source. It must not contain `{{`: values reach it only through `env`. */
-  readonly source: string;
-  /** The values the script reads, as environment variables (these may hold `{{...}}` references). */
-  readonly env: readonly EnvVar[];
-  readonly inputs?: Template['inputs'];
-  /**
-   * Retries of the helper itself: the limit, policy and backoff are kept, and maxDuration is sized so that
-   * every attempt gets its whole deadline (see `boundedRetry`). @default - no retry
-   */
-  readonly retryStrategy?: Template['retryStrategy'];
-  /** A deadline for the helper. @default HELPER_DEADLINE_SECONDS (300) */
-  readonly activeDeadlineSeconds?: number;
-}
-
-/**
- * A bash script template that runs hardened: not root, read-only root file system with a scratch `/tmp`,
- * all capabilities dropped, seccomp RuntimeDefault, Argo's executor containers hardened the same way (so the
- * pod is admitted under `restricted` Pod Security), small resource requests and a deadline.
- *
- * @throws when the source contains `{{`, which would let Argo paste a value into the shell text
- */
-export function hardenedScript(props: HardenedScriptProps): Template {
-  if (props.source.includes('{{')) {
-    throw new Error(`script "${props.name}" contains "{{": pass values through env, never inside the script text`);
-  }
-  const script: ScriptTemplate = {
-    image: props.image,
-    command: ['bash'],
-    source: props.source,
-    env: [{ name: 'HOME', value: SCRATCH_MOUNT.mountPath }, ...props.env],
-    securityContext: HARDENED_CONTAINER,
-    resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
-    volumeMounts: [SCRATCH_MOUNT],
-  };
-  const deadline = props.activeDeadlineSeconds ?? HELPER_DEADLINE_SECONDS;
-  return {
-    name: props.name,
-    inputs: props.inputs,
-    retryStrategy: props.retryStrategy ? sizedRetry(props.retryStrategy, deadline) : undefined,
-    activeDeadlineSeconds: deadline,
-    podSpecPatch: EXECUTOR_POD_SPEC_PATCH,
-    script,
-  };
-}
-
-function sizedRetry(strategy: NonNullable<Template['retryStrategy']>, attemptSeconds: number): Template['retryStrategy'] {
-  return boundedRetry({
-    limit: Number(strategy.limit),
-    attemptSeconds,
-    backoffSeconds: durationSeconds(strategy.backoff.duration),
-    factor: strategy.backoff.factor,
-    retryPolicy: strategy.retryPolicy,
-  });
-}

@@ -3,14 +3,14 @@
  * service account, the `remediate` Sensor, and the `stale-work` Sensor (unless `cancelStaleWork` is off).
  */
 import type { Chart } from 'cdk8s';
-import type { PlatformConfig } from '../model/config-schema';
-import { remediationPlan } from '../model/remediation';
-import { RemediationKinds } from '../model/remediator-contract';
+import type { PlatformConfig } from '../model/config-shapes';
+import { remediationPlan } from './remediation';
+import { RemediationKinds } from './remediator-contract';
 import type { StageMachine } from '../model/stage-machine';
 import type { IEventBus } from '../events/event-bus';
 import type { IGithubEventSource } from '../events/github-event-source';
-import { PlayRemediatorTemplate } from '../events/play-remediator-template';
-import { RemediationSensor } from '../events/remediation-sensor';
+import { PlayRemediatorTemplate } from './play-remediator-template';
+import { RemediationSensor } from './remediation-sensor';
 import { REMEDIATOR_GRANTS } from '../rbac/events-rbac';
 import { ScopedServiceAccount } from '../rbac/scoped-service-account';
 
@@ -44,7 +44,7 @@ export function addRemediation(props: RemediationObjectsProps): void {
   new ScopedServiceAccount(chart, 'RemediatorRbac', { name: REMEDIATOR_SERVICE_ACCOUNT, grants: REMEDIATOR_GRANTS });
   new PlayRemediatorTemplate(chart, 'Remediator', {
     plan,
-    helperImage: config.images.kubectl,
+    runtimeImage: config.images.runtime,
     serviceAccountName: REMEDIATOR_SERVICE_ACCOUNT,
   });
   const common = {

@@ -6,22 +6,24 @@ import {
   DEFAULT_PLAY_DEADLINE,
   RepositorySchema,
   type RepositoryConfig,
-} from '../model/config-schema';
+} from '../model/config-shapes';
 import { pinnedImageProblem } from '../model/image-reference';
 import { dnsLabelProblem } from '../model/naming';
 import { checkProp, durationProp, schemaProblem } from '../model/prop-checks';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
-import { inputParameter, WorkflowVariables } from '../model/argo-expressions';
+import { inputParameter, stepOutput, WorkflowVariables } from '../model/argo-expressions';
 import { PlayLabels, ProjectLabels, WorkflowTypes } from '../model/labels';
 import { dnsName } from '../model/naming';
 import { PlayParameters } from '../model/play-contract';
-import { chunkTasks, MAX_DAG_TASKS, orderTasks, ProjectError, ProjectSchema, type OrderedTask, type ProjectConfig } from '../model/project';
+import { chunkTasks, MAX_DAG_TASKS, orderTasks, ProjectError, ProjectSchema, type OrderedTask, type ProjectConfig } from './project';
 import type { StageMachine } from '../model/stage-machine';
-import type { DagTask, Template, WorkflowSpec, WorkflowStep } from './argo-types';
-import { HARDENED_POD, SCRATCH_VOLUME } from './hardened-script';
+import type { DagTask, Template, WorkflowSpec, WorkflowStep } from '../workflows/argo-types';
+import { HARDENED_POD, SCRATCH_VOLUME } from '../workflows/hardened-pod';
 import { projectTaskTemplates, ProjectTemplates } from './project-task-templates';
-import { workflowLifetime } from './workflow-lifetime';
-import { MAX_TEMPLATES, WorkflowTemplate } from './workflow-template';
+import { workflowLifetime } from '../workflows/workflow-lifetime';
+import { IMAGE_PULL_ALLOWANCE_SECONDS, sharedDeadlineRetry } from '../workflows/retry-policy';
+import { DEFAULT_RUNTIME_IMAGE } from '../runtime/runtime-layout';
+import { MAX_TEMPLATES, WorkflowTemplate } from '../workflows/workflow-template';
 import { ARGO_API_VERSION } from '../model/argo-api';
 
 /**
@@ -50,8 +52,8 @@ export interface ProjectWorkflowTemplateProps {
   readonly stages: StageMachine;
   /** Play parameters a task may set, with their defaults (task-type and the declared ones). @default `{ task-type: '' }` */
   readonly playParameters?: Readonly<Record<string, string>>;
-  /** The helper image with bash, kubectl and jq, pinned by tag or digest (never `latest`). */
-  readonly helperImage: string;
+  /** The image the runtime steps run in (Node.js 20 or later), pinned. @default DEFAULT_RUNTIME_IMAGE */
+  readonly runtimeImage?: string;
   /**
    * The service account of the project's Workflows (its name, or a cdk8s-plus service account): may read
    * progress ConfigMaps and create and read Workflows (`projectGrants`).
@@ -71,7 +73,7 @@ export interface ProjectWorkflowTemplateProps {
 function checkProjectProps(props: ProjectWorkflowTemplateProps) {
   const owner = `ProjectWorkflowTemplate ${props.project?.name}`;
   checkProp(owner, 'repository', props.repository?.name, schemaProblem(RepositorySchema, props.repository));
-  checkProp(owner, 'helperImage', props.helperImage, pinnedImageProblem(props.helperImage));
+  if (props.runtimeImage !== undefined) checkProp(owner, 'runtimeImage', props.runtimeImage, pinnedImageProblem(props.runtimeImage));
   if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
   return {
     serviceAccountName: serviceAccountNameOf(owner, 'serviceAccountName', props.serviceAccountName),
@@ -121,9 +123,9 @@ export class ProjectWorkflowTemplate extends Construct {
     const helpers = projectTaskTemplates({
       repository: props.repository,
       project: project.name,
-      firstStage: props.stages.first.name,
+      stages: props.stages.names,
       parameters: playParameters,
-      helperImage: props.helperImage,
+      runtimeImage: props.runtimeImage ?? DEFAULT_RUNTIME_IMAGE,
       playDeadlineSeconds: this.settings.playDeadlineSeconds,
     });
     const objects = this.packChunks(name, chunks, helpers, props);
@@ -132,7 +134,7 @@ export class ProjectWorkflowTemplate extends Construct {
       name: MAIN_TEMPLATE,
       steps: objects.flatMap((object) => object.chunks.map((chunk) => [callChunk(chunk, object.template)])),
     });
-    this.main.addTemplate(runChunk(project.name));
+    for (const template of runChunk(project.name)) this.main.addTemplate(template);
     this.templates = objects.map((object) => object.template);
   }
 
@@ -246,12 +248,24 @@ function callChunk(chunk: Chunk, holder: WorkflowTemplate): WorkflowStep {
   };
 }
 
+/** The templates of run-chunk's two steps. */
+const CREATE_CHUNK = 'create-chunk';
+const WAIT_CHUNK = 'wait-chunk';
+/** The output of create-chunk and the input of wait-chunk: the chunk Workflow's name. */
+const CHUNK_NAME = 'chunk-name';
+/** How long the wait for a chunk may last: a chunk runs up to a hundred plays, many one after another. */
+const CHUNK_WAIT_SECONDS = 30 * 24 * 3600;
+/** Re-reads of the chunk after its waiting pod was lost (evicted, node drained): each reads the same chunk. */
+const CHUNK_WAIT_RETRIES = 5;
+
 /**
- * Runs one chunk as a child Workflow of the WorkflowTemplate that holds it, entered at the chunk's DAG, owned
- * by the project Workflow (deleting the project deletes its chunks), and waits for it to end. No retry: a
- * second create would run the chunk twice; a re-run of the project resumes every task from its record.
+ * Runs one chunk as a child Workflow of the WorkflowTemplate that holds it, entered at the chunk's DAG, owned by
+ * the project Workflow (deleting the project deletes its chunks), and waits for it to end. The create is not
+ * retried (a second create would run the chunk twice; a re-run of the project resumes every task from its
+ * record); the wait, which lasts as long as the chunk, is: a lost waiting pod reads the same chunk again
+ * rather than failing the project while the chunk runs on.
  */
-function runChunk(project: string): Template {
+function runChunk(project: string): Template[] {
   const child = {
     apiVersion: ARGO_API_VERSION,
     kind: 'Workflow',
@@ -261,17 +275,46 @@ function runChunk(project: string): Template {
     },
     spec: { workflowTemplateRef: { name: inputParameter(CHUNK_INPUTS.template) }, entrypoint: inputParameter(CHUNK_INPUTS.entrypoint) },
   };
-  return {
+  const inputs = { parameters: [{ name: CHUNK_INPUTS.template }, { name: CHUNK_INPUTS.entrypoint }] };
+  const run: Template = {
     name: RUN_CHUNK,
-    inputs: { parameters: [{ name: CHUNK_INPUTS.template }, { name: CHUNK_INPUTS.entrypoint }] },
+    inputs,
+    steps: [
+      [
+        {
+          name: 'create',
+          template: CREATE_CHUNK,
+          arguments: {
+            parameters: [
+              { name: CHUNK_INPUTS.template, value: inputParameter(CHUNK_INPUTS.template) },
+              { name: CHUNK_INPUTS.entrypoint, value: inputParameter(CHUNK_INPUTS.entrypoint) },
+            ],
+          },
+        },
+      ],
+      [{ name: 'wait', template: WAIT_CHUNK, arguments: { parameters: [{ name: CHUNK_NAME, value: stepOutput('create', CHUNK_NAME) }] } }],
+    ],
+  };
+  const create: Template = {
+    name: CREATE_CHUNK,
+    inputs,
+    activeDeadlineSeconds: 60 + IMAGE_PULL_ALLOWANCE_SECONDS,
+    resource: { action: 'create', setOwnerReference: true, manifest: `${JSON.stringify(child, null, 2)}\n` },
+    outputs: { parameters: [{ name: CHUNK_NAME, valueFrom: { jsonPath: '{.metadata.name}' } }] },
+  };
+  const wait: Template = {
+    name: WAIT_CHUNK,
+    inputs: { parameters: [{ name: CHUNK_NAME }] },
+    activeDeadlineSeconds: CHUNK_WAIT_SECONDS,
+    retryStrategy: sharedDeadlineRetry({ limit: CHUNK_WAIT_RETRIES, attemptSeconds: CHUNK_WAIT_SECONDS, backoffSeconds: 30 }),
     resource: {
-      action: 'create',
-      setOwnerReference: true,
-      manifest: `${JSON.stringify(child, null, 2)}\n`,
+      action: 'get',
       successCondition: 'status.phase == Succeeded',
       failureCondition: 'status.phase in (Failed,Error)',
+      manifest: `${JSON.stringify({ apiVersion: ARGO_API_VERSION, kind: 'Workflow', metadata: { name: inputParameter(CHUNK_NAME) } }, null, 2)}\n`,
     },
   };
+  return [run, create, wait];
 }
 
 function jsonBytes(value: unknown): number {

@@ -32,9 +32,6 @@ export type RemediationKind = (typeof RemediationKinds)[keyof typeof Remediation
 export const REMEDIATOR_PARAMETERS = [
   'kind',
   'repository',
-  'repository-label',
-  'release-configmap',
-  'progress-configmap',
   'task-id',
   'play',
   'pr-url',
@@ -47,7 +44,7 @@ export const REMEDIATOR_PARAMETERS = [
 /** One of `REMEDIATOR_PARAMETERS`. */
 export type RemediatorParameter = (typeof REMEDIATOR_PARAMETERS)[number];
 
-/** The templates and steps inside the remediator WorkflowTemplate. */
+/** The templates inside the remediator WorkflowTemplate (each step but `main` is a runtime step). */
 export const RemediatorTemplates = {
   main: 'remediate',
   decide: 'decide',

@@ -1,11 +1,11 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import type { ReleaseConfig } from '../model/config-schema';
+import type { ReleaseConfig } from '../model/config-shapes';
 import { COMMON_LABELS } from '../model/labels';
-import { dnsLabelProblem, githubAppBotLogin, progressConfigMapName, repositoryLabelValue } from '../model/naming';
-import { playWorkflowName, releaseConfigMapName } from '../model/play-contract';
+import { dnsLabelProblem, githubAppBotLogin } from '../model/naming';
+import { playWorkflowName } from '../model/play-contract';
 import { checkProp } from '../model/prop-checks';
-import type { RemediationPlan } from '../model/remediation';
+import type { RemediationPlan } from './remediation';
 import {
   REMEDIATOR_TEMPLATE_NAME,
   RemediationKinds,
@@ -13,16 +13,16 @@ import {
   remediatorArguments,
   remediatorParameterDest,
   type RemediatorParameter,
-} from '../model/remediator-contract';
+} from './remediator-contract';
 import { NO_TASK, TASK_BRANCH_PATTERN, taskIdTemplate } from '../model/task-id-template';
 import { serviceAccountNameOf } from '../rbac/service-account-ref';
-import type { DataFilter, EventDependency, SensorSpec, Trigger, TriggerParameter } from './argo-events-types';
-import { assertSameNamespace } from './event-bus';
-import { restrictedEventsPodTemplate } from './events-pod-security';
+import type { DataFilter, EventDependency, SensorSpec, Trigger, TriggerParameter } from '../events/argo-events-types';
+import { assertSameNamespace } from '../events/event-bus';
+import { restrictedEventsPodTemplate } from '../events/events-pod-security';
 import { ARGO_API_VERSION } from '../model/argo-api';
-import { workflowTrigger } from './workflow-trigger';
-import { type GithubSensorProps, releaseDependency } from './gate-sensor';
-import { BIND_REPOSITORY, GENERIC_REPOSITORY_LABEL, type GenericRule, genericServiceRule, repositoryLookup } from './repository-lookup';
+import { workflowTrigger } from '../events/workflow-trigger';
+import { type GithubSensorProps, releaseDependency } from '../gate/gate-sensor';
+import { BIND_REPOSITORY, genericServiceRule, repositoryLookup } from '../events/repository-lookup';
 
 /** What `new RemediationSensor(scope, id, props)` takes. */
 export interface RemediationSensorProps extends GithubSensorProps {
@@ -179,12 +179,6 @@ function pushTaskIdTemplate(prefix = ''): string {
   ].join('');
 }
 
-/** The generic rule for a repository's progress ConfigMap base name: `play-progress-{owner}-{name}`. */
-const GENERIC_PROGRESS_CONFIGMAP: GenericRule = {
-  template: `play-progress-{{ regexReplaceAll "^-+|-+$" (regexReplaceAll "[^a-z0-9]+" $repository "-") "" }}`,
-  render: (fullName) => `play-progress-${fullName.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}`,
-};
-
 /** Starts the remediator with the event's values. */
 function remediatorTrigger(name: string, namespace: string | undefined, props: RemediationSensorProps): Trigger {
   const repositories = props.repositories;
@@ -198,14 +192,8 @@ function remediatorTrigger(name: string, namespace: string | undefined, props: R
   const perTask = (prefixOf: (service: string) => string): string =>
     task(`${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => prefixOf(repository.service), genericServiceRule(prefixOf))}`);
   const parameters: TriggerParameter[] = [
+    // The remediator's runtime steps compute where the task's record is from the repository and the task.
     from('repository', { dataKey: 'body.repository.full_name' }),
-    from('repository-label', {
-      dataTemplate: `${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => repositoryLabelValue(repository.name), GENERIC_REPOSITORY_LABEL)}`,
-    }),
-    from('release-configmap', { dataTemplate: perTask((service) => releaseConfigMapName(service, '')) }),
-    from('progress-configmap', {
-      dataTemplate: `${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => progressConfigMapName(repository.name), GENERIC_PROGRESS_CONFIGMAP)}`,
-    }),
     from('task-id', { dataTemplate: task('') }),
     ...(props.strategy === 'workflow-name' ? [from('play', { dataTemplate: perTask((service) => playWorkflowName(service, '')) })] : []),
     ...(push ? [] : [from('pr-url', { dataKey: 'body.pull_request.html_url' })]),

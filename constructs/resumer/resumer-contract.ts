@@ -6,43 +6,31 @@
  * Pure: no cdk8s, no I/O.
  */
 
-/** The resumer WorkflowTemplate (label-selector strategy). */
+/** The resumer WorkflowTemplate. */
 export const RESUMER_TEMPLATE_NAME = 'play-resumer';
 
 /** The resumer parameter that names the gate to release. */
 export const RESUMER_GATE_PARAMETER = 'gate';
 
 /**
- * The resumer's parameters, in the order the resumer declares them and a Sensor's Workflow lists them.
- * `play` is the play's name under the `workflow-name` strategy, empty under `label-selector`.
+ * The resumer's parameters, in the order the resumer declares them and a Sensor's Workflow lists them. The
+ * runtime step computes everything else (the repository's label value, where the task's record is) from
+ * `repository` and `task-id`; `play` is the play's name under the `workflow-name` strategy, empty under
+ * `label-selector`.
  */
-export const RESUMER_PARAMETERS = [
-  RESUMER_GATE_PARAMETER,
-  'repository',
-  'repository-label',
-  'release-configmap',
-  'task-id',
-  'pr-url',
-  'pr-number',
-  'play',
-] as const;
+export const RESUMER_PARAMETERS = [RESUMER_GATE_PARAMETER, 'repository', 'task-id', 'pr-url', 'pr-number', 'play'] as const;
 /** One of `RESUMER_PARAMETERS`: the name a Sensor writes a value to. */
 export type ResumerParameter = (typeof RESUMER_PARAMETERS)[number];
 
 /** The Workflow label value that marks resumer runs (they are not plays). */
 export const RESUMER_WORKFLOW_TYPE = 'resumer';
 
-/** The templates and steps inside the resumer WorkflowTemplate. */
+/** The templates inside the resumer WorkflowTemplate. */
 export const ResumerTemplates = {
   main: 'resume',
-  findPlay: 'find-play',
+  /** The runtime step `resume-gate`: record the release, release the gate of the play that waits there. */
   resumeGate: 'resume-gate',
-  confirmReleased: 'confirm-released',
 } as const;
-
-/** The find step of the resumer, and its output: the play to resume, empty when there is none. */
-export const RESUMER_FIND_STEP = 'find';
-export const RESUMER_WORKFLOW_OUTPUT = 'workflow';
 
 /**
  * Where a Sensor trigger writes resumer parameter `name` in the Workflow it creates. Argo Events sets a

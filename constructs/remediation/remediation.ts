@@ -8,37 +8,26 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import { z } from 'zod';
-import type { AgentConfig, ReleaseConfig } from './config-schema';
-import { Releases } from './releases';
+import type { AgentConfig, ReleaseConfig } from '../model/config-shapes';
+import { Releases } from '../model/releases';
 
-export { NEEDS_FIXES_LABEL } from './releases';
-import { gateConditionProblems, type StageDefinition } from './stage-rules';
-import { ProblemsError } from './problems-error';
-import { formatPath } from './format-path';
+export { NEEDS_FIXES_LABEL } from '../model/releases';
+import { gateConditionProblems, type StageDefinition } from '../model/stage-rules';
+import { ProblemsError } from '../model/problems-error';
+import { formatPath } from '../model/format-path';
 
-/** How many rounds a task gets unless the config says otherwise: the first, and two remediations. */
-export const DEFAULT_MAX_ROUNDS = 3;
-/** The most rounds a config may allow: every round reruns the implementation and the reviews. */
-export const MAX_ROUNDS_LIMIT = 20;
 /** The roles whose agents send a task back by default (from the gate after their stage). */
 export const REVIEWING_ROLES: readonly string[] = ['quality', 'testing'];
 /** The role of the agents a task goes back to. */
 export const IMPLEMENTATION_ROLE = 'implementation';
 
-/** The platform's remediation settings (`remediation`). */
-export const RemediationSchema = z.strictObject({
-  /** The most rounds a task runs; a request for changes in the last round fails the play. */
-  maxRounds: z.number().int().min(1).max(MAX_ROUNDS_LIMIT).default(DEFAULT_MAX_ROUNDS),
-  /**
-   * Cancel the quality and testing work of a round when the implementation agent's bot pushes to the task's
-   * branch while the play is past the pull request gate, and run it again on the new commits.
-   */
-  cancelStaleWork: z.boolean().default(true),
-});
-
-/** The remediation settings, parsed. */
-export type RemediationConfig = z.output<typeof RemediationSchema>;
+export {
+  DEFAULT_MAX_ROUNDS,
+  MAX_ROUNDS_LIMIT,
+  RemediationSchema,
+  type RemediationConfig,
+} from '../model/config-shapes';
+import { RemediationSchema, type RemediationConfig } from '../model/config-shapes';
 
 /** The conditions a reviewing agent sends a task back with: a review requesting changes, or the `needs-fixes` label. */
 export function defaultRemediateConditions(by: readonly string[]): ReleaseConfig[] {

@@ -5,10 +5,10 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import type { ProjectTaskConfig } from './config-schema';
-import { ProblemsError } from './problems-error';
+import type { ProjectTaskConfig } from '../model/config-shapes';
+import { ProblemsError } from '../model/problems-error';
 
-export { ProjectSchema, ProjectTaskSchema, type ProjectConfig, type ProjectTaskConfig } from './config-schema';
+export { ProjectSchema, ProjectTaskSchema, type ProjectConfig, type ProjectTaskConfig } from '../model/config-shapes';
 
 /** Argo accepts at most this many tasks in one DAG template. */
 export const MAX_DAG_TASKS = 200;
