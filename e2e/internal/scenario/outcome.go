@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -88,7 +89,9 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 	return o, nil
 }
 
-// recordReleases adds the gates now in the release ConfigMaps (play-release-{service}-task-{id}).
+// recordReleases adds the gates now recorded: the `releases` of every progress record (ConfigMaps
+// labelled play-tracking=true, one JSON record per key), and the keys of the older release ConfigMaps
+// (play-release-{service}-task-{id}).
 func (r *Runner) recordReleases(ctx context.Context) error {
 	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
@@ -98,20 +101,34 @@ func (r *Runner) recordReleases(ctx context.Context) error {
 	for _, s := range r.releasesSeen {
 		seen[s] = true
 	}
+	add := func(task, gate string) {
+		if key := task + "/" + gate; !seen[key] {
+			seen[key] = true
+			r.releasesSeen = append(r.releasesSeen, key)
+		}
+	}
 	for _, cm := range cms.Items {
-		if !strings.HasPrefix(cm.Name, "play-release-") {
+		if strings.HasPrefix(cm.Name, "play-release-") {
+			if i := strings.LastIndex(cm.Name, "-task-"); i >= 0 {
+				for gate := range cm.Data {
+					add(cm.Name[i+len("-task-"):], gate)
+				}
+			}
 			continue
 		}
-		i := strings.LastIndex(cm.Name, "-task-")
-		if i < 0 {
+		if cm.Labels["play-tracking"] != "true" {
 			continue
 		}
-		task := cm.Name[i+len("-task-"):]
-		for gate := range cm.Data {
-			key := task + "/" + gate
-			if !seen[key] {
-				seen[key] = true
-				r.releasesSeen = append(r.releasesSeen, key)
+		for _, v := range cm.Data {
+			var rec struct {
+				Task     any            `json:"task"`
+				Releases map[string]any `json:"releases"`
+			}
+			if json.Unmarshal([]byte(v), &rec) != nil {
+				continue
+			}
+			for gate := range rec.Releases {
+				add(fmt.Sprint(rec.Task), gate)
 			}
 		}
 	}
