@@ -37,6 +37,7 @@ func run(args []string) error {
 	e2eDir := fs.String("e2e", ".", "the e2e folder of the repository")
 	noBuild := fs.Bool("no-build", false, "run: use the programs already built")
 	bare := fs.Bool("bare", false, "up: the control plane and the process node only")
+	noEvents := fs.Bool("no-events", false, "up: without Argo Events")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -56,7 +57,7 @@ func run(args []string) error {
 	case "build":
 		return build.All(dir, binDir, os.Stdout)
 	case "up":
-		c, err := cluster.Start(ctx, cluster.Options{E2EDir: dir, BinDir: binDir, RunDir: runDir, Self: self, Log: os.Stdout, Bare: *bare})
+		c, err := cluster.Start(ctx, cluster.Options{E2EDir: dir, BinDir: binDir, RunDir: runDir, Self: self, Log: os.Stdout, Bare: *bare, NoEvents: *noEvents})
 		if err != nil {
 			return err
 		}

@@ -32,6 +32,8 @@ type Options struct {
 	Log  io.Writer
 	// Bare stops after the control plane and the node: no Argo (for looking at the node alone).
 	Bare bool
+	// NoEvents skips Argo Events.
+	NoEvents bool
 }
 
 // Cluster is a running local cluster.
@@ -58,6 +60,13 @@ func Start(ctx context.Context, o Options) (cl *Cluster, err error) {
 		}
 	}()
 	t0 := time.Now()
+	// Containers run as other users and reach their programs and volumes through this folder.
+	if err := os.MkdirAll(o.RunDir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(o.RunDir, 0o755); err != nil {
+		return nil, err
+	}
 	node.CleanNetns()
 	_ = os.RemoveAll(filepath.Join(o.RunDir, "pods"))
 	_ = os.RemoveAll(filepath.Join(o.RunDir, "pvcs"))
@@ -120,6 +129,9 @@ func Start(ctx context.Context, o Options) (cl *Cluster, err error) {
 		return nil, fmt.Errorf("argo workflows: %w", err)
 	}
 	c.logf("argo workflows controller running (%s)", time.Since(t0).Round(time.Second))
+	if o.NoEvents {
+		return c, nil
+	}
 	if err := upstream.InstallArgoEvents(ctx, c.Client, p); err != nil {
 		return nil, fmt.Errorf("argo events: %w", err)
 	}
