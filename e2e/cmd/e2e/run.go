@@ -167,7 +167,7 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, e entry) resu
 	defer inj.Close()
 	env := scenario.Env{
 		Client: c.Client, Node: c.Node, Stub: stub, Namespace: stub.Namespace, RepoDir: o.repoDir, Log: o.log,
-		Quiet: 5 * time.Second, StepLimit: 8 * time.Minute, Faults: inj,
+		Quiet: 7 * time.Second, StepLimit: 8 * time.Minute, Faults: inj,
 	}
 	runner := scenario.NewRunner(env, sc)
 	auditLog := &audit.Reader{Path: c.CP.AuditLog}

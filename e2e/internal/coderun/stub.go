@@ -31,6 +31,15 @@ type Stub struct {
 	seen     map[string]*Record
 	order    []string
 	mostLive int
+	finished time.Time
+}
+
+// SinceFinish is how long ago the stub last ended a CodeRun: the play's pod waiting on it polls every
+// 5 s (argoexec resource, RESOURCE_STATE_CHECK_INTERVAL), so nothing moves for that long.
+func (s *Stub) SinceFinish() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Since(s.finished)
 }
 
 // Record is what the stub saw of one CodeRun.
@@ -164,6 +173,9 @@ func (s *Stub) Finish(ctx context.Context, selector, phase, message string) ([]s
 		}
 		names = append(names, live[i].GetName())
 	}
+	s.mu.Lock()
+	s.finished = time.Now()
+	s.mu.Unlock()
 	return names, nil
 }
 

@@ -85,6 +85,9 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	for _, c := range cms.Items {
 		parts = append(parts, "cm/"+c.Name+"/"+c.ResourceVersion)
 	}
+	if d := r.env.Stub.SinceFinish(); d < 12*time.Second {
+		busy = "a CodeRun ended " + d.Round(time.Second).String() + " ago: its play polls every 5 s"
+	}
 	sort.Strings(parts)
 	return strings.Join(parts, ","), busy, nil
 }
