@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"cdk8s-agent-play/e2e/internal/build"
+	"cdk8s-agent-play/e2e/internal/programs"
 	"cdk8s-agent-play/e2e/internal/cluster"
 	"cdk8s-agent-play/e2e/node"
 )
@@ -55,7 +55,7 @@ func run(args []string) error {
 	defer stop()
 	switch args[0] {
 	case "build":
-		return build.All(dir, binDir, os.Stdout)
+		return programs.Build(dir, binDir, os.Stdout)
 	case "up":
 		c, err := cluster.Start(ctx, cluster.Options{E2EDir: dir, BinDir: binDir, RunDir: runDir, Self: self, Log: os.Stdout, Bare: *bare, NoEvents: *noEvents})
 		if err != nil {
@@ -69,7 +69,7 @@ func run(args []string) error {
 	case "run":
 		if !*noBuild {
 			t0 := time.Now()
-			if err := build.All(dir, binDir, os.Stdout); err != nil {
+			if err := programs.Build(dir, binDir, os.Stdout); err != nil {
 				return err
 			}
 			fmt.Printf("programs built in %s\n", time.Since(t0).Round(time.Second))
