@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"cdk8s-agent-play/e2e/internal/programs"
 	"cdk8s-agent-play/e2e/internal/cluster"
+	"cdk8s-agent-play/e2e/internal/programs"
 	"cdk8s-agent-play/e2e/node"
 )
 
