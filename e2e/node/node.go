@@ -21,13 +21,11 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
 // Config configures the node.
 type Config struct {
-	Name       string
-	Kubeconfig string
+	Name string
 	// RunDir holds the pods' folders; LogDir the containers' logs (kept after the pods go).
 	RunDir, LogDir string
 	// ServingCert and ServingKey are the exec endpoint's certificate (the API server checks it).
@@ -52,18 +50,9 @@ type Node struct {
 	ctx     context.Context
 }
 
-// New connects to the API server.
-func New(cfg Config) (*Node, error) {
-	rc, err := clientcmd.BuildConfigFromFlags("", cfg.Kubeconfig)
-	if err != nil {
-		return nil, err
-	}
-	rc.QPS, rc.Burst = 100, 200
-	kc, err := kubernetes.NewForConfig(rc)
-	if err != nil {
-		return nil, err
-	}
-	return &Node{cfg: cfg, kc: kc, runners: map[types.UID]*podRunner{}, nextIP: 2}, nil
+// New makes a node that talks to the API server with kc.
+func New(cfg Config, kc kubernetes.Interface) *Node {
+	return &Node{cfg: cfg, kc: kc, runners: map[types.UID]*podRunner{}, nextIP: 2}
 }
 
 func (n *Node) logf(format string, args ...any) {

@@ -221,14 +221,7 @@ func (r *podRunner) runUntilStarted(ctx context.Context, c *corev1.Container, is
 			r.push(ctx)
 			return ct, nil
 		}
-		reason := "CreateContainerError"
-		var we *waitingError
-		if errors.As(err, &we) {
-			reason = we.reason
-		}
-		r.n.logf("pod %s container %s: %v", r.key(), c.Name, err)
-		r.setWaiting(c.Name, isInit, reason, err.Error())
-		r.push(ctx)
+		r.cannotStart(ctx, c.Name, isInit, err)
 		select {
 		case <-r.deleted:
 			return nil, &stopReason{reason: "deleted"}
@@ -290,14 +283,7 @@ func (r *podRunner) keepRunning(ctx context.Context, c *corev1.Container, policy
 			var err error
 			ct, err = r.startContainer(ctx, c, false, attempt)
 			if err != nil {
-				reason := "CreateContainerError"
-				var we *waitingError
-				if errors.As(err, &we) {
-					reason = we.reason
-				}
-				r.n.logf("pod %s container %s: %v", r.key(), c.Name, err)
-				r.setWaiting(c.Name, false, reason, err.Error())
-				r.push(ctx)
+				r.cannotStart(ctx, c.Name, false, err)
 				select {
 				case <-stop:
 					return
@@ -327,6 +313,18 @@ func (r *podRunner) keepRunning(ctx context.Context, c *corev1.Container, policy
 			return
 		}
 	}
+}
+
+// cannotStart reports a container that could not start as waiting, with the reason a kubelet gives.
+func (r *podRunner) cannotStart(ctx context.Context, name string, isInit bool, err error) {
+	reason := "CreateContainerError"
+	var we *waitingError
+	if errors.As(err, &we) {
+		reason = we.reason
+	}
+	r.n.logf("pod %s container %s: %v", r.key(), name, err)
+	r.setWaiting(name, isInit, reason, err.Error())
+	r.push(ctx)
 }
 
 func (r *podRunner) grace() time.Duration {

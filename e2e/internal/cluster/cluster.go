@@ -96,14 +96,11 @@ func Start(ctx context.Context, o Options) (cl *Cluster, err error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := node.New(node.Config{
-		Name: "process-node", Kubeconfig: c.CP.AdminKubeconfig, RunDir: o.RunDir, LogDir: c.CP.LogDir,
+	n := node.New(node.Config{
+		Name: "process-node", RunDir: o.RunDir, LogDir: c.CP.LogDir,
 		ServingCert: c.CP.PKI.NodeCert, ServingKey: c.CP.PKI.NodeKey, Port: controlplane.KubeletPort,
 		Images: images, Self: o.Self, HostServices: []string{"127.0.0.1:6443", NATSAddress}, Log: nodeLog,
-	})
-	if err != nil {
-		return nil, err
-	}
+	}, c.Client.Kube)
 	c.Node = n
 	nodeCtx, cancel := context.WithCancel(context.Background())
 	c.stopNode = cancel
