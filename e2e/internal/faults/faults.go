@@ -114,7 +114,12 @@ func (in *Injector) handle(w http.ResponseWriter, req *http.Request) {
 		Metadata metav1.ObjectMeta `json:"metadata"`
 	}
 	_ = json.Unmarshal(review.Request.Object.Raw, &obj)
-	key := review.Request.UserInfo.Username + "|" + obj.Metadata.GenerateName + obj.Metadata.Name
+	// The API server has named the object by now: a trigger is its generateName when it has one.
+	name := obj.Metadata.GenerateName
+	if name == "" {
+		name = obj.Metadata.Name
+	}
+	key := review.Request.UserInfo.Username + "|" + name
 	in.mu.Lock()
 	if in.users[review.Request.UserInfo.Username] {
 		in.counts[key]++
