@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -71,6 +72,11 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		if p.Status.Phase == "Pending" || p.DeletionTimestamp != nil {
 			busy = "pod " + p.Name + " " + string(p.Status.Phase)
 		}
+		// A running pod of a Workflow is at work, unless it is a resource template's (argoexec
+		// resource: waiting on a CodeRun or a child Workflow, which only the outside moves).
+		if _, ok := p.Labels["workflows.argoproj.io/workflow"]; ok && p.Status.Phase == "Running" && p.DeletionTimestamp == nil && !resourcePod(&p) {
+			busy = "pod " + p.Name + " running"
+		}
 	}
 	crs, err := r.env.Client.Dynamic.Resource(coderun.Resource).Namespace(ns).List(ctx, metav1.ListOptions{})
 	if err == nil {
@@ -113,4 +119,25 @@ func backingOff(w *unstructured.Unstructured) string {
 		}
 	}
 	return ""
+}
+
+// resourcePod tells whether a Workflow's pod runs a resource template (its main container runs
+// `argoexec resource ACTION`).
+func resourcePod(p *corev1.Pod) bool {
+	for _, c := range p.Spec.Containers {
+		if c.Name != "main" {
+			continue
+		}
+		for i, a := range c.Args {
+			if a == "resource" && i > 0 {
+				return true
+			}
+		}
+		for i, a := range c.Command {
+			if a == "resource" && i > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
