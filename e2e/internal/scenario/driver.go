@@ -69,7 +69,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	if err := r.settle(ctx, "the plays of the scenario", r.env.Quiet); err != nil {
+	if err := r.settle(ctx, "the plays of the scenario", r.env.Quiet, time.Time{}); err != nil {
 		return nil, err
 	}
 	for i, st := range r.sc.Steps {
@@ -77,12 +77,13 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		if err := r.step(ctx, i, st); err != nil {
 			return nil, fmt.Errorf("%s: %w", st.Describe(i), err)
 		}
-		quiet := r.env.Quiet
+		var notBefore time.Time
 		if st.TriggerFailures > 0 {
-			// A Sensor retries a refused trigger after 5 s, 10 s, ...: nothing changes meanwhile.
-			quiet = max(quiet, 40*time.Second)
+			// A Sensor retries a refused trigger after 5 s, 10 s, ... (its retryStrategy): nothing
+			// changes meanwhile, so the step is not over before the retries can have happened.
+			notBefore = time.Now().Add(40 * time.Second)
 		}
-		err := r.settle(ctx, st.Describe(i), quiet)
+		err := r.settle(ctx, st.Describe(i), r.env.Quiet, notBefore)
 		if st.TriggerFailures > 0 && r.env.Faults != nil {
 			r.note("step %d: %d trigger attempt(s) refused as triggerFailures %d asks", i, r.env.Faults.Refused, st.TriggerFailures)
 			r.env.Faults.Disarm()

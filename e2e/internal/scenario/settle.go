@@ -18,13 +18,16 @@ import (
 // settle waits until the namespace is quiet: for env.Quiet no Workflow, pod, CodeRun or ConfigMap
 // changed, no pod is pending, no Workflow waits to be picked up or sits in a retry's back-off. Then
 // every play waits on something outside (a gate, an agent) or has ended.
-func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration) error {
+func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration, notBefore time.Time) error {
 	deadline := time.Now().Add(r.env.StepLimit)
 	last, since := "", time.Now()
 	for {
 		fp, busy, err := r.fingerprint(ctx)
 		if err != nil {
 			return err
+		}
+		if busy == "" && time.Now().Before(notBefore) {
+			busy = "the Sensors may still retry a refused trigger"
 		}
 		if fp != last || busy != "" {
 			last, since = fp, time.Now()
