@@ -137,7 +137,8 @@ export {
   gateSensorName,
   PlayParameters,
   PlayTemplates,
-  playTemplateName,
+  PLAY_TEMPLATE_NAME,
+  playTemplateVariantName,
   playWorkflowName,
   ProgressStatuses,
   RESUMER_TEMPLATE_NAME,
@@ -155,6 +156,12 @@ export {
 
 // The runtime program the platform's steps run, and what a step is (for tools that run steps themselves)
 export { RuntimeConfigMap, RUNTIME_LABEL } from './config/runtime-config-map';
+export { REGISTRY_LABEL, RepositoryRegistry } from './registry/repository-registry';
+export type { RepositoryRegistryProps } from './registry/repository-registry';
+export { REGISTRY_SHARDS, registryConfigMapOf, registryKeyOf } from './registry/registry-layout';
+export type { RegistryAgent, RegistryEntry } from './registry/registry-layout';
+export { playGroups, registryEntry } from './registry/registry-entries';
+export type { PlayGroup, RegistrySource } from './registry/registry-entries';
 export { runtimeConfigMapName } from './runtime/runtime-config-map-name';
 export { DEFAULT_RUNTIME_IMAGE, RUNTIME_FILE, RUNTIME_MOUNT_PATH } from './runtime/runtime-layout';
 export { ApiError, ApiResources } from './runtime/kube-api';

@@ -6,12 +6,14 @@ import { gateCheckStep } from '../constructs/gate/gate-check-step';
 import { findStartStep, startPlayStep, waitPlayStep } from '../constructs/project/project-steps';
 import { enterStageStep, recordExitStep } from '../constructs/progress/progress-steps';
 import { decideStep } from '../constructs/remediation/decide-step';
+import { resolveRepositoryStep } from '../constructs/registry/resolve-repository-step';
 import { exhaustedStep, replaceStep, stopStep } from '../constructs/remediation/replace-steps';
 import { resumeGateStep } from '../constructs/resumer/resume-gate-step';
 import type { AnyRuntimeStep } from '../constructs/runtime/runtime-step';
 import { cancelCodeRunsStep } from '../constructs/workflows/cancel-coderuns-step';
 
 export const RUNTIME_STEPS: readonly AnyRuntimeStep[] = [
+  resolveRepositoryStep,
   enterStageStep,
   recordExitStep,
   gateCheckStep,

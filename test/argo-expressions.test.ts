@@ -6,7 +6,8 @@ import {
   RETRIES,
   stepOutput,
   stepStatus,
-  workflowLabel,
+  workflowOutput,
+  workflowOutputExpression,
   workflowParameter,
   workflowParameterExpression,
   WorkflowVariables,
@@ -16,7 +17,8 @@ describe('Argo references', () => {
   it('builds each reference form Argo substitutes', () => {
     expect(inputParameter('stage')).toBe('{{inputs.parameters.stage}}');
     expect(workflowParameter('task-id')).toBe('{{workflow.parameters.task-id}}');
-    expect(workflowLabel('current-stage')).toBe('{{workflow.labels.current-stage}}');
+    expect(workflowOutput('service')).toBe('{{workflow.outputs.parameters.service}}');
+    expect(workflowOutputExpression('claim-rex')).toBe("workflow.outputs.parameters['claim-rex']");
     expect(stepOutput('find', 'workflow')).toBe('{{steps.find.outputs.parameters.workflow}}');
     expect(stepStatus('resume-gate')).toBe('{{steps.resume-gate.status}}');
     expect(RETRIES).toBe('{{retries}}');

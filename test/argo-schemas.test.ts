@@ -539,7 +539,7 @@ describe.each(Object.entries(platforms))('%s', (_name, platform) => {
 describe('the CodeRun CRD (validateCrdSchema)', () => {
   const platform = platforms['the default platform'];
   const crd = platform.one('CustomResourceDefinition', 'coderuns.agents.platform');
-  const play: K8sObject = platform.one('WorkflowTemplate', 'play-play-test');
+  const play: K8sObject = platform.one('WorkflowTemplate', 'play');
   const base = { apiVersion: 'agents.platform/v1', kind: 'CodeRun', metadata: { name: 'x' } };
   const spec = {
     taskId: 5,
@@ -557,9 +557,12 @@ describe('the CodeRun CRD (validateCrdSchema)', () => {
       .map((template: Json) => template.resource.manifest);
     expect(manifests.length).toBeGreaterThan(0);
     for (const manifest of manifests) {
-      // toJson writes a JSON string; the other references here are numbers (task id, attempt).
+      // toJson writes a JSON string, fromJSON an object (the CLI settings); the other references here are numbers
+      // (task id, attempt).
       const coderun = JSON.parse(
-        manifest.replace(/\{\{[^}]+\}\}/g, (reference: string) => (reference.startsWith('{{=toJson(') ? '"x"' : '5')),
+        manifest.replace(/\{\{[^}]+\}\}/g, (reference: string) =>
+          reference.startsWith('{{=toJson(') ? '"x"' : reference.startsWith('{{=fromJSON(') ? '{}' : '5',
+        ),
       );
       expect(validateCrdSchema(crd, coderun)).toEqual([]);
       expect(CodeRunSpecSchema.safeParse(coderun.spec).success).toBe(true);

@@ -23,6 +23,7 @@ import { PlayWorkflowTemplate } from '../constructs/workflows/play-workflow-temp
 import { synthesizeApp } from '../src/synth/synthesize';
 import { validateArgoEventsObject, validateArgoWorkflowsObject } from './support/argo-schemas';
 import { parseManifests, type K8sObject } from './support/synth';
+import { renderedCodeRun } from './support/resolved-outputs';
 
 const SECURITY_TASKS = { parameter: PlayParameters.taskType, in: ['backend'] };
 
@@ -61,7 +62,7 @@ function synthComposed(): K8sObject[] {
 }
 
 const objects = synthComposed();
-const play = objects.find((object) => object.kind === 'WorkflowTemplate' && object.metadata.name === 'play-play-test')!;
+const play = objects.find((object) => object.kind === 'WorkflowTemplate' && object.metadata.name === 'play')!;
 const templates: any[] = play.spec.templates;
 const dag: any[] = templates.find((template) => template.name === play.spec.entrypoint).dag.tasks;
 const task = (name: string): any => {
@@ -94,7 +95,6 @@ describe('StageMachineBuilder', () => {
       .build();
     const chart = new Chart(new App(), 'plays', { namespace: 'agents' });
     new PlayWorkflowTemplate(chart, 'play', {
-      repository: config.repositories[0],
       stages,
       agents: config.agents,
       clis: config.clis,
@@ -144,7 +144,7 @@ describe('StageMachineBuilder', () => {
     expect(stages.runsFor('build', {})).toBe(false);
     const app = new App();
     new AgentPlatform(app, 'platform', { config: withTeam, stages });
-    const template = parseManifests(synthesizeApp(app)).find((object) => object.metadata.name === 'play-play-test')!;
+    const template = parseManifests(synthesizeApp(app)).find((object) => object.metadata.name === 'play')!;
     expect(template.spec.arguments.parameters).toContainEqual({ name: 'team', value: 'core' });
   });
 });
@@ -165,14 +165,14 @@ describe('a play with parallel testers', () => {
     );
   });
 
-  it("gives each tester its own CodeRun with its agent's app and CLI", () => {
+  it("gives each tester its own CodeRun with its agent's app and CLI", async () => {
     const expected = {
       tess: { githubApp: config.agents.tess.githubApp, cliType: config.agents.tess.cli },
       probe: { githubApp: 'Acme-Probe', cliType: 'aider' },
     };
     for (const [agent, { githubApp, cliType }] of Object.entries(expected)) {
       const run = templates.find((template) => template.name === agentAttemptTemplateNames(agentRunTemplateName('testing', agent)).create);
-      const manifest = JSON.parse(run.resource.manifest.replace(/\{\{[^}]*\}\}/g, '1'));
+      const manifest = await renderedCodeRun(objects as never, run.resource.manifest, config.repositories[0].name);
       expect(manifest.spec.githubApp).toBe(githubApp);
       expect(manifest.spec.cliConfig.cliType).toBe(cliType);
     }
@@ -181,7 +181,11 @@ describe('a play with parallel testers', () => {
   it('records both agents when the stage is entered', () => {
     const parameters = task(enterTaskName('testing')).arguments.parameters;
     expect(parameters).toContainEqual({ name: 'agent', value: 'tess,probe' });
-    expect(parameters).toContainEqual({ name: 'cli', value: `${config.agents.tess.cli},aider` });
+    // Each agent's CLI as the play's repository binds it, from the registry.
+    expect(parameters).toContainEqual({
+      name: 'cli',
+      value: '{{workflow.outputs.parameters.cli-tess}},{{workflow.outputs.parameters.cli-probe}}',
+    });
   });
 });
 
@@ -237,7 +241,7 @@ describe('the composed platform', () => {
     expect(objects.some((object) => object.kind === 'PersistentVolumeClaim' && object.metadata.name.includes('probe'))).toBe(true);
   });
 
-  it('binds an agent to another CLI in one repository only', () => {
+  it('binds an agent to another CLI in one repository only, in one play template', async () => {
     const twoRepos = resolveConfig({
       env: {},
       file: {
@@ -249,17 +253,18 @@ describe('the composed platform', () => {
     });
     const app = new App();
     new AgentPlatform(app, 'platform', { config: twoRepos });
-    const plays = parseManifests(synthesizeApp(app)).filter(
-      (object) => object.kind === 'WorkflowTemplate' && object.metadata.name.startsWith('play-'),
+    const synthesized = parseManifests(synthesizeApp(app));
+    const plays = synthesized.filter(
+      (object) => object.kind === 'WorkflowTemplate' && object.metadata.labels?.['workflow-type'] === 'play',
     );
-    const cliOfRex = (name: string) => {
-      const template = plays
-        .find((object) => object.metadata.name === name)!
-        .spec.templates.find((entry: any) => entry.name === agentAttemptTemplateNames(agentRunTemplateName('implementation')).create);
-      return JSON.parse(template.resource.manifest.replace(/\{\{[^}]*\}\}/g, '1')).spec.cliConfig.cliType;
-    };
-    expect(cliOfRex('play-api')).toBe('claude');
-    expect(cliOfRex('play-web')).toBe(twoRepos.agents.rex.cli);
+    expect(plays.map((object) => object.metadata.name)).toEqual(['play']);
+    const create = plays[0].spec.templates.find(
+      (entry: any) => entry.name === agentAttemptTemplateNames(agentRunTemplateName('implementation')).create,
+    );
+    const cliOfRex = async (repository: string) =>
+      (await renderedCodeRun(synthesized as never, create.resource.manifest, repository)).spec.cliConfig.cliType;
+    expect(await cliOfRex('octo-org/api')).toBe('claude');
+    expect(await cliOfRex('octo-org/web')).toBe(twoRepos.agents.rex.cli);
   });
 
   it('refuses a per-repository binding to a CLI that does not exist', () => {

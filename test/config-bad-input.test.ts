@@ -48,10 +48,9 @@ describe('derived names never collide', () => {
     );
   });
 
-  it('a service named like a fixed template (play-resumer) is refused', () => {
-    expect(problemsOf({ repositories: [repository('octo/a', 'resumer')] })).toEqual([
-      'repositories[0].service: repository "octo/a" derives the WorkflowTemplate "play-resumer", which the resumer derives too; rename one of them',
-    ]);
+  it('a service may be named like a fixed template: plays share one template, named by no service', () => {
+    const config = resolveConfig({ env: {}, file: { repositories: [repository('octo/a', 'resumer')] } });
+    expect(config.repositories[0].service).toBe('resumer');
   });
 
   it('a stage named enter-X beside a stage X would give the play two DAG tasks of one name', () => {

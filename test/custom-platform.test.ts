@@ -3,6 +3,7 @@ import { IMAGE_PULL_ALLOWANCE_SECONDS } from '../constructs/workflows/retry-poli
 import { PlayLabels } from '../constructs/model/labels';
 import { repositoryLabelValue, workspacePvcName } from '../constructs/model/naming';
 import { PlayTemplates } from '../constructs/model/play-contract';
+import { renderedCodeRun } from './support/resolved-outputs';
 import { synth } from './support/synth';
 
 /** A platform shaped differently from the default: two repositories, a security stage, a custom gate. */
@@ -31,18 +32,21 @@ const file = {
 const platform = synth({ file, env: {} });
 
 describe('a custom platform', () => {
-  it('emits one play per repository, each labelled with its own repository', () => {
+  it('emits one play template for both repositories, and a registry entry for each', () => {
     const plays = platform.byKind('WorkflowTemplate').filter((template) => template.metadata.labels?.[PlayLabels.workflowType] === 'play');
-    expect(plays.map((play) => play.metadata.name).sort()).toEqual(['play-payments', 'play-web']);
-    expect(platform.one('WorkflowTemplate', 'play-web').spec.workflowMetadata.labels[PlayLabels.repository]).toBe(
-      repositoryLabelValue('Octo-Org/Web.App'),
-    );
+    expect(plays.map((play) => play.metadata.name)).toEqual(['play']);
+    const keys = platform
+      .byKind('ConfigMap')
+      .filter((configMap) => configMap.metadata.name.startsWith('play-repositories-'))
+      .flatMap((configMap) => Object.keys(configMap.data));
+    expect(keys.sort()).toEqual([repositoryLabelValue('Octo-Org/Web.App'), repositoryLabelValue(file.repositories[0].name)].sort());
   });
 
-  it('runs its own stage list, custom gates included', () => {
-    const play = platform.one('WorkflowTemplate', 'play-payments');
+  it('runs its own stage list, custom gates included', async () => {
+    const play = platform.one('WorkflowTemplate', 'play');
     const tasks = play.spec.templates.find((template: any) => template.name === PlayTemplates.main).dag.tasks;
     expect(tasks.map((task: any) => task.name)).toEqual([
+      'resolve',
       'enter-implementation',
       'implementation',
       'enter-waiting-pr-created',
@@ -60,7 +64,8 @@ describe('a custom platform', () => {
     expect(run('implementation-wait').activeDeadlineSeconds).toBe(7200 + IMAGE_PULL_ALLOWANCE_SECONDS);
     expect(run('implementation').retryStrategy.limit).toBe('2');
     expect(run('testing').retryStrategy.limit).toBe('0');
-    expect(JSON.parse(run('security-create').resource.manifest.replace(/\{\{[^}]+\}\}/g, '1')).spec).toMatchObject({
+    const coderun = await renderedCodeRun(platform.objects as never, run('security-create').resource.manifest, file.repositories[0].name);
+    expect(coderun.spec).toMatchObject({
       githubApp: '5DLabs-Cipher',
       workingDirectory: 'services/payments',
       docsBranch: 'trunk',

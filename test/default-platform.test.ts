@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CodeRunSpecSchema } from '../constructs/model/coderun-schema';
 import { ARGOCD_KEEP_ANNOTATIONS, PlayAnnotations, PlayLabels } from '../constructs/model/labels';
-import { isDnsLabel, isLabelKey, isLabelValue, repositoryLabelValue, systemPromptKey, workspacePvcName } from '../constructs/model/naming';
+import { isDnsLabel, isLabelKey, isLabelValue, systemPromptKey, workspacePvcName } from '../constructs/model/naming';
 import { PROGRESS_SHARDS, progressConfigMapOf, progressShardNames } from '../constructs/progress/progress-layout';
 import { RUNTIME_FILE, RUNTIME_MOUNT_PATH } from '../constructs/runtime/runtime-layout';
 import { runtimeConfigMapName } from '../constructs/runtime/runtime-config-map-name';
@@ -14,12 +14,13 @@ import {
   PlayTemplates,
   enterTaskName,
   gateNodeSelector,
-  legacyReleaseConfigMapName,
 } from '../constructs/model/play-contract';
 import { CANCEL_SELECTOR_INPUT } from '../constructs/workflows/cancel-coderuns';
 import { IMAGE_PULL_ALLOWANCE_SECONDS } from '../constructs/workflows/retry-policy';
 import { referenceExpression } from '../constructs/workflows/coderun-manifest';
 import { renderArgoTags } from './support/argo-tags';
+import { resolvedOutputs } from './support/resolved-outputs';
+import { RESOLVE_TEMPLATE } from '../constructs/registry/resolve-template';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { PlatformCharts } from '../constructs/platform/agent-platform';
@@ -29,7 +30,7 @@ import { synth, type K8sObject } from './support/synth';
 const config = resolveConfig({ env: {} });
 const stages = new StageMachine(config.stages, Object.keys(config.agents));
 const platform = synth();
-const play = platform.one('WorkflowTemplate', 'play-play-test');
+const play = platform.one('WorkflowTemplate', 'play');
 const templates: any[] = play.spec.templates;
 const templateNamed = (name: string): any => {
   const found = templates.find((template) => template.name === name);
@@ -48,15 +49,21 @@ const runtimeStepOf = (template: any): { step: string; env: Record<string, strin
 };
 const taskNamed = (name: string): any => dagTasks.find((task) => task.name === name);
 
-/** Replaces every Argo reference with a plausible value, as Argo would before creating the object. */
-/** What Argo knows when it renders a CodeRun manifest of a play of task 42. */
-const TAG_VALUES: Readonly<Record<string, string>> = {
+/**
+ * What Argo knows when it renders a CodeRun manifest of a play of task 42: its parameters, and what its
+ * first step resolved from the synthesized registry for the default repository.
+ */
+const TAG_VALUES: Record<string, string> = {
   "workflow.parameters['task-id']": '42',
   "workflow.parameters['task-requirements']": '',
   'workflow.parameters.round': '2',
   'workflow.name': 'play-payments-task-42',
   'workflow.uid': '6b1f0c1e-2b5a-4c55-9d3e-0f4a3e0c9d11',
 };
+
+beforeAll(async () => {
+  Object.assign(TAG_VALUES, await resolvedOutputs(platform.objects as never, config.repositories[0].name));
+});
 
 describe('the default platform', () => {
   it('writes one file per concern (with the default label-selector resume)', () => {
@@ -84,14 +91,29 @@ describe('the default platform', () => {
 });
 
 describe('the play WorkflowTemplate', () => {
-  it('labels the play from parameters, with a legal repository value', () => {
+  it('labels the play from parameters, and leaves the repository to its first step', () => {
     const metadata = play.spec.workflowMetadata;
     expect(metadata.labels[PlayLabels.workflowType]).toBe('play');
-    expect(metadata.labels[PlayLabels.repository]).toBe(repositoryLabelValue(config.repositories[0].name));
-    expect(isLabelValue(metadata.labels[PlayLabels.repository])).toBe(true);
+    // One template serves every repository: the resolve step labels the play (test/registry.test.ts).
+    expect(metadata.labels[PlayLabels.repository]).toBeUndefined();
     expect(metadata.labelsFrom[PlayLabels.taskId].expression).toBe(`workflow.parameters['${PlayParameters.taskId}']`);
     expect(metadata.labelsFrom[PlayLabels.currentStage].expression).toBe(`workflow.parameters['${PlayParameters.startStage}']`);
-    expect(metadata.annotations[PlayAnnotations.repository]).toBe(config.repositories[0].name);
+    expect(metadata.annotations?.[PlayAnnotations.repository]).toBeUndefined();
+    const repository = play.spec.arguments.parameters.find((parameter: any) => parameter.name === PlayParameters.repository);
+    expect(repository).toBeDefined();
+    expect(repository.value).toBeUndefined();
+  });
+
+  it('resolves its repository from the registry first, before any stage is entered', () => {
+    const [first, ...rest] = dagTasks;
+    expect(first).toEqual({ name: 'resolve', template: RESOLVE_TEMPLATE });
+    // Every other task waits for it, directly or through the tasks it depends on.
+    for (const task of rest) expect(task.depends, task.name).toMatch(/\S/);
+    const { step, env } = runtimeStepOf(templateNamed(RESOLVE_TEMPLATE));
+    expect(step).toBe('resolve-repository');
+    expect(env).toMatchObject({ REPOSITORY: '{{workflow.parameters.repository}}', PLAY_TEMPLATE: 'play', AGENTS: stages.agents.join(' ') });
+    const outputs = templateNamed(RESOLVE_TEMPLATE).outputs.parameters;
+    expect(outputs.every((output: any) => output.globalName === output.name)).toBe(true);
   });
 
   it('offers every stage, and only those, as a start stage', () => {
@@ -147,9 +169,10 @@ describe('the play WorkflowTemplate', () => {
     expect(env).toMatchObject({
       GATE: `{{inputs.parameters.${GATE_STAGE_INPUT}}}`,
       WORKFLOW_NAME: '{{workflow.name}}',
-      REPOSITORY: config.repositories[0].name,
+      REPOSITORY: '{{workflow.parameters.repository}}',
       TASK_ID: '{{workflow.parameters.task-id}}',
-      LEGACY_RELEASE_CONFIGMAP: legacyReleaseConfigMapName(config.repositories[0].service, '{{workflow.parameters.task-id}}'),
+      // The gate's release ConfigMap of the earlier layout is named from the service the first step resolved.
+      SERVICE: '{{workflow.outputs.parameters.service}}',
     });
     // No Argo CLI image: no other version of Argo's node status types rewrites the play.
     expect(templates.some((template) => /argocli/.test(template.container?.image ?? ''))).toBe(false);
@@ -265,7 +288,7 @@ describe('the play WorkflowTemplate', () => {
     for (const name of [PlayTemplates.enterStage, PlayTemplates.recordExit]) {
       const { env } = runtimeStepOf(templateNamed(name));
       expect(env).toMatchObject({
-        REPOSITORY: config.repositories[0].name,
+        REPOSITORY: '{{workflow.parameters.repository}}',
         TASK_ID: '{{workflow.parameters.task-id}}',
         ROUND: '{{workflow.parameters.round}}',
         PARAMETER_NAMES: PlayParameters.taskType,
@@ -490,8 +513,7 @@ describe('RBAC', () => {
     const binding = platform.one('RoleBinding', 'agent-play');
     expect(binding.roleRef).toMatchObject({ kind: 'Role', name: role.metadata.name });
     expect(binding.subjects).toEqual([expect.objectContaining({ kind: 'ServiceAccount', name: 'agent-play' })]);
-    for (const name of ['play-play-test', 'coderun'])
-      expect(platform.one('WorkflowTemplate', name).spec.serviceAccountName).toBe('agent-play');
+    for (const name of ['play', 'coderun']) expect(platform.one('WorkflowTemplate', name).spec.serviceAccountName).toBe('agent-play');
     expect(platform.one('ServiceAccount', 'agent-play').automountServiceAccountToken).toBe(true);
   });
 });

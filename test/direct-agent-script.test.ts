@@ -1,3 +1,6 @@
+import { workflowOutput } from '../constructs/model/argo-expressions';
+import { AgentOutputs, RepositoryOutputs } from '../constructs/registry/registry-layout';
+import { repositoryReferences } from '../constructs/workflows/agent-run';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createVerify } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -150,7 +153,7 @@ function templateEnvironment(cli: string): Record<string, string> {
     agent,
     cliName: cli,
     cli: CONFIG.clis[cli],
-    repository: REPOSITORY,
+    repository: repositoryReferences('rex'),
     timeoutSeconds: 600,
     retries: 1,
     resources: structuredClone(DEFAULT_DIRECT_RESOURCES) as never,
@@ -162,6 +165,11 @@ function templateEnvironment(cli: string): Record<string, string> {
     '{{workflow.parameters.task-id}}': TASK_ID,
     '{{workflow.parameters.round}}': ROUND,
     '{{workflow.name}}': 'play-test-abcde',
+    // What the play's first step resolves from the registry.
+    [workflowOutput(RepositoryOutputs.name)]: REPOSITORY.name,
+    [workflowOutput(RepositoryOutputs.branch)]: REPOSITORY.branch,
+    [workflowOutput(RepositoryOutputs.workingDirectory)]: REPOSITORY.workingDirectory ?? REPOSITORY.service,
+    [workflowOutput(AgentOutputs.claim('rex'))]: `workspace-${REPOSITORY.service}`,
   };
   const env: Record<string, string> = {};
   for (const variable of script.script!.env!) {

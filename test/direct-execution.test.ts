@@ -2,6 +2,7 @@
  * Direct execution: the config refuses what it cannot run (one line at the path to change), and a play whose
  * agents run direct has an Argo step per agent stage instead of a CodeRun.
  */
+import { resolvedOutputs } from './support/resolved-outputs';
 import { describe, expect, it } from 'vitest';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { PlayWorkflowTemplate } from '../constructs/workflows/play-workflow-template';
@@ -163,12 +164,16 @@ describe('a platform in direct mode', () => {
     expect(template('run-code-quality-agent').script.resources).toEqual(DEFAULT_DIRECT_RESOURCES);
   });
 
-  it('keeps the agent pod inside its deadline and retries, and the workspace mutex around every attempt', () => {
+  it('keeps the agent pod inside its deadline and retries, and the workspace mutex around every attempt', async () => {
     const step = template('run-implementation-agent');
     expect(step.activeDeadlineSeconds).toBe(4 * 3600 + 300);
     expect(step.retryStrategy.limit).toBe('1');
-    expect(template('run-implementation').synchronization.mutexes).toEqual([{ name: 'workspace-play-test' }]);
-    expect(template('run-code-quality').synchronization.mutexes).toEqual([{ name: 'workspace-play-test-cleo' }]);
+    // The mutex is the agent's workspace claim in the play's repository, which the first step resolves.
+    expect(template('run-implementation').synchronization.mutexes).toEqual([{ name: '{{workflow.outputs.parameters.claim-rex}}' }]);
+    expect(template('run-code-quality').synchronization.mutexes).toEqual([{ name: '{{workflow.outputs.parameters.claim-cleo}}' }]);
+    const outputs = await resolvedOutputs(OBJECTS as never, DIRECT.repositories[0].name);
+    expect(outputs['workflow.outputs.parameters.claim-rex']).toBe('workspace-play-test');
+    expect(outputs['workflow.outputs.parameters.claim-cleo']).toBe('workspace-play-test-cleo');
   });
 
   it('reaches github.com unless the config names a GitHub Enterprise Server, whose URLs every direct step gets as environment', () => {
@@ -256,9 +261,9 @@ describe("the play's RBAC follows the execution mode (least privilege)", () => {
 
 describe('the play construct in direct mode', () => {
   const base = resolveConfig({ env: {} });
-  const build = (agents: typeof base.agents, repository = base.repositories[0]) =>
+  const build = (agents: typeof base.agents, directClis?: Record<string, string>) =>
     new PlayWorkflowTemplate(testChart(), 'play', {
-      repository,
+      ...(directClis === undefined ? {} : { directClis }),
       stages: StageMachine.fromConfig(base),
       agents,
       clis: base.clis,
@@ -273,8 +278,8 @@ describe('the play construct in direct mode', () => {
     );
   });
 
-  it("runs the repository's own CLI binding of an agent (agentClis), with that CLI's API key", () => {
-    const play = build(base.agents, { ...base.repositories[0], agentClis: { rex: 'gemini' } });
+  it("runs the template's own CLI binding of an agent (directClis, from its repositories' agentClis), with that CLI's API key", () => {
+    const play = build(base.agents, { rex: 'gemini' });
     const step: any = play.template('run-implementation-agent');
     expect(step.script.image).toBe(base.clis.gemini.image);
     const env = Object.fromEntries(step.script.env.map((variable: any) => [variable.name, variable]));
@@ -287,7 +292,6 @@ describe('the play construct checks its direct-execution props', () => {
   const base = resolveConfig({ env: {} });
   const build = (extra: object) => () =>
     new PlayWorkflowTemplate(testChart(), 'play', {
-      repository: base.repositories[0],
       stages: StageMachine.fromConfig(base),
       agents: base.agents,
       clis: base.clis,
@@ -297,7 +301,7 @@ describe('the play construct checks its direct-execution props', () => {
     });
 
   it.each([
-    [{ execution: 'sometimes' }, 'PlayWorkflowTemplate play-play-test: execution "sometimes": is not valid: Invalid option'],
+    [{ execution: 'sometimes' }, 'PlayWorkflowTemplate play: execution "sometimes": is not valid: Invalid option'],
     [
       { directResources: { requests: { cpu: 'lots', memory: '1Gi' }, limits: { cpu: '2', memory: '4Gi' } } },
       'directResources: is not valid at requests.cpu: expected CPU such as 500m or 2',

@@ -20,7 +20,7 @@ const platform = synth();
 const isGateSensor = (sensor: K8sObject): boolean => sensor.metadata.name.startsWith('gate-');
 const sensors = platform.byKind('Sensor').filter(isGateSensor);
 const eventSource = platform.one('EventSource', 'github');
-const play = platform.one('WorkflowTemplate', 'play-play-test');
+const play = platform.one('WorkflowTemplate', 'play');
 
 function dataFilters(dependency: any): Record<string, string[]> {
   return Object.fromEntries(dependency.filters.data.map((filter: any) => [filter.path, filter.value]));
@@ -233,7 +233,8 @@ describe('the resumer', () => {
       GATE: '{{workflow.parameters.gate}}',
       REPOSITORY: '{{workflow.parameters.repository}}',
       TASK_ID: '{{workflow.parameters.task-id}}',
-      PLAY: '{{workflow.parameters.play}}',
+      BASE_BRANCH: '{{workflow.parameters.base-branch}}',
+      STRATEGY: 'label-selector',
     });
     expect(Number(resume.retryStrategy.limit)).toBeLessThanOrEqual(10);
     expect(JSON.stringify(resumer)).not.toMatch(/"suspend"\s*:\s*false/);
@@ -257,17 +258,24 @@ describe('the resumer', () => {
 describe('the workflow-name strategy', () => {
   const byName = synth({ file: { events: { resume: 'workflow-name' } }, env: {} });
 
-  it('starts the same resumer, with the play named from repository and task', () => {
+  it('starts the same resumer, whose step finds the play by the name derived from the registry', () => {
     expect(byName.byKind('WorkflowTemplate').map((template) => template.metadata.name)).toContain(RESUMER_TEMPLATE_NAME);
     for (const sensor of byName.byKind('Sensor').filter(isGateSensor)) {
       const [trigger] = sensor.spec.triggers;
       expect(trigger.template.k8s.operation).toBe('create');
       expect(trigger.template.k8s.source.resource.spec.workflowTemplateRef).toEqual({ name: RESUMER_TEMPLATE_NAME });
-      const play = trigger.template.k8s.parameters.find(
-        (parameter: any) => parameter.dest === `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf('play')}.value`,
+      // The Sensor passes the event's values only: the play's name needs the registry.
+      const dests = trigger.template.k8s.parameters.map((parameter: any) => parameter.dest);
+      expect(dests).toEqual(
+        ['repository', 'task-id', 'pr-url', 'pr-number', 'base-branch'].map(
+          (name) => `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf(name as never)}.value`,
+        ),
       );
-      expect(play.src.dataTemplate).toContain(`${playWorkflowName('play-test', '')}{{- else -}}`);
     }
+    const resumer = byName.one('WorkflowTemplate', RESUMER_TEMPLATE_NAME);
+    const step = resumer.spec.templates.find((template: any) => template.container?.command?.includes('resume-gate'));
+    expect(step.container.env).toContainEqual({ name: 'STRATEGY', value: 'workflow-name' });
+    expect(playWorkflowName('play-test', 7)).toBe('play-play-test-task-7');
   });
 
   it('lets the sensor account create Workflows, and nothing else', () => {
@@ -297,21 +305,21 @@ describe.each([100, 1000])('a platform of %i repositories', (count) => {
     for (const sensor of many.byKind('Sensor')) expect(sensor.spec.dependencies).toHaveLength(1);
   });
 
-  it('lists a repository at most once per release condition in a Sensor', () => {
+  it('lists a repository at most once in a Sensor, and never in its trigger', () => {
     for (const sensor of many.byKind('Sensor')) {
-      const text = JSON.stringify(sensor.spec.dependencies);
-      const conditions = sensor.spec.dependencies[0].filters.exprs?.length ?? 0;
-      expect(text.split('octo-org/service-0042').length - 1).toBeLessThanOrEqual(1 + conditions);
+      expect(JSON.stringify(sensor.spec.dependencies).split('service-0042').length - 1).toBeLessThanOrEqual(1);
+      expect(JSON.stringify(sensor.spec.triggers)).not.toContain('service-0042');
     }
   });
 });
 
-describe('the per-repository names a gate Sensor renders', () => {
-  // Names the generic rule gets right and wrong: another service, dots and underscores, upper case, a
-  // leading dot, a trailing dash, and a name too long for a label value.
+describe('what a gate Sensor passes the resumer about the repository', () => {
+  // Names in any form: another service, dots and underscores, upper case, a leading dot, a trailing dash,
+  // and a name too long for a label value. The Sensor renders none of their names: the resumer's step
+  // reads them from the registry.
   const repositories = [
     { name: 'octo-org/payments', service: 'payments' },
-    { name: 'octo-org/web', service: 'frontend' },
+    { name: 'octo-org/web', service: 'frontend', branch: 'develop' },
     { name: 'Octo-Org/Payments.API', service: 'payments-api' },
     { name: 'octo-org/my_tool', service: 'my-tool' },
     { name: 'octo-org/.github', service: 'github-config' },
@@ -319,31 +327,29 @@ describe('the per-repository names a gate Sensor renders', () => {
     { name: `octo-org/${'very-long-repository-name-'.repeat(3)}x`, service: 'long' },
   ];
 
-  it.each(['label-selector', 'workflow-name'] as const)(
-    'are the names the naming functions give, for every repository (%s)',
-    (strategy) => {
-      const platform = synth({ file: { repositories, events: { resume: strategy } }, env: {} });
-      const sensor = platform.one('Sensor', 'gate-waiting-pr-created');
-      for (const repository of repositories) {
-        // GitHub may spell the name in another case than the configuration.
-        const data = githubEventData(
-          'pull_request',
-          pullRequestEvent('opened', { repository: repository.name.toUpperCase(), labels: ['task-12'] }),
-          'd',
-        );
-        const run = runSensor(sensor, data, { name: 'github', eventName: 'play' });
-        expect(run.fired, repository.name).toHaveLength(1);
-        const args = Object.fromEntries(
-          run.fired[0].resource.spec.arguments.parameters.map((parameter: any) => [parameter.name, parameter.value]),
-        );
-        // The repository as GitHub sent it: the resumer's step reads its label value and record from it.
-        expect(args.repository, repository.name).toBe(repository.name.toUpperCase());
-        expect(repositoryLabelValue(args.repository)).toBe(repositoryLabelValue(repository.name));
-        expect(args['task-id']).toBe('12');
-        expect(args.play).toBe(strategy === 'workflow-name' ? playWorkflowName(repository.service, 12) : '');
-      }
-    },
-  );
+  it.each(['label-selector', 'workflow-name'] as const)('is the repository as GitHub sent it and the base branch (%s)', (strategy) => {
+    const platform = synth({ file: { repositories, events: { resume: strategy } }, env: {} });
+    const sensor = platform.one('Sensor', 'gate-waiting-pr-created');
+    for (const repository of repositories) {
+      const base = repository.branch ?? 'main';
+      // GitHub may spell the name in another case than the configuration.
+      const data = githubEventData(
+        'pull_request',
+        pullRequestEvent('opened', { repository: repository.name.toUpperCase(), labels: ['task-12'], baseRef: base }),
+        'd',
+      );
+      const run = runSensor(sensor, data, { name: 'github', eventName: 'play' });
+      expect(run.fired, repository.name).toHaveLength(1);
+      const args = Object.fromEntries(
+        run.fired[0].resource.spec.arguments.parameters.map((parameter: any) => [parameter.name, parameter.value]),
+      );
+      expect(args.repository, repository.name).toBe(repository.name.toUpperCase());
+      expect(repositoryLabelValue(args.repository)).toBe(repositoryLabelValue(repository.name));
+      expect(args['task-id']).toBe('12');
+      expect(args['base-branch']).toBe(base);
+      expect(args.play).toBeUndefined();
+    }
+  });
 
   it('pass the pull request number as GitHub wrote it, also from 1,000,000 up', () => {
     const sensor = platform.one('Sensor', 'gate-waiting-pr-created');
@@ -356,13 +362,13 @@ describe('the per-repository names a gate Sensor renders', () => {
     expect(fired.resource.spec.arguments.parameters[RESUMER_PARAMETERS.indexOf('pr-number')].value).toBe('1234567');
   });
 
-  it('list only the repositories the generic rule gets wrong', () => {
-    const platform = synth({ file: { repositories: repositories.slice(0, 2), events: { resume: 'workflow-name' } }, env: {} });
-    const parameters = everyParameter(platform.one('Sensor', 'gate-waiting-pr-created'));
-    const template = (name: string) =>
-      parameters.find((parameter) => parameter.dest === `spec.arguments.parameters.${RESUMER_PARAMETERS.indexOf(name as never)}.value`).src
-        .dataTemplate as string;
-    expect(template('play')).toContain('"octo-org/web"');
-    expect(template('play')).not.toContain('"octo-org/payments"');
+  it('filters by base branch only when every repository merges into the same one', () => {
+    const branchFilters = (platform: ReturnType<typeof synth>) =>
+      platform
+        .one('Sensor', 'gate-waiting-pr-created')
+        .spec.dependencies[0].filters.data.filter((filter: any) => filter.path === 'body.pull_request.base.ref');
+    expect(branchFilters(synth({ file: { repositories }, env: {} }))).toEqual([]);
+    const oneBranch = synth({ file: { repositories: repositories.filter((repository) => !repository.branch) }, env: {} });
+    expect(branchFilters(oneBranch)).toEqual([{ path: 'body.pull_request.base.ref', type: 'string', value: ['^(main)$'] }]);
   });
 });

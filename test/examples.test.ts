@@ -2,6 +2,7 @@
  * Every cdk8s app in `examples/` synthesizes, passes the upstream schemas, keeps its output stable (file
  * snapshots under `test/__snapshots__/examples/`), and shows what it claims to show.
  */
+import { renderedCodeRun, resolvedOutputs } from './support/resolved-outputs';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,11 +28,13 @@ async function synthExample(name: string): Promise<{ text: string; objects: K8sO
 const plays = (objects: readonly K8sObject[]) =>
   objects.filter((object) => object.kind === 'WorkflowTemplate' && object.metadata.labels?.['workflow-type'] === 'play');
 const dagOf = (play: K8sObject): any[] => play.spec.templates.find((template: any) => template.name === play.spec.entrypoint).dag.tasks;
-const manifestOf = (play: K8sObject, template: string) =>
-  JSON.parse(
-    play.spec.templates
-      .find((entry: any) => entry.name === agentAttemptTemplateNames(template).create)
-      .resource.manifest.replace(/\{\{[^}]*\}\}/g, '1'),
+/** The CodeRun a play of `repository` creates in `template`, as Argo renders it after the play's first step. */
+const manifestOf = (objects: readonly K8sObject[], play: K8sObject, template: string, repository: string) =>
+  renderedCodeRun(
+    objects as never,
+    play.spec.templates.find((entry: any) => entry.name === agentAttemptTemplateNames(template).create).resource.manifest,
+    repository,
+    play.metadata.name,
   );
 
 it('there are at least four examples', () => {
@@ -85,7 +88,10 @@ describe('what each example shows', () => {
     const dag = dagOf(plays(objects)[0]);
     const join = dag.find((task: any) => task.name === enterTaskName('waiting-pr-merged'));
     expect(join.depends).toBe(`${stageTaskName('testing', 'tess')} && ${stageTaskName('testing', 'probe')}`);
-    expect(manifestOf(plays(objects)[0], agentRunTemplateName('testing', 'probe')).spec.cliConfig.cliType).toBe('aider');
+    const repository = objects.find((object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('play-repositories-'));
+    const [name] = Object.values(repository?.data ?? {}).map((entry) => JSON.parse(entry as string).name);
+    const coderun = await manifestOf(objects, plays(objects)[0], agentRunTemplateName('testing', 'probe'), name);
+    expect(coderun.spec.cliConfig.cliType).toBe('aider');
   });
 
   it('project: six tasks as child plays, each after the tasks it depends on, two at a time', async () => {
@@ -105,13 +111,13 @@ describe('what each example shows', () => {
     });
   });
 
-  it('two-repositories: rex runs on another CLI in each repository', async () => {
+  it('two-repositories: rex runs on another CLI in each repository, from one play template', async () => {
     const { objects } = await synthExample('two-repositories.ts');
-    const cliOfRex = (service: string) =>
-      manifestOf(plays(objects).find((play) => play.metadata.name === `play-${service}`)!, agentRunTemplateName('implementation')).spec
-        .cliConfig.cliType;
-    expect(cliOfRex('payments-api')).toBe('claude');
-    expect(cliOfRex('payments-web')).toBe('codex');
+    expect(plays(objects).map((play) => play.metadata.name)).toEqual(['play']);
+    const cliOfRex = async (repository: string) =>
+      (await manifestOf(objects, plays(objects)[0], agentRunTemplateName('implementation'), repository)).spec.cliConfig.cliType;
+    expect(await cliOfRex('octo-org/payments-api')).toBe('claude');
+    expect(await cliOfRex('octo-org/payments-web')).toBe('codex');
   });
 });
 
@@ -129,7 +135,12 @@ describe('direct-execution: every agent stage runs its CLI in an Argo step', () 
       const task = dagOf(play).find((entry: any) => entry.name === stageTaskName(stage));
       const run = byName(task.template);
       expect(run.steps.flat().map((step: any) => step.template)).toEqual([`${task.template}-agent`]);
-      expect(run.synchronization.mutexes[0].name).toBe(agent === 'rex' ? 'workspace-shop-api' : `workspace-shop-api-${agent}`);
+      // The agent's workspace claim in the play's repository, which the play's first step resolves.
+      expect(run.synchronization.mutexes[0].name).toBe(`{{workflow.outputs.parameters.claim-${agent}}}`);
+      const outputs = await resolvedOutputs(objects as never, 'octo-org/shop-api', { playTemplate: play.metadata.name });
+      expect(outputs[`workflow.outputs.parameters.claim-${agent}`]).toBe(
+        agent === 'rex' ? 'workspace-shop-api' : `workspace-shop-api-${agent}`,
+      );
       const step = byName(`${task.template}-agent`);
       expect(step.script.image).toBe(images[agent]);
       const volumes = Object.fromEntries(step.volumes.map((volume: any) => [volume.name, volume]));

@@ -25,11 +25,14 @@ import {
   CODERUN_TEMPLATE_NAME,
   GATE_STAGE_INPUT,
   gateNodeSelector,
+  PLAY_TEMPLATE_NAME,
   PlayParameters,
   playWorkflowName,
   ProgressStatuses,
   RESUMER_TEMPLATE_NAME,
 } from '../constructs/model/play-contract';
+import { REGISTRY_LABEL } from '../constructs/registry/repository-registry';
+import { registryConfigMapOf, registryKeyOf } from '../constructs/registry/registry-layout';
 import { TASK_BRANCH_PATTERN, TASK_LABEL_PATTERN } from '../constructs/model/task-id-template';
 
 describe('label keys that selectors match', () => {
@@ -93,6 +96,7 @@ describe('annotation keys', () => {
 describe('parameters and template names that submitters and resumers pass', () => {
   it('play parameters', () => {
     expect(PlayParameters).toEqual({
+      repository: 'repository',
       taskId: 'task-id',
       startStage: 'start-stage',
       taskRequirements: 'task-requirements',
@@ -106,8 +110,17 @@ describe('parameters and template names that submitters and resumers pass', () =
     expect(GATE_STAGE_INPUT).toBe('stage');
     expect(gateNodeSelector('waiting-pr-created')).toBe('inputs.parameters.stage.value=waiting-pr-created');
     expect(RESUMER_TEMPLATE_NAME).toBe('play-resumer');
+    // `argo submit --from workflowtemplate/play -p repository=... -p task-id=...`
+    expect(PLAY_TEMPLATE_NAME).toBe('play');
     expect(RESUMER_GATE_PARAMETER).toBe('gate');
     expect(CODERUN_TEMPLATE_NAME).toBe('coderun');
+  });
+
+  it('where the plays of a repository find its settings (the registry every play reads first)', () => {
+    expect(registryConfigMapOf('acme/web')).toBe('play-repositories-43');
+    expect(registryConfigMapOf('5dlabs/cto-play-test')).toBe('play-repositories-6');
+    expect(registryKeyOf('Acme/Web')).toBe('acme.web');
+    expect(REGISTRY_LABEL).toBe('agents.platform/repository-registry');
   });
 
   it('the CodeRun resource the controller watches', () => {

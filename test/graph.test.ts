@@ -85,7 +85,7 @@ describe('Mermaid labels', () => {
 });
 
 describe('the play DAG graph', () => {
-  const play = synthesizedPlayTemplate(config, config.repositories[0].service) as Record<string, any>;
+  const play = synthesizedPlayTemplate(config, config.repositories[0].name) as Record<string, any>;
   const graph = playDagGraph(play);
   const tasks: { name: string; depends?: string }[] = play.spec.templates.find(
     (template: { name: string }) => template.name === play.spec.entrypoint,
@@ -116,7 +116,7 @@ describe('the play DAG graph', () => {
         ],
       },
     });
-    const text = playDagGraph(synthesizedPlayTemplate(composed, composed.repositories[0].service) ?? {});
+    const text = playDagGraph(synthesizedPlayTemplate(composed, composed.repositories[0].name) ?? {});
     expect(nodeOf(text, 'security')).toMatch(/when: .*workflow\.parameters\['task-type'\] in \['backend'\]/);
     expect(nodeOf(text, 'security')).not.toContain('{{');
     expect(nodeOf(text, 'security')).toContain(' #amp;#amp; ');

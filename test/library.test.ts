@@ -52,7 +52,8 @@ describe('AgentPlatform props are what a user writes', () => {
       },
     });
     const files = synthesizeApp(app);
-    expect(files.get('play-workflow-templates.yaml')).toContain('name: play-web');
+    expect(files.get('play-workflow-templates.yaml')).toContain('name: play\n');
+    expect(files.get('repository-registry.yaml')).toContain('acme.web:');
     expect(files.get('project-workflow-templates.yaml')).toContain('project-launch');
   });
 

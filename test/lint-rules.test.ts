@@ -190,7 +190,7 @@ describe('the Argo Events runtime rules', () => {
 
   it('accepts the fixed cases', () => {
     const one = fixture('sensor-duplicate-dependency-source')
-      .replace(/    - name: merged\n(      .*\n)+?(?=  triggers:)/, '')
+      .replace(/ {4}- name: merged\n( {6}.*\n)+?(?= {2}triggers:)/, '')
       .replace('conditions: "opened || merged"', 'conditions: "opened"');
     expect(lint(one)).toEqual([]);
     expect(

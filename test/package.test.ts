@@ -182,7 +182,9 @@ describe('the packed package', () => {
     });
     const plays = readdirSync(path.join(app, 'out-composition')).find((file) => file.startsWith('platform-play-workflow-templates'));
     expect(plays, 'the plays chart').toBeDefined();
-    expect(readFileSync(path.join(app, 'out-composition', plays ?? ''), 'utf8')).toContain('name: play-web');
+    expect(readFileSync(path.join(app, 'out-composition', plays ?? ''), 'utf8')).toContain('name: play\n');
+    const registry = readdirSync(path.join(app, 'out-composition')).find((file) => file.startsWith('platform-repository-registry'));
+    expect(readFileSync(path.join(app, 'out-composition', registry ?? ''), 'utf8')).toContain('acme.web:');
     // validatePlatform found the validators the package carries (the library's bundle knows them by the same
     // keys as the command line's): nothing was compiled into the user's cache.
     const compiled = path.join(scratch, 'cache', 'validators');

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { inputParameter, workflowParameterExpression } from '../constructs/model/argo-expressions';
-import { PlayLabels, WorkflowTypes } from '../constructs/model/labels';
+import { PlayAnnotations, PlayLabels, WorkflowTypes } from '../constructs/model/labels';
 import { repositoryLabelValue } from '../constructs/model/naming';
 import { PlayParameters } from '../constructs/model/play-contract';
 import { playLabels, playSelectorLabels, playTemplateLabels, playWorkflow } from '../constructs/model/play-workflow';
@@ -29,12 +29,13 @@ describe('playLabels', () => {
     expect(playSelectorLabels('7', repositoryLabelValue('acme/widget'))).toEqual(rest);
   });
 
-  it('gives the template the same keys, task and stage taken from the play parameters', () => {
-    const { labels, labelsFrom } = playTemplateLabels('acme/widget');
-    expect(Object.keys({ ...labels, ...labelsFrom }).sort()).toEqual(
-      Object.keys(playLabels({ task: '1', repository: 'acme/widget', stage: 'x' })).sort(),
-    );
-    expect(labels[PlayLabels.repository]).toBe(repositoryLabelValue('acme/widget'));
+  it('gives the template the same keys but the repository, task and stage taken from the play parameters', () => {
+    const { labels, labelsFrom } = playTemplateLabels();
+    const keys = Object.keys(playLabels({ task: '1', repository: 'acme/widget', stage: 'x' }));
+    // One template serves every repository: its first step puts the repository label on the play.
+    expect(Object.keys({ ...labels, ...labelsFrom }).sort()).toEqual(keys.filter((key) => key !== PlayLabels.repository).sort());
+    expect(labels[PlayLabels.repository]).toBeUndefined();
+    expect(labelsFrom[PlayLabels.repository]).toBeUndefined();
     expect(labelsFrom[PlayLabels.taskId]).toEqual({ expression: workflowParameterExpression(PlayParameters.taskId) });
     expect(labelsFrom[PlayLabels.currentStage]).toEqual({ expression: workflowParameterExpression(PlayParameters.startStage) });
   });
@@ -44,6 +45,7 @@ describe('playWorkflow', () => {
   it('names, labels and starts the play from the repository template at the stage', () => {
     const workflow = playWorkflow({
       service: 'widget',
+      template: 'play',
       namespace: 'agents',
       task: inputParameter(PlayParameters.taskId),
       repository: 'acme/widget',
@@ -56,8 +58,10 @@ describe('playWorkflow', () => {
       ...playLabels({ task: '{{inputs.parameters.task-id}}', repository: 'acme/widget', stage: 'code-quality' }),
       project: 'p1',
     });
-    expect(workflow.spec.workflowTemplateRef).toEqual({ name: 'play-widget' });
+    expect(workflow.metadata.annotations[PlayAnnotations.repository]).toBe('acme/widget');
+    expect(workflow.spec.workflowTemplateRef).toEqual({ name: 'play' });
     expect(workflow.spec.arguments.parameters).toEqual([
+      { name: PlayParameters.repository, value: 'acme/widget' },
       { name: PlayParameters.taskId, value: '{{inputs.parameters.task-id}}' },
       { name: PlayParameters.startStage, value: 'code-quality' },
       { name: 'task-type', value: 'backend' },

@@ -5,7 +5,6 @@
  * it, in the Workflow the Sensor creates and in the list the resumer WorkflowTemplate declares.
  */
 import { describe, expect, it } from 'vitest';
-import { playWorkflowName } from '../constructs/model/play-contract';
 import { RESUMER_PARAMETERS, RESUMER_TEMPLATE_NAME, resumerArguments, resumerParameterDest } from '../constructs/resumer/resumer-contract';
 import { sjsonSet } from '../src/simulate/engine/sjson';
 import { githubEventData, runSensor } from '../src/simulate/sensor-runner';
@@ -48,7 +47,8 @@ describe('a gate Sensor and the resumer', () => {
       'task-id': '12',
       'pr-url': expect.stringMatching(/\/pull\/41$/),
       'pr-number': '41',
-      play: strategy === 'workflow-name' ? playWorkflowName('frontend', 12) : '',
+      // The resumer's step checks it against the repository's branch in the registry.
+      'base-branch': 'main',
     });
   });
 });

@@ -178,6 +178,64 @@ describe.each(['label-selector', 'workflow-name'] as const)('the %s strategy', a
   });
 });
 
+describe('two repositories sharing the play template', () => {
+  const inputs: ConfigInputs = {
+    file: {
+      repositories: [
+        { name: 'octo-org/payments', service: 'payments', agentClis: { rex: 'codex' } },
+        { name: 'octo-org/web', service: 'web', branch: 'develop' },
+      ],
+    },
+  };
+  const shape = (repository: string, baseRef: string): PullRequestShape => ({
+    repository,
+    labels: ['task-7'],
+    headRef: 'feature/task-7-implementation',
+    baseRef,
+  });
+  const plays = [
+    { repository: 'octo-org/payments', task: 7, stage: 'implementation' },
+    { repository: 'octo-org/web', task: 7, stage: 'implementation' },
+  ];
+
+  it('runs one task of each at once, each with its own settings, each to completed', async () => {
+    const platform = synth({ env: {}, ...inputs });
+    expect(platform.byKind('WorkflowTemplate').filter((object) => object.metadata.labels?.['workflow-type'] === 'play')).toHaveLength(1);
+    const flow = (repository: string, base: string): Step[] => [
+      done(7, repository),
+      github('pull_request', pullRequestEvent('opened', shape(repository, base))),
+      done(7, repository),
+      github('pull_request_review', reviewEvent('approved', CLEO, shape(repository, base))),
+      done(7, repository),
+      github('pull_request', pullRequestEvent('closed', shape(repository, base), { merged: true })),
+    ];
+    const payments = flow('octo-org/payments', 'main');
+    const web = flow('octo-org/web', 'develop');
+    // Interleaved: both plays are live at every step.
+    const steps = payments.flatMap((step, index) => [step, web[index]]);
+    const report = await run({ plays, steps }, inputs);
+    expect(stageOf(report, 7, 'octo-org/payments')).toBe('completed');
+    expect(stageOf(report, 7, 'octo-org/web')).toBe('completed');
+    const history = (repository: string) => report.progress.find((record) => record.repository === repository && record.task === 7);
+    // Each play entered its stages with its repository's CLI of rex, from the registry.
+    expect(JSON.stringify(history('octo-org/payments'))).toContain('codex');
+    expect(report.coderuns.filter((run) => run.repository === 'octo-org/web')).toHaveLength(3);
+  });
+
+  it("ignores a pull request into another branch than the repository's", async () => {
+    const report = await run(
+      {
+        plays: [{ repository: 'octo-org/web', task: 7, stage: 'waiting-pr-created' }],
+        steps: [github('pull_request', pullRequestEvent('opened', shape('octo-org/web', 'main')))],
+      },
+      inputs,
+    );
+    expect(report.steps[0].recorded).toEqual([]);
+    expect(report.steps[0].notes.join('\n')).toContain('the pull request merges into main, not into develop');
+    expect(stageOf(report, 7, 'octo-org/web')).toBe('waiting-pr-created');
+  });
+});
+
 describe('the simulator', () => {
   it('runs the sensors committed in dist-manifests/', async () => {
     const committed = ['gate-sensors.yaml', 'remediation.yaml'].flatMap((file) =>

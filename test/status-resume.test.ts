@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { PlayAnnotations, PlayLabels, PROGRESS_TRACKING_LABEL, WorkflowTypes } from '../constructs/model/labels';
 import { isLabelValue, repositoryLabelValue } from '../constructs/model/naming';
-import { PlayParameters, playTemplateName, playWorkflowName } from '../constructs/model/play-contract';
+import { PLAY_TEMPLATE_NAME, PlayParameters, playWorkflowName } from '../constructs/model/play-contract';
 import { legacyProgressKey, progressConfigMapOf, progressKeyOf } from '../constructs/progress/progress-layout';
 import { enterStageStep } from '../constructs/progress/progress-steps';
 import { ApiResources } from '../constructs/runtime/kube-api';
@@ -116,9 +116,10 @@ describe('agent-play resume', () => {
       annotations: { [PlayAnnotations.repository]: REPOSITORY },
     });
     expect(workflow.spec).toEqual({
-      workflowTemplateRef: { name: playTemplateName(SERVICE) },
+      workflowTemplateRef: { name: PLAY_TEMPLATE_NAME },
       arguments: {
         parameters: [
+          { name: PlayParameters.repository, value: REPOSITORY },
           { name: PlayParameters.taskId, value: '5' },
           { name: PlayParameters.startStage, value: 'implementation' },
           { name: PlayParameters.round, value: '1' },
@@ -153,7 +154,7 @@ describe('agent-play resume', () => {
   });
 
   it('resumes a play waiting at a gate at that gate, and a failed play at the stage that failed', () => {
-    expect(parse(resume('6').out).spec.arguments.parameters[1]).toEqual({ name: PlayParameters.startStage, value: 'waiting-pr-created' });
+    expect(parse(resume('6').out).spec.arguments.parameters[2]).toEqual({ name: PlayParameters.startStage, value: 'waiting-pr-created' });
     expect(parse(resume('8').out).metadata.labels[PlayLabels.currentStage]).toBe('testing');
   });
 
@@ -228,6 +229,7 @@ describe('agent-play resume', () => {
       const run = resumeAt(at('security', { 'task-type': 'backend' }));
       expect(run.code, run.err).toBe(0);
       expect(parse(run.out).spec.arguments.parameters).toEqual([
+        { name: PlayParameters.repository, value: REPOSITORY },
         { name: PlayParameters.taskId, value: '5' },
         { name: PlayParameters.startStage, value: 'security' },
         { name: PlayParameters.round, value: '1' },
@@ -306,6 +308,7 @@ describe('agent-play resume', () => {
       expect(report[0].flag).toBeUndefined();
       const recreated = parse(runCapturing(['resume', '--repository', REPOSITORY, '--task', '12'], { stdin: listed }).out);
       expect(recreated.spec.arguments.parameters).toEqual([
+        { name: PlayParameters.repository, value: REPOSITORY },
         { name: PlayParameters.taskId, value: '12' },
         { name: PlayParameters.startStage, value: 'waiting-pr-created' },
         { name: PlayParameters.round, value: '1' },

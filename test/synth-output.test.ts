@@ -118,7 +118,8 @@ describe('agent-play synth', () => {
     const agents = readFileSync(join(folder, 'out', 'agents-configmap.yaml'), 'utf8');
     expect(agents).toContain('namespace: team-a');
     expect(agents).toMatch(/cleo:\n(?:\s{8}.*\n)*?\s{8}cli: codex/);
-    expect(readFileSync(join(folder, 'out', 'play-workflow-templates.yaml'), 'utf8')).toMatch(/"cliType": "gemini"/);
+    // The CLI of each agent is in the repository registry the plays read.
+    expect(readFileSync(join(folder, 'out', 'repository-registry.yaml'), 'utf8')).toContain('"tess":{"cli":"gemini"');
   });
 
   it('rejects bad config with one line per problem, exit 2, and writes nothing', () => {

@@ -25,7 +25,6 @@ function synth(build: (chart: Chart) => void): unknown[] {
 
 function play(chart: Chart, extra: Record<string, unknown>): void {
   new PlayWorkflowTemplate(chart, 'play', {
-    repository: config.repositories[0],
     stages: StageMachine.fromConfig(config),
     agents: config.agents,
     clis: config.clis,

@@ -172,7 +172,7 @@ describe('agent-play validate', () => {
   it('reads CRDs given as a List and JSON Schema files from --crds, and refuses a schema file it cannot read', () => {
     const crdList = `apiVersion: v1\nkind: List\nitems:\n${fixtureText('crds-with-rule/widgets.yaml')
       .replace(/^/gm, '    ')
-      .replace(/^    apiVersion/, '  - apiVersion')}`;
+      .replace(/^ {4}apiVersion/, '  - apiVersion')}`;
     const crds = scratch({ 'exported.yaml': crdList });
     const { report } = json([fixture('schema-cel-not-evaluated.yaml'), '--crds', crds]);
     expect(report.objects[0].schema).toMatch(/^CRD widgets\.example\.com \(/);

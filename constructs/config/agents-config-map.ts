@@ -1,5 +1,5 @@
 import * as kplus from 'cdk8s-plus-28';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { AgentSchema, CliSchema, type AgentConfig, type CliConfig } from '../model/config-shapes';
 import { COMMON_LABELS } from '../model/labels';
 import { toYamlText } from '../model/yaml-text';

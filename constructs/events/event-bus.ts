@@ -1,4 +1,4 @@
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { dnsLabelProblem } from '../model/naming';
 import { checkProp } from '../model/prop-checks';
 

@@ -16,7 +16,7 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import { RESUMED_FROM_ANNOTATION } from '../model/play-contract';
+import { legacyReleaseConfigMapName, RESUMED_FROM_ANNOTATION } from '../model/play-contract';
 import { configMapRef, isNotFound, workflowRef, type KubeObject } from '../runtime/kube-api';
 import { backoffMilliseconds, explainApiError } from '../runtime/conflict-retry';
 import { optionalText, StepEnv, taskId, text } from '../runtime/step-env';
@@ -31,8 +31,8 @@ const env = new StepEnv({
   gate: text('GATE'),
   repository: text('REPOSITORY'),
   task: taskId('TASK_ID'),
-  /** Where an earlier layout recorded the task's releases (read only, for a play recreated from it). */
-  legacyReleaseConfigMap: optionalText('LEGACY_RELEASE_CONFIGMAP'),
+  /** The repository's service: an earlier layout named the task's release ConfigMap by it (read only). */
+  service: optionalText('SERVICE'),
 });
 
 /** How often the check looks again for the gate's suspend node when the play's status does not show it yet. */
@@ -56,7 +56,9 @@ export const gateCheckStep = runtimeStep({
     if (record !== undefined && !resumed) await forgetEarlierRuns(context, values, record, created);
     const release =
       validRelease(record, values.gate, created, resumed) ??
-      (resumed ? await legacyRelease(context, values.namespace, values.legacyReleaseConfigMap, values.gate) : undefined);
+      (resumed && values.service !== ''
+        ? await legacyRelease(context, values.namespace, legacyReleaseConfigMapName(values.service, values.task), values.gate)
+        : undefined);
     if (release === undefined) {
       context.log(`gate ${values.gate} has no release of this run yet: waiting for one`);
       return { released: 'false' };

@@ -6,7 +6,7 @@ import { COMMON_LABELS } from '../model/labels';
 import { dnsLabelProblem, githubAppBotLogin } from '../model/naming';
 import { checkProp, integerProblem, schemaProblem } from '../model/prop-checks';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
-import { gateSensorName, playWorkflowName } from '../model/play-contract';
+import { gateSensorName } from '../model/play-contract';
 import {
   RESUMER_GATE_PARAMETER,
   RESUMER_TEMPLATE_NAME,
@@ -20,7 +20,7 @@ import type { DataFilter, EventDependency, ExprFilter, SensorSpec, Trigger, Trig
 import { assertSameNamespace, type IEventBus } from '../events/event-bus';
 import { restrictedEventsPodTemplate } from '../events/events-pod-security';
 import type { IGithubEventSource } from '../events/github-event-source';
-import { BIND_REPOSITORY, genericServiceRule, repositoryLookup } from '../events/repository-lookup';
+import { anchoredAlternation, REPOSITORY_PATH, repositoryFilter } from '../events/repository-filter';
 import { ARGO_API_VERSION } from '../model/argo-api';
 import { workflowTrigger } from '../events/workflow-trigger';
 
@@ -29,7 +29,11 @@ import { workflowTrigger } from '../events/workflow-trigger';
  * which repositories count, who may send them, how a play is found, and how the Sensor's pod runs.
  */
 export interface GithubSensorProps {
-  /** The repositories whose events count; each event must come from one of them, not from a fork. */
+  /**
+   * The platform's repositories. The Sensor lets through the events of these repositories (or of their
+   * owners, when there are too many to name: see `repositoryFilter`), never from a fork; the event helper
+   * checks each event against the repository registry.
+   */
   readonly repositories: readonly RepositoryConfig[];
   /** The agent registry, for the bot logins a condition may require. */
   readonly agents: Readonly<Record<string, AgentConfig>>;
@@ -63,14 +67,16 @@ export interface GateSensorProps extends GithubSensorProps {
  * repositories and release conditions, because a NATS streaming EventBus (the Argo Events quick start's)
  * refuses a Sensor with two dependencies on one `eventSourceName`/`eventName` pair (argo-events
  * `pkg/reconciler/sensor/validate.go`, `validateDependencies`). The dependency's data filters, all
- * anchored, check the event type (`body.X-GitHub-Event`), the repositories (one alternation) and, when it
- * is the same for all of them, the base branch; the release conditions are expression filters, alternatives
- * of one another (`exprLogicalOperator: or`) when the gate has several. Pull requests from forks never
- * count.
+ * anchored, check the event type (`body.X-GitHub-Event`), the repositories (by name while they fit in a
+ * fixed budget, else by owner) and, when it is the same for all of them, the base branch; the release
+ * conditions are expression filters, alternatives of one another (`exprLogicalOperator: or`) when the gate
+ * has several. Pull requests from forks never count. Its size does not grow with the repositories past the
+ * budget: the resumer checks the event's repository and base branch against the repository registry.
  *
  * Its one trigger starts the resumer (`PlayResumerTemplate`) from its WorkflowTemplate, with the event's
  * values as parameters; the resumer records the release, then resumes this gate and no other, finding the
- * play by its labels (`label-selector`) or by its derived name (`workflow-name`). The trigger is
+ * play by its labels (`label-selector`) or by its derived name (`workflow-name`), both computed from the
+ * registry at run time. The trigger is
  * `atLeastOnce`, so its `retryStrategy` is honoured (argo-events `pkg/sensors/listener.go`).
  */
 export class GateSensor extends Construct {
@@ -148,18 +154,8 @@ function checkSensorProps(owner: string, props: GateSensorProps): string {
 /** The name of a gate Sensor's one dependency. */
 export const RELEASE_DEPENDENCY = 'release';
 
-/** Go (RE2) regexp metacharacters escaped, so a literal matches only itself. */
-function literal(text: string): string {
-  return text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
-}
-
-function anyOf(values: readonly string[], caseInsensitive = false): string {
-  const alternatives = [...new Set(values)].map(literal).join('|');
-  return `${caseInsensitive ? '(?i)' : ''}^(${alternatives})$`;
-}
-
 function stringFilter(path: string, values: readonly string[], caseInsensitive = false): DataFilter {
-  return { path, type: 'string', value: [anyOf(values, caseInsensitive)] };
+  return { path, type: 'string', value: [anchoredAlternation(values, caseInsensitive)] };
 }
 
 /**
@@ -186,7 +182,7 @@ class Conjunction {
 
   public matches(name: string, path: string, values: readonly string[], caseInsensitive = false): this {
     this.field(name, path);
-    this.terms.push(`${name} =~ ${exprString(anyOf(values, caseInsensitive))}`);
+    this.terms.push(`${name} =~ ${exprString(anchoredAlternation(values, caseInsensitive))}`);
     return this;
   }
 
@@ -200,30 +196,16 @@ class Conjunction {
   }
 }
 
-const REPOSITORY_PATH = 'body.repository.full_name';
-const BASE_BRANCH_PATH = 'body.pull_request.base.ref';
+/** The branch a pull request merges into. */
+export const BASE_BRANCH_PATH = 'body.pull_request.base.ref';
 
 /** Head and base are the same repository: a pull request from a fork never releases a gate. */
 function sameRepository(conjunction: Conjunction): Conjunction {
   return conjunction.field('head', 'body.pull_request.head.repo.full_name').field('repository', REPOSITORY_PATH).term('head == repository');
 }
 
-/**
- * When the repositories merge into different branches, each repository's own branch: one alternative per
- * branch, naming the repositories that use it (each repository once).
- */
-function branchPairing(repositories: readonly RepositoryConfig[]): string | undefined {
-  const byBranch = new Map<string, string[]>();
-  for (const repository of repositories) byBranch.set(repository.branch, [...(byBranch.get(repository.branch) ?? []), repository.name]);
-  if (byBranch.size === 1) return undefined;
-  const alternatives = [...byBranch.entries()].map(
-    ([branch, names]) => `(base == ${exprString(branch)} && repository =~ ${exprString(anyOf(names, true))})`,
-  );
-  return `(${alternatives.join(' || ')})`;
-}
-
 /** The terms of one release condition (event type, actions, review, label, merge, who). */
-function releaseConjunction(release: ReleaseConfig, props: GateSensorProps, pairing: string | undefined): Conjunction {
+function releaseConjunction(release: ReleaseConfig, props: GateSensorProps): Conjunction {
   const conjunction = new Conjunction()
     .field('event', 'body.X-GitHub-Event')
     .term(`event == ${exprString(release.event)}`)
@@ -236,9 +218,7 @@ function releaseConjunction(release: ReleaseConfig, props: GateSensorProps, pair
     const who = release.event === 'pull_request_review' ? 'body.review.user.login' : 'body.sender.login';
     conjunction.matches('login', who, logins, true);
   }
-  sameRepository(conjunction);
-  if (pairing !== undefined) conjunction.field('base', BASE_BRANCH_PATH).term(pairing);
-  return conjunction;
+  return sameRepository(conjunction);
 }
 
 /** The data filters of a single release condition, kept as plain filters: easier to read in the YAML. */
@@ -255,61 +235,62 @@ function releaseDataFilters(release: ReleaseConfig, props: GateSensorProps): Dat
   return data;
 }
 
+/**
+ * The data filters every dependency on the GitHub EventSource starts with: the repositories (see
+ * `repositoryFilter`) and, when all of them merge into one branch, that branch. Repositories with different
+ * branches are checked by the event helper against the registry, which keeps the Sensor's size independent
+ * of the repository count.
+ */
+export function repositoryDataFilters(repositories: readonly RepositoryConfig[], baseBranchPath?: string): DataFilter[] {
+  const { filter } = repositoryFilter(repositories.map((repository) => repository.name));
+  const branches = [...new Set(repositories.map((repository) => repository.branch))];
+  return [
+    ...(filter === undefined ? [] : [filter]),
+    ...(baseBranchPath !== undefined && branches.length === 1 ? [stringFilter(baseBranchPath, branches)] : []),
+  ];
+}
+
 /** The one dependency of a Sensor whose release conditions are `props.gate.release` (gates, and the remediation Sensor). */
 export function releaseDependency(props: GateSensorProps): EventDependency {
-  const { repositories } = props;
   const releases = props.gate.release;
-  const branches = [...new Set(repositories.map((repository) => repository.branch))];
-  const pairing = branchPairing(repositories);
   const data: DataFilter[] = [
     stringFilter(
       'body.X-GitHub-Event',
       releases.map((release) => release.event),
     ),
-    stringFilter(
-      REPOSITORY_PATH,
-      repositories.map((repository) => repository.name),
-      true,
-    ),
-    ...(branches.length === 1 ? [stringFilter(BASE_BRANCH_PATH, branches)] : []),
+    ...repositoryDataFilters(props.repositories, BASE_BRANCH_PATH),
   ];
   const common = { name: RELEASE_DEPENDENCY, eventSourceName: props.eventSource.name, eventName: props.eventSource.eventName };
   if (releases.length === 1) {
     const [release] = releases;
-    const guard = sameRepository(new Conjunction());
-    if (pairing !== undefined) guard.field('base', BASE_BRANCH_PATH).term(pairing);
-    return { ...common, filters: { data: [...data, ...releaseDataFilters(release, props)], exprs: [guard.build()] } };
+    return {
+      ...common,
+      filters: { data: [...data, ...releaseDataFilters(release, props)], exprs: [sameRepository(new Conjunction()).build()] },
+    };
   }
   // Argo Events skips an alternative whose field is missing from the event (a label event has no review)
   // and passes when any other holds (argo-events `pkg/sensors/dependencies/filter.go`, `filterExpr`).
   return {
     ...common,
-    filters: { data, exprs: releases.map((release) => releaseConjunction(release, props, pairing).build()), exprLogicalOperator: 'or' },
+    filters: { data, exprs: releases.map((release) => releaseConjunction(release, props).build()), exprLogicalOperator: 'or' },
   };
 }
 
 /** Starts the resumer with the event's values. */
 function resumerTrigger(gate: string, dependencyName: string, namespace: string | undefined, props: GateSensorProps): Trigger {
-  const strategy = props.strategy ?? 'label-selector';
-  const repositories = props.repositories;
   const from = (name: ResumerParameter, src: Omit<TriggerParameter['src'], 'dependencyName'>): TriggerParameter => ({
     src: { dependencyName, ...src },
     dest: resumerParameterDest(name),
   });
-  const perTask = (prefixOf: (service: string) => string): string =>
-    taskIdTemplate(
-      `${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => prefixOf(repository.service), genericServiceRule(prefixOf))}`,
-    );
-  const playPrefix = (service: string): string => playWorkflowName(service, '');
-  // The resumer's runtime step computes the rest (the repository's label value, where the task's record is)
-  // from the repository and the task.
+  // The resumer's runtime step finds the rest (the registry entry, the play, where the task's record is)
+  // from the repository and the task, and checks the base branch against the repository's.
   const parameters: TriggerParameter[] = [
     from('repository', { dataKey: REPOSITORY_PATH }),
     from('task-id', { dataTemplate: taskIdTemplate() }),
     from('pr-url', { dataKey: 'body.pull_request.html_url' }),
     // A data key keeps gjson's raw text, so 1000000 stays 1000000; a template would print Go's float (1e+06).
     from('pr-number', { dataKey: 'body.pull_request.number' }),
-    ...(strategy === 'workflow-name' ? [from('play', { dataTemplate: perTask(playPrefix) })] : []),
+    from('base-branch', { dataKey: BASE_BRANCH_PATH }),
   ];
   return workflowTrigger({
     name: `resume-${gate}`,

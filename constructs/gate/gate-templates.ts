@@ -11,18 +11,15 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import { inputParameter, workflowParameter, WorkflowVariables } from '../model/argo-expressions';
-import { GATE_STAGE_INPUT, legacyReleaseConfigMapName, PlayParameters, PlayTemplates } from '../model/play-contract';
+import { inputParameter, workflowOutput, workflowParameter, WorkflowVariables } from '../model/argo-expressions';
+import { RepositoryOutputs } from '../registry/registry-layout';
+import { GATE_STAGE_INPUT, PlayParameters, PlayTemplates } from '../model/play-contract';
 import { runtimeStepTemplate } from '../runtime/runtime-step-template';
 import type { Template } from '../workflows/argo-types';
 import { gateCheckStep } from './gate-check-step';
 
 /** What a play's gate templates take. */
 export interface GateTemplatesProps {
-  /** The play's repository (`owner/name`). */
-  readonly repository: string;
-  /** Its service, for the release records an earlier layout kept. */
-  readonly service: string;
   readonly runtimeImage: string;
 }
 
@@ -50,9 +47,9 @@ export function gateTemplates(props: GateTemplatesProps): Template[] {
       namespace: WorkflowVariables.namespace,
       workflowName: WorkflowVariables.name,
       gate: stage,
-      repository: props.repository,
+      repository: workflowParameter(PlayParameters.repository),
       task: workflowParameter(PlayParameters.taskId),
-      legacyReleaseConfigMap: legacyReleaseConfigMapName(props.service, workflowParameter(PlayParameters.taskId)),
+      service: workflowOutput(RepositoryOutputs.service),
     },
     retry: { limit: 3, backoffSeconds: 5 },
   });

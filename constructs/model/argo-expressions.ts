@@ -27,9 +27,17 @@ export function workflowParameter(name: string): string {
   return argoReference(`workflow.parameters.${name}`);
 }
 
-/** `{{workflow.labels.KEY}}`: a label of the Workflow as it was when the step started. */
-export function workflowLabel(key: string): string {
-  return argoReference(`workflow.labels.${key}`);
+/**
+ * `{{workflow.outputs.parameters.NAME}}`: a global output parameter, set by an earlier step whose output
+ * declares it as `globalName` (the play's `resolve-repository` step gives the repository's settings so).
+ */
+export function workflowOutput(name: string): string {
+  return argoReference(`workflow.outputs.parameters.${name}`);
+}
+
+/** The expr-lang form of a global output parameter, `workflow.outputs.parameters['NAME']`. */
+export function workflowOutputExpression(name: string): string {
+  return `workflow.outputs.parameters['${name}']`;
 }
 
 /** `{{steps.STEP.outputs.parameters.NAME}}`: an output parameter of an earlier step. */

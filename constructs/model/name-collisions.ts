@@ -13,7 +13,6 @@ import {
   agentRunTemplateName,
   enterTaskName,
   gateSensorName,
-  playTemplateName,
   playWorkflowName,
   PlayTemplates,
   RESUMER_TEMPLATE_NAME,
@@ -65,7 +64,6 @@ function repositoryClaims(config: PlatformConfig, problems: NameProblem[]): Clai
     };
     // The label value is also the repository's part of its tasks' progress record keys.
     add('repository label value', namePath, () => repositoryLabelValue(repository.name));
-    add('WorkflowTemplate', servicePath, () => playTemplateName(repository.service));
     const shared = stageAgents.filter((agent) => config.agents[agent]?.role === 'implementation');
     if (shared.length > 0) add('PersistentVolumeClaim', servicePath, () => workspacePvcName(repository.service, shared[0], true));
     for (const agent of stageAgents.filter((name) => config.agents[name] !== undefined && !shared.includes(name))) {

@@ -29,16 +29,25 @@ const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 
 /**
- * A short, stable hash (FNV-1a, 32 bit, base 36) of the original input. It keeps two long names that
- * share a prefix apart after truncation, and it is the same on every machine and every run.
+ * FNV-1a, 32 bit, of the input's UTF-8 bytes: the same on every machine, in every run, in the constructs, the
+ * runtime program and the command line. It places names (`shortHash`) and records (the progress and
+ * registry shards).
  */
-export function shortHash(input: string, length: number = HASH_LENGTH): string {
+export function fnv1a(input: string): number {
   let hash = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(input)) {
     hash ^= byte;
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
-  return hash.toString(36).padStart(length, '0').slice(-length);
+  return hash;
+}
+
+/**
+ * A short, stable hash (FNV-1a, base 36) of the original input. It keeps two long names that share a
+ * prefix apart after truncation.
+ */
+export function shortHash(input: string, length: number = HASH_LENGTH): string {
+  return fnv1a(input).toString(36).padStart(length, '0').slice(-length);
 }
 
 /** True when `name` is a DNS-1123 label of at most `maxLength` characters. */

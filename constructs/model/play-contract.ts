@@ -9,6 +9,8 @@ import { dnsName } from './naming';
 
 /** The play's workflow parameters. */
 export const PlayParameters = {
+  /** The repository (`owner/name`) whose task the play runs. Required at submission. */
+  repository: 'repository',
   /** The task id (digits). Required at submission. */
   taskId: 'task-id',
   /** The stage to start at; a play recreated from its progress record starts where it stopped. */
@@ -108,23 +110,26 @@ export function agentAttemptTemplateNames(run: string): { readonly create: strin
   return { create: `${run}-create`, wait: `${run}-wait` };
 }
 
+/** The play WorkflowTemplate most repositories run (those whose direct agents use the platform's CLIs). */
+export const PLAY_TEMPLATE_NAME = 'play';
+
 /**
- * The play WorkflowTemplate of a repository's service.
- *
- * @throws when the service has no letter or digit
+ * The play WorkflowTemplate of a group of repositories whose direct agents run other CLIs than the platform's
+ * (a direct agent's CLI decides its step's image): `play-{hash}` of the bindings.
  */
-export function playTemplateName(service: string): string {
-  return dnsName(['play', service]);
+export function playTemplateVariantName(bindingsHash: string): string {
+  return `${PLAY_TEMPLATE_NAME}-${bindingsHash}`;
 }
 
 /**
- * The name of a task's play under the `workflow-name` resume strategy: `play-{service}-task-{id}`, so that
- * a sensor can name the play from the event alone. At most 61 characters (services have at most 40).
+ * The name of a task's play: `play-{service}-task-{id}`, so that the resumer can name the play from the event
+ * and the registry (the `workflow-name` strategy) and a project finds its task's play again. At most 61
+ * characters (services have at most 40).
  *
  * @throws when the service has no letter or digit
  */
 export function playWorkflowName(service: string, taskId: number | string): string {
-  return `${playTemplateName(service)}-task-${taskId}`;
+  return `${dnsName(['play', service])}-task-${taskId}`;
 }
 
 /**

@@ -8,7 +8,7 @@
 import { workflowParameterExpression } from './argo-expressions';
 import { PlayAnnotations, PlayLabels, WorkflowTypes } from './labels';
 import { repositoryLabelValue } from './naming';
-import { FIRST_ROUND, PlayParameters, playTemplateName, playWorkflowName } from './play-contract';
+import { FIRST_ROUND, PlayParameters, playWorkflowName } from './play-contract';
 import { ARGO_API_VERSION } from './argo-api';
 
 /** What identifies one play: its task, its repository (`owner/name`) and the stage it is in. */
@@ -46,33 +46,30 @@ export function playLabels(play: PlayIdentity): Record<string, string> {
 
 /**
  * The labels a play WorkflowTemplate gives the Workflows it starts: the fixed ones as values, the ones that
- * come from the play's parameters (task and start stage) as `labelsFrom` expressions.
+ * come from the play's parameters (task, start stage and round) as `labelsFrom` expressions. The repository's
+ * label value is not an expression Argo can compute (it is cut and hashed when long): the play's first step
+ * puts it on the play (`resolve-repository`), and a play created by a tool carries it from the start.
  */
-export function playTemplateLabels(repository: string): {
+export function playTemplateLabels(): {
   labels: Record<string, string>;
   labelsFrom: Record<string, { expression: string }>;
 } {
-  const fromParameters = playLabels({
-    task: workflowParameterExpression(PlayParameters.taskId),
-    repository,
-    stage: workflowParameterExpression(PlayParameters.startStage),
-    round: workflowParameterExpression(PlayParameters.round),
-  });
-  const { [PlayLabels.taskId]: task, [PlayLabels.currentStage]: stage, [PlayLabels.round]: round, ...fixed } = fromParameters;
   return {
-    labels: fixed,
+    labels: { [PlayLabels.workflowType]: WorkflowTypes.play },
     labelsFrom: {
-      [PlayLabels.taskId]: { expression: task },
-      [PlayLabels.currentStage]: { expression: stage },
-      [PlayLabels.round]: { expression: round },
+      [PlayLabels.taskId]: { expression: workflowParameterExpression(PlayParameters.taskId) },
+      [PlayLabels.currentStage]: { expression: workflowParameterExpression(PlayParameters.startStage) },
+      [PlayLabels.round]: { expression: workflowParameterExpression(PlayParameters.round) },
     },
   };
 }
 
 /** A play Workflow created outside its template: by a project's task step, or by `agent-play resume`. */
 export interface PlayWorkflowProps extends PlayIdentity {
-  /** The repository's service, which names the play WorkflowTemplate and the play. */
+  /** The repository's service, which names the play. */
   readonly service: string;
+  /** The play WorkflowTemplate the repository runs (its registry entry says which). */
+  readonly template: string;
   readonly namespace: string;
   /** Play parameters besides task id and start stage, in the order they are passed. */
   readonly parameters: ReadonlyArray<{ readonly name: string; readonly value: string }>;
@@ -84,7 +81,7 @@ export interface PlayWorkflowProps extends PlayIdentity {
 
 /**
  * The play Workflow: named by `playWorkflowName` (the workflow-name resume strategy relies on it), labelled
- * by `playLabels`, started from the repository's play WorkflowTemplate at `stage`.
+ * by `playLabels`, started from the repository's play WorkflowTemplate at `stage`, for its repository.
  */
 export function playWorkflow(props: PlayWorkflowProps): Record<string, unknown> {
   return {
@@ -97,9 +94,10 @@ export function playWorkflow(props: PlayWorkflowProps): Record<string, unknown> 
       annotations: { [PlayAnnotations.repository]: props.repository, ...props.extraAnnotations },
     },
     spec: {
-      workflowTemplateRef: { name: playTemplateName(props.service) },
+      workflowTemplateRef: { name: props.template },
       arguments: {
         parameters: [
+          { name: PlayParameters.repository, value: props.repository },
           { name: PlayParameters.taskId, value: props.task },
           { name: PlayParameters.startStage, value: props.stage },
           ...(props.round === undefined ? [] : [{ name: PlayParameters.round, value: props.round }]),

@@ -15,6 +15,8 @@ import { RESUMER_GRANTS, sensorGrants } from '../rbac/events-rbac';
 import { addRemediation, remediationEvents } from '../remediation/remediation-objects';
 import { PlayRbac } from '../rbac/play-rbac';
 import { RuntimeConfigMap } from '../config/runtime-config-map';
+import { playGroups, registryEntry } from '../registry/registry-entries';
+import { RepositoryRegistry } from '../registry/repository-registry';
 import { PROJECT_GRANTS, PROJECT_SERVICE_ACCOUNT } from '../rbac/project-rbac';
 import { ScopedServiceAccount } from '../rbac/scoped-service-account';
 import { WorkspacePvc } from '../storage/workspace-pvc';
@@ -45,6 +47,8 @@ export const PlatformCharts = {
   rbac: 'play-rbac',
   /** The runtime program the platform's steps run (`RuntimeConfigMap`). */
   runtime: 'runtime',
+  /** What belongs to each repository, read by the plays at run time (`RepositoryRegistry`). */
+  registry: 'repository-registry',
   agents: 'agents-configmap',
   workspaces: 'workspaces',
   coderun: 'coderun-workflow-template',
@@ -116,27 +120,31 @@ export class AgentPlatform extends Construct {
         runtimeImage: config.images.runtime,
       });
 
+    const source = { ...config, stageAgents: this.stages.agents };
+    const groups = playGroups(source);
+    new RepositoryRegistry(chart(PlatformCharts.registry), 'Registry', {
+      entries: groups.flatMap((group) => group.repositories.map((repository) => registryEntry(source, repository, group.template))),
+    });
     const plays = chart(PlatformCharts.plays);
     const byRepository = new Map<string, PlayWorkflowTemplate>();
-    for (const repository of config.repositories) {
-      byRepository.set(
-        repository.name,
-        new PlayWorkflowTemplate(plays, repository.service, {
-          repository,
-          stages: this.stages,
-          agents: config.agents,
-          clis: config.clis,
-          serviceAccountName: this.rbac.serviceAccountName,
-          runtimeImage: config.images.runtime,
-          deadline: config.play.deadline,
-          keepSucceeded: config.play.keepSucceeded,
-          keepFailed: config.play.keepFailed,
-          parameters: config.play.parameters,
-          execution: config.execution,
-          directResources: config.direct.resources,
-          directGithub: config.direct.github,
-        }),
-      );
+    for (const group of groups) {
+      const template = new PlayWorkflowTemplate(plays, group.template, {
+        name: group.template,
+        directClis: group.directClis,
+        stages: this.stages,
+        agents: config.agents,
+        clis: config.clis,
+        serviceAccountName: this.rbac.serviceAccountName,
+        runtimeImage: config.images.runtime,
+        deadline: config.play.deadline,
+        keepSucceeded: config.play.keepSucceeded,
+        keepFailed: config.play.keepFailed,
+        parameters: config.play.parameters,
+        execution: config.execution,
+        directResources: config.direct.resources,
+        directGithub: config.direct.github,
+      });
+      for (const repository of group.repositories) byRepository.set(repository.name, template);
     }
     this.plays = byRepository;
     if (config.projects.length > 0) this.addProjects(chart(PlatformCharts.projects));
@@ -158,6 +166,7 @@ export class AgentPlatform extends Construct {
       new ProjectWorkflowTemplate(chart, `Project-${project.name}`, {
         project,
         repository,
+        playTemplate: this.plays.get(repository.name)?.name,
         stages: this.stages,
         playParameters,
         runtimeImage: config.images.runtime,
@@ -198,6 +207,7 @@ export class AgentPlatform extends Construct {
     new PlayResumerTemplate(chart(PlatformCharts.resumer), 'Resumer', {
       runtimeImage: config.images.runtime,
       serviceAccountName: events.resumerServiceAccount,
+      strategy: events.resume,
     });
     const sensors = chart(PlatformCharts.sensors);
     const byGate = new Map<string, GateSensor>();
@@ -230,8 +240,9 @@ export class AgentPlatform extends Construct {
    * isolated workspace per other agent that works in a stage.
    */
   private addWorkspaces(chart: Chart): void {
+    const sharedAgents = this.stages.agents.filter((agent) => this.sharesWorkspace(agent));
+    const isolatedAgents = this.stages.agents.filter((agent) => !this.sharesWorkspace(agent));
     for (const repository of this.config.repositories) {
-      const sharedAgents = this.stages.agents.filter((agent) => this.sharesWorkspace(agent));
       if (sharedAgents.length > 0) {
         new WorkspacePvc(chart, `${repository.service}-shared`, {
           service: repository.service,
@@ -241,7 +252,7 @@ export class AgentPlatform extends Construct {
           storageClassName: this.config.workspace.storageClass,
         });
       }
-      for (const agent of this.stages.agents.filter((name) => !this.sharesWorkspace(name))) {
+      for (const agent of isolatedAgents) {
         new WorkspacePvc(chart, `${repository.service}-${agent}`, {
           service: repository.service,
           agent,

@@ -9,7 +9,7 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import { dnsName, parseRepository, repositoryLabelValue } from '../model/naming';
+import { dnsName, fnv1a, parseRepository, repositoryLabelValue } from '../model/naming';
 
 /**
  * How many ConfigMaps hold the progress of every task of every repository. A record is about 1 to 2 KiB: 128
@@ -28,16 +28,6 @@ export function progressShardName(shard: number): string {
 /** Every progress ConfigMap, shard 0 first (for RBAC `resourceNames`). */
 export function progressShardNames(): string[] {
   return Array.from({ length: PROGRESS_SHARDS }, (_unused, shard) => progressShardName(shard));
-}
-
-/** FNV-1a, 32 bit: the same on every machine, in every runtime and in the command line. */
-function fnv1a(input: string): number {
-  let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(input)) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
 }
 
 /**

@@ -16,8 +16,6 @@ export const ENTER_INPUTS = ['stage', 'previous-stage', 'agent', 'cli', 'status'
 
 /** What the two templates take. */
 export interface ProgressTemplatesProps {
-  /** The play's repository (`owner/name`). */
-  readonly repository: string;
   /** The play parameters stage conditions test (task-type and the declared ones), which the record keeps. */
   readonly parameters: readonly string[];
   readonly runtimeImage: string;
@@ -30,7 +28,9 @@ function playValues(props: ProgressTemplatesProps) {
   return {
     namespace: WorkflowVariables.namespace,
     workflowName: WorkflowVariables.name,
-    repository: props.repository,
+    // The play's parameter, not the resolved name: the exit handler records a play whose repository could not
+    // be resolved too (the record's key is case-insensitive).
+    repository: workflowParameter(PlayParameters.repository),
     task: workflowParameter(PlayParameters.taskId),
     round: workflowParameter(PlayParameters.round),
     parameters: props.parameters.map((name) => ({ name, value: workflowParameter(name) })),

@@ -78,8 +78,10 @@ export const findStartStep = runtimeStep({
 
 const startEnv = new StepEnv({
   ...taskFields,
-  /** The repository's service: it names the play and its WorkflowTemplate. */
+  /** The repository's service: it names the play. */
   service: text('SERVICE'),
+  /** The play WorkflowTemplate the repository runs. */
+  playTemplate: text('PLAY_TEMPLATE'),
   project: text('PROJECT'),
   startStage: text('START_STAGE'),
   parameters: namedValues('PARAMETER_'),
@@ -93,6 +95,7 @@ export const startPlayStep = runtimeStep({
   async run(context, values) {
     const play = playWorkflow({
       service: values.service,
+      template: values.playTemplate,
       namespace: values.namespace,
       task: String(values.task),
       repository: values.repository,

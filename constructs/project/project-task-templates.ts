@@ -28,6 +28,8 @@ const findOutput = (name: string): string => stepOutput(FIND_STEP, name);
 
 export interface ProjectTaskTemplatesProps {
   readonly repository: RepositoryConfig;
+  /** The play WorkflowTemplate the repository runs. */
+  readonly playTemplate: string;
   readonly project: string;
   /** The stages of the play, in order: a task without a record starts at the first. */
   readonly stages: readonly string[];
@@ -72,6 +74,7 @@ function startPlay(props: ProjectTaskTemplatesProps): Template {
     env: {
       ...taskValues(props),
       service: props.repository.service,
+      playTemplate: props.playTemplate,
       project: props.project,
       startStage: inputParameter(PlayParameters.startStage),
       parameters: Object.keys(props.parameters).map((name) => ({ name, value: inputParameter(name) })),

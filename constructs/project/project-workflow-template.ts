@@ -14,7 +14,7 @@ import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-ac
 import { inputParameter, stepOutput, WorkflowVariables } from '../model/argo-expressions';
 import { PlayLabels, ProjectLabels, WorkflowTypes } from '../model/labels';
 import { dnsName } from '../model/naming';
-import { PlayParameters } from '../model/play-contract';
+import { PLAY_TEMPLATE_NAME, PlayParameters } from '../model/play-contract';
 import { chunkTasks, MAX_DAG_TASKS, orderTasks, ProjectError, ProjectSchema, type OrderedTask, type ProjectConfig } from './project';
 import type { StageMachine } from '../model/stage-machine';
 import type { DagTask, Template, WorkflowSpec, WorkflowStep } from '../workflows/argo-types';
@@ -46,8 +46,10 @@ export const PROJECT_CHUNK_TASKS = 100;
 export interface ProjectWorkflowTemplateProps {
   /** The project: its name, repository, parallelism and tasks (validated here). */
   readonly project: ProjectConfig;
-  /** The project's repository (its service names the child plays and their template). */
+  /** The project's repository (its service names the child plays). */
   readonly repository: RepositoryConfig;
+  /** The play WorkflowTemplate the repository runs. @default play */
+  readonly playTemplate?: string;
   /** The stage machine of the plays, for the stage a task without progress starts at. */
   readonly stages: StageMachine;
   /** Play parameters a task may set, with their defaults (task-type and the declared ones). @default `{ task-type: '' }` */
@@ -122,6 +124,7 @@ export class ProjectWorkflowTemplate extends Construct {
     const name = dnsName(['project', project.name]);
     const helpers = projectTaskTemplates({
       repository: props.repository,
+      playTemplate: props.playTemplate ?? PLAY_TEMPLATE_NAME,
       project: project.name,
       stages: props.stages.names,
       parameters: playParameters,

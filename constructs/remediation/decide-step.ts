@@ -13,7 +13,8 @@ import { RemediationKinds, RemediatorActions, roundsExhaustedReason } from './re
 import { handledEvent } from '../progress/progress-record';
 import { progressConfigMapOf, progressKeyOf } from '../progress/progress-layout';
 import { readRecord } from '../progress/progress-store';
-import { livePlays } from '../runtime/live-plays';
+import { livePlays, PLAY_STRATEGIES } from '../runtime/live-plays';
+import { eventRepository } from '../registry/event-repository';
 import { count, oneOf, optionalText, StepEnv, taskIdOrNone, text, words } from '../runtime/step-env';
 import { runtimeStep, type StepContext, type StepOutputs } from '../runtime/runtime-step';
 import { successorOf } from './successor';
@@ -32,8 +33,10 @@ export const remediationEventFields = {
 
 const env = new StepEnv({
   ...remediationEventFields,
-  /** The play's name under the `workflow-name` strategy; empty under `label-selector`. */
-  playName: optionalText('PLAY'),
+  /** The branch a pull request merges into (empty for a push): the repository's, or the event is not a play's. */
+  baseBranch: optionalText('BASE_BRANCH'),
+  /** How the task's play is found: by its labels, or by its name. */
+  strategy: oneOf('STRATEGY', PLAY_STRATEGIES),
   reason: optionalText('REASON'),
   /** When the event happened (a review's `submitted_at`); empty when it has no such time. */
   eventAt: optionalText('EVENT_AT'),
@@ -66,7 +69,9 @@ export const decideStep = runtimeStep({
   async run(context, values) {
     const task = values.task;
     if (task === undefined) return nothing(context, 'the event names no task: not a play pull request or branch');
-    const plays = await livePlays(context, { namespace: values.namespace, repository: values.repository, task, playName: values.playName });
+    const known = await eventRepository(context, { ...values, task });
+    if ('ignored' in known) return nothing(context, known.ignored);
+    const plays = await livePlays(context, { namespace: values.namespace, repository: values.repository, task, playName: known.playName });
     if (plays.length !== 1)
       return nothing(context, `${plays.length} live plays for task ${task} of ${values.repository}: nothing to ${values.kind}`);
     const [play] = plays;

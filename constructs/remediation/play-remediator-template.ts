@@ -19,6 +19,7 @@ import { eventHelperSpec } from '../events/event-helper-spec';
 import { WorkflowTemplate } from '../workflows/workflow-template';
 import { DEFAULT_RUNTIME_IMAGE } from '../runtime/runtime-layout';
 import { runtimeStepTemplate, type StepRetry } from '../runtime/runtime-step-template';
+import type { PlayStrategy } from '../runtime/live-plays';
 import { decideStep } from './decide-step';
 import { exhaustedStep, replaceStep, stopStep } from './replace-steps';
 
@@ -32,6 +33,8 @@ export interface PlayRemediatorTemplateProps {
   readonly serviceAccountName: ServiceAccountRef;
   /** How long the stop step waits for the play's exit handler, in seconds. @default 600 */
   readonly stopTimeoutSeconds?: number;
+  /** How the remediator finds the task's play: by its labels, or by its name. @default label-selector */
+  readonly strategy?: PlayStrategy;
   /** `metadata.name`, which the remediation Sensors reference. @default play-remediator */
   readonly name?: string;
   /** `metadata.namespace`. @default - the chart's namespace */
@@ -52,6 +55,7 @@ function parameter(name: RemediatorParameter): string {
 /** What the step templates share. */
 interface StepSettings {
   readonly image: string;
+  readonly strategy: PlayStrategy;
   readonly plan: RemediationPlan;
   readonly stopTimeout: number;
 }
@@ -97,7 +101,12 @@ export class PlayRemediatorTemplate extends WorkflowTemplate {
         activeDeadlineSeconds: stopTimeout + 1800,
       }),
     });
-    const steps = { image: props.runtimeImage ?? DEFAULT_RUNTIME_IMAGE, plan: props.plan, stopTimeout };
+    const steps = {
+      image: props.runtimeImage ?? DEFAULT_RUNTIME_IMAGE,
+      strategy: props.strategy ?? 'label-selector',
+      plan: props.plan,
+      stopTimeout,
+    };
     this.addTemplate(mainSteps());
     this.addTemplate(decide(steps));
     this.addTemplate(stopPlay(steps));
@@ -155,7 +164,8 @@ function decide(settings: StepSettings): Template {
     image: settings.image,
     env: {
       ...eventValues(),
-      playName: parameter('play'),
+      baseBranch: parameter('base-branch'),
+      strategy: settings.strategy,
       reason: parameter('reason'),
       eventAt: parameter('event-at'),
       maxRounds: String(plan.maxRounds),

@@ -46,6 +46,7 @@ export function addRemediation(props: RemediationObjectsProps): void {
     plan,
     runtimeImage: config.images.runtime,
     serviceAccountName: REMEDIATOR_SERVICE_ACCOUNT,
+    strategy: config.events.resume,
   });
   const common = {
     plan,

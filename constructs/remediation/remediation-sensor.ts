@@ -3,7 +3,6 @@ import { Construct } from 'constructs';
 import type { ReleaseConfig } from '../model/config-shapes';
 import { COMMON_LABELS } from '../model/labels';
 import { dnsLabelProblem, githubAppBotLogin } from '../model/naming';
-import { playWorkflowName } from '../model/play-contract';
 import { checkProp } from '../model/prop-checks';
 import type { RemediationPlan } from './remediation';
 import {
@@ -21,8 +20,8 @@ import { assertSameNamespace } from '../events/event-bus';
 import { restrictedEventsPodTemplate } from '../events/events-pod-security';
 import { ARGO_API_VERSION } from '../model/argo-api';
 import { workflowTrigger } from '../events/workflow-trigger';
-import { type GithubSensorProps, releaseDependency } from '../gate/gate-sensor';
-import { BIND_REPOSITORY, genericServiceRule, repositoryLookup } from '../events/repository-lookup';
+import { BASE_BRANCH_PATH, type GithubSensorProps, releaseDependency, repositoryDataFilters } from '../gate/gate-sensor';
+import { anchoredAlternation, REPOSITORY_PATH } from '../events/repository-filter';
 
 /** What `new RemediationSensor(scope, id, props)` takes. */
 export interface RemediationSensorProps extends GithubSensorProps {
@@ -134,11 +133,6 @@ function changesRequestedDependency(props: RemediationSensorProps): EventDepende
   return { ...dependency, name: REMEDIATION_DEPENDENCY };
 }
 
-function anchored(values: readonly string[], caseInsensitive: boolean): string {
-  const alternatives = [...new Set(values)].map((value) => value.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&')).join('|');
-  return `${caseInsensitive ? '(?i)' : ''}^(${alternatives})$`;
-}
-
 /** A push (not a deletion) of a task branch, by an implementation agent's bot, in one of the repositories. */
 function pushDependency(props: RemediationSensorProps): EventDependency {
   const bots = props.plan.implementationAgents.map((agent) => githubAppBotLogin(props.agents[agent].githubApp));
@@ -147,20 +141,12 @@ function pushDependency(props: RemediationSensorProps): EventDependency {
       `Sensor ${props.name ?? props.kind} has no implementation agent whose pushes count: the plan names none; add an agent of role implementation, or create no stale-work Sensor`,
     );
   const data: DataFilter[] = [
-    { path: 'body.X-GitHub-Event', type: 'string', value: [anchored(['push'], false)] },
-    {
-      path: 'body.repository.full_name',
-      type: 'string',
-      value: [
-        anchored(
-          props.repositories.map((repository) => repository.name),
-          true,
-        ),
-      ],
-    },
+    { path: 'body.X-GitHub-Event', type: 'string', value: [anchoredAlternation(['push'])] },
+    // A push names no base branch: the remediator finds the task's play, which knows its repository.
+    ...repositoryDataFilters(props.repositories),
     { path: 'body.ref', type: 'string', value: [TASK_PUSH_REF_PATTERN] },
     { path: 'body.deleted', type: 'bool', value: ['false'] },
-    { path: 'body.sender.login', type: 'string', value: [anchored(bots, true)] },
+    { path: 'body.sender.login', type: 'string', value: [anchoredAlternation(bots, true)] },
   ];
   return {
     name: REMEDIATION_DEPENDENCY,
@@ -171,32 +157,29 @@ function pushDependency(props: RemediationSensorProps): EventDependency {
 }
 
 /** The Go template statements that leave a push's task id (from its branch) in `$task`. */
-function pushTaskIdTemplate(prefix = ''): string {
+function pushTaskIdTemplate(): string {
   return [
     `{{- $task := regexReplaceAll "${TASK_PUSH_REF_PATTERN}" (regexFind "${TASK_PUSH_REF_PATTERN}" .Input.body.ref) "\${1}" -}}`,
     `{{- if eq $task "" -}}{{- $task = "${NO_TASK}" -}}{{- end -}}`,
-    `${prefix}{{ $task }}`,
+    '{{ $task }}',
   ].join('');
 }
 
 /** Starts the remediator with the event's values. */
 function remediatorTrigger(name: string, namespace: string | undefined, props: RemediationSensorProps): Trigger {
-  const repositories = props.repositories;
   const dependencyName = REMEDIATION_DEPENDENCY;
   const push = props.kind === RemediationKinds.staleWork;
   const from = (parameter: RemediatorParameter, src: Omit<TriggerParameter['src'], 'dependencyName'>): TriggerParameter => ({
     src: { dependencyName, ...src },
     dest: remediatorParameterDest(parameter),
   });
-  const task = (prefix: string): string => (push ? pushTaskIdTemplate(prefix) : taskIdTemplate(prefix));
-  const perTask = (prefixOf: (service: string) => string): string =>
-    task(`${BIND_REPOSITORY}${repositoryLookup(repositories, (repository) => prefixOf(repository.service), genericServiceRule(prefixOf))}`);
+  const task = push ? pushTaskIdTemplate() : taskIdTemplate();
   const parameters: TriggerParameter[] = [
-    // The remediator's runtime steps compute where the task's record is from the repository and the task.
-    from('repository', { dataKey: 'body.repository.full_name' }),
-    from('task-id', { dataTemplate: task('') }),
-    ...(props.strategy === 'workflow-name' ? [from('play', { dataTemplate: perTask((service) => playWorkflowName(service, '')) })] : []),
-    ...(push ? [] : [from('pr-url', { dataKey: 'body.pull_request.html_url' })]),
+    // The remediator's runtime steps find the rest (the registry entry, the play, where the task's record
+    // is) from the repository and the task, and check a pull request's base branch against the repository's.
+    from('repository', { dataKey: REPOSITORY_PATH }),
+    from('task-id', { dataTemplate: task }),
+    ...(push ? [] : [from('base-branch', { dataKey: BASE_BRANCH_PATH }), from('pr-url', { dataKey: 'body.pull_request.html_url' })]),
     from(
       'sender',
       push

@@ -26,14 +26,14 @@ export type RemediationKind = (typeof RemediationKinds)[keyof typeof Remediation
 /**
  * The remediator's parameters, in the order it declares them. `event-id` identifies the event across
  * redeliveries (the review id, else the pushed commit, else the delivery); `event-at` is when it happened
- * (a review's `submitted_at`; empty when the event has no such time); `play` is the play's name under the
- * `workflow-name` strategy, empty under `label-selector`.
+ * (a review's `submitted_at`; empty when the event has no such time); `base-branch` is the branch a pull
+ * request merges into (empty for a push), which must be the repository's.
  */
 export const REMEDIATOR_PARAMETERS = [
   'kind',
   'repository',
   'task-id',
-  'play',
+  'base-branch',
   'pr-url',
   'sender',
   'reason',

@@ -6,6 +6,7 @@ import { checkProp } from '../model/prop-checks';
 import { type ServiceAccountRef, serviceAccountNameOf } from '../rbac/service-account-ref';
 import { DEFAULT_RUNTIME_IMAGE } from '../runtime/runtime-layout';
 import { runtimeStepTemplate } from '../runtime/runtime-step-template';
+import type { PlayStrategy } from '../runtime/live-plays';
 import { eventHelperSpec } from '../events/event-helper-spec';
 import { WorkflowTemplate } from '../workflows/workflow-template';
 import { resumeGateStep } from './resume-gate-step';
@@ -30,6 +31,8 @@ export interface PlayResumerTemplateProps {
    * and resumes plays (`RESUMER_GRANTS`).
    */
   readonly serviceAccountName: ServiceAccountRef;
+  /** How the resumer finds the task's play: by its labels, or by its name (from the registry's service). @default label-selector */
+  readonly strategy?: PlayStrategy;
   /** `metadata.name`, which gate Sensors reference. @default play-resumer */
   readonly name?: string;
   /** `metadata.namespace`. @default - the chart's namespace */
@@ -42,8 +45,9 @@ function parameter(name: ResumerParameter): string {
 
 /**
  * The resumer: started by a gate's Sensor with the event's values, one runtime step (`resume-gate`) records
- * the release in the task's progress record, finds the one live play of the task (by its labels, or by its
- * name under the `workflow-name` strategy), checks that it waits at this gate, records the pull request on it,
+ * the release in the task's progress record (when the event's repository and branch are the platform's),
+ * finds the one live play of the task (by its labels, or by its name under the `workflow-name` strategy),
+ * checks that it waits at this gate, records the pull request on it,
  * and releases exactly that gate. A miss is logged and ends successfully: the record lets the play pass later.
  * A gate released already (a duplicate delivery, or the play's own check came first) ends successfully too.
  */
@@ -81,7 +85,8 @@ export class PlayResumerTemplate extends WorkflowTemplate {
           task: parameter('task-id'),
           prUrl: parameter('pr-url'),
           prNumber: parameter('pr-number'),
-          playName: parameter('play'),
+          baseBranch: parameter('base-branch'),
+          strategy: props.strategy ?? 'label-selector',
         },
         retry: { limit: 2, backoffSeconds: 5 },
       }),

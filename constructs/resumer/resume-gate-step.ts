@@ -14,8 +14,9 @@ import { recordRelease } from '../progress/progress-record';
 import { updateRecord } from '../progress/progress-store';
 import { explainApiError } from '../runtime/conflict-retry';
 import { workflowRef, type KubeObject } from '../runtime/kube-api';
-import { livePlays } from '../runtime/live-plays';
-import { optionalText, StepEnv, taskIdOrNone, text } from '../runtime/step-env';
+import { livePlays, PLAY_STRATEGIES } from '../runtime/live-plays';
+import { eventRepository } from '../registry/event-repository';
+import { oneOf, optionalText, StepEnv, taskIdOrNone, text } from '../runtime/step-env';
 import { runtimeStep, type StepContext } from '../runtime/runtime-step';
 import { gateState, releaseGate } from '../gate/gate-nodes';
 
@@ -27,37 +28,46 @@ const env = new StepEnv({
   task: taskIdOrNone('TASK_ID'),
   prUrl: optionalText('PR_URL'),
   prNumber: optionalText('PR_NUMBER'),
-  /** The play's name under the `workflow-name` strategy; empty under `label-selector`. */
-  playName: optionalText('PLAY'),
+  /** The branch the pull request merges into: the repository's, or the event is not a play's. */
+  baseBranch: optionalText('BASE_BRANCH'),
+  /** How the task's play is found: by its labels, or by its name. */
+  strategy: oneOf('STRATEGY', PLAY_STRATEGIES),
 });
 
 export const resumeGateStep = runtimeStep({
   name: 'resume-gate',
   description: "a gate Sensor's resumer: record the release, then release the gate of the task's play when it waits there",
   env,
-  outputs: ['play'],
+  // `play`: the play whose gate this step released, if any; `recorded`: whether the release was recorded.
+  outputs: ['play', 'recorded'],
   async run(context, values) {
     if (values.task === undefined) {
       context.log('the event names no task (no task-N label, no feature/task-N branch in canonical form): not a play pull request');
-      return { play: '' };
+      return { play: '', recorded: 'false' };
     }
     const task = values.task;
+    const known = await eventRepository(context, { ...values, task });
+    if ('ignored' in known) {
+      context.log(known.ignored);
+      return { play: '', recorded: 'false' };
+    }
     await updateRecord(context, values.namespace, { repository: values.repository, task }, (record) =>
       recordRelease(record, values.gate, { prUrl: values.prUrl, prNumber: values.prNumber }, context.now()),
     );
     context.log(`recorded the release of ${values.gate} for task ${task} of ${values.repository} (${values.prUrl || 'no pull request'})`);
-    const plays = await livePlays(context, { namespace: values.namespace, repository: values.repository, task, playName: values.playName });
+    const plays = await livePlays(context, { namespace: values.namespace, repository: values.repository, task, playName: known.playName });
     if (plays.length === 0) {
       context.log(`no live play for task ${task} of ${values.repository}: the release waits in its progress record`);
-      return { play: '' };
+      return { play: '', recorded: 'true' };
     }
     if (plays.length > 1) {
       const names = plays.map((play) => play.metadata.name).join(', ');
       context.log(`${plays.length} live plays for task ${task} of ${values.repository} (${names}): resuming none; delete the stale ones`);
-      return { play: '' };
+      return { play: '', recorded: 'true' };
     }
     const [play] = plays;
-    return { play: (await resumeIfWaiting(context, play, values.gate, values.prUrl, values.prNumber)) ? (play.metadata.name ?? '') : '' };
+    const released = await resumeIfWaiting(context, play, values.gate, values.prUrl, values.prNumber);
+    return { play: released ? (play.metadata.name ?? '') : '', recorded: 'true' };
   },
 });
 

@@ -14,11 +14,11 @@ export const RESUMER_GATE_PARAMETER = 'gate';
 
 /**
  * The resumer's parameters, in the order the resumer declares them and a Sensor's Workflow lists them. The
- * runtime step computes everything else (the repository's label value, where the task's record is) from
- * `repository` and `task-id`; `play` is the play's name under the `workflow-name` strategy, empty under
- * `label-selector`.
+ * runtime step finds everything else (the repository's registry entry, its label value, where the task's
+ * record is, the play's name under the `workflow-name` strategy) from `repository` and `task-id`;
+ * `base-branch` is the branch the pull request merges into, which must be the repository's.
  */
-export const RESUMER_PARAMETERS = [RESUMER_GATE_PARAMETER, 'repository', 'task-id', 'pr-url', 'pr-number', 'play'] as const;
+export const RESUMER_PARAMETERS = [RESUMER_GATE_PARAMETER, 'repository', 'task-id', 'pr-url', 'pr-number', 'base-branch'] as const;
 /** One of `RESUMER_PARAMETERS`: the name a Sensor writes a value to. */
 export type ResumerParameter = (typeof RESUMER_PARAMETERS)[number];
 

@@ -12,6 +12,12 @@ import { explainApiError } from './conflict-retry';
 import { ApiResources, isNotFound, selectorOf, workflowRef, type KubeObject } from './kube-api';
 import type { StepContext } from './runtime-step';
 
+/** How the event helpers find a task's play: by its labels, or by its name (derived from the service). */
+export const PLAY_STRATEGIES = ['label-selector', 'workflow-name'] as const;
+
+/** One of `PLAY_STRATEGIES`. */
+export type PlayStrategy = (typeof PLAY_STRATEGIES)[number];
+
 /** Which plays are the task's. */
 export interface TaskPlays {
   readonly namespace: string;

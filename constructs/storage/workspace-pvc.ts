@@ -1,6 +1,6 @@
 import { Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { DEFAULT_WORKSPACE_SIZE } from '../model/config-shapes';
 import { ARGOCD_KEEP_ANNOTATIONS, COMMON_LABELS, WorkspaceLabels } from '../model/labels';
 import { dnsLabelProblem, isDnsSubdomain, workspacePvcName } from '../model/naming';

@@ -1,34 +1,31 @@
 /**
  * The run of one agent of a play stage: a CodeRun per attempt for the CodeRun controller (`codeRunTemplates`),
- * or the agent's CLI in a step of the play (`directAgentTemplates`), as the agent's execution mode says.
+ * or the agent's CLI in a step of the play (`directAgentTemplates`), as the agent's execution mode says. What
+ * belongs to the play's repository (its service, folders, the agent's workspace claim and CLI there) comes
+ * from the play's `resolve-repository` step, as global output parameters: one template serves every
+ * repository.
  *
  * Pure: no cdk8s, no I/O.
  */
-import { workflowParameter, WorkflowVariables } from '../model/argo-expressions';
-import type { AgentConfig, CliConfig, RepositoryConfig } from '../model/config-shapes';
+import { workflowOutput, workflowOutputExpression, workflowParameter, WorkflowVariables } from '../model/argo-expressions';
+import type { AgentConfig, CliConfig } from '../model/config-shapes';
 import { durationSeconds } from '../model/duration';
-import {
-  agentCliOf,
-  executionOf,
-  resourcesOf,
-  type AgentResources,
-  type ExecutionMode,
-  type GithubEndpoints,
-} from '../model/direct-execution';
-import { workspaceOfAgent } from '../model/naming';
+import { executionOf, resourcesOf, type AgentResources, type ExecutionMode, type GithubEndpoints } from '../model/direct-execution';
 import { agentRunTemplateName, PlayParameters, PlayTemplates } from '../model/play-contract';
 import type { AgentStage } from '../model/stage-machine';
+import { AgentOutputs, RepositoryOutputs } from '../registry/registry-layout';
 import type { Template } from './argo-types';
 import { ArgoValue, codeRunTemplates } from './coderun-manifest';
-import { directAgentTemplates } from './direct-agent-run';
+import { directAgentTemplates, type RepositoryValues } from './direct-agent-run';
 
 /** What every agent run of a play shares. */
 export interface AgentRunContext {
-  readonly repository: RepositoryConfig;
   readonly agents: Readonly<Record<string, AgentConfig>>;
   readonly clis: Readonly<Record<string, CliConfig>>;
   /** The platform's execution mode; an agent's own wins. */
   readonly execution?: ExecutionMode;
+  /** The CLI each direct agent runs with in the repositories of this play template. */
+  readonly directClis: Readonly<Record<string, string>>;
   /** Direct agents' resources unless an agent sets its own. */
   readonly directResources: AgentResources;
   readonly agentsConfigMap: string;
@@ -37,9 +34,19 @@ export interface AgentRunContext {
   readonly serviceAccountName: string;
 }
 
-/** The CLI an agent runs with in the play's repository: the repository's own binding, else the registry's. */
-export function cliOf(agent: string, context: AgentRunContext): string {
-  return agentCliOf(agent, context.agents[agent], context.repository);
+/** The repository's values of a direct run of `agent`: references to the play's resolved settings. */
+export function repositoryReferences(agent: string): RepositoryValues {
+  return {
+    name: workflowOutput(RepositoryOutputs.name),
+    branch: workflowOutput(RepositoryOutputs.branch),
+    workingDirectory: workflowOutput(RepositoryOutputs.workingDirectory),
+    claim: workflowOutput(AgentOutputs.claim(agent)),
+  };
+}
+
+/** The CLI a direct agent runs with in this template's repositories, else the agent's registry CLI. */
+export function directCliOf(agent: string, context: AgentRunContext): string {
+  return context.directClis[agent] ?? context.agents[agent].cli;
 }
 
 /** Whether any agent of the stages runs on the CodeRun path (a play of direct agents only creates none). */
@@ -55,18 +62,16 @@ export function createsCodeRuns(agentStages: readonly AgentStage[], context: Age
 export function agentRunTemplates(stage: AgentStage, parallelAgent: string | undefined, context: AgentRunContext): Template[] {
   const agentName = parallelAgent ?? stage.agents[0];
   const agent = context.agents[agentName];
-  const cliName = cliOf(agentName, context);
-  const cli = context.clis[cliName];
-  const repository = context.repository;
-  if (executionOf(agent, context.execution) === 'direct')
+  if (executionOf(agent, context.execution) === 'direct') {
+    const cliName = directCliOf(agentName, context);
     return directAgentTemplates({
       name: agentRunTemplateName(stage.name, parallelAgent),
       stage: stage.name,
       agentName,
       agent,
       cliName,
-      cli,
-      repository,
+      cli: context.clis[cliName],
+      repository: repositoryReferences(agentName),
       timeoutSeconds: durationSeconds(stage.timeout),
       retries: stage.retries,
       resources: resourcesOf(context.directResources, agent.resources),
@@ -74,24 +79,29 @@ export function agentRunTemplates(stage: AgentStage, parallelAgent: string | und
       github: context.directGithub,
       executorServiceAccountName: context.serviceAccountName,
     });
-  const settings = { ...cli.settings, ...(agent.reasoningEffort ? { reasoningEffort: agent.reasoningEffort } : {}) };
+  }
+  const output = (name: string) => workflowOutput(name);
   return codeRunTemplates({
     name: agentRunTemplateName(stage.name, parallelAgent),
-    generateName: `${[repository.service, stage.name, parallelAgent].filter(Boolean).join('-')}-`.slice(0, 50),
+    // An expression's text goes into the manifest unquoted (argo-workflows `util/template/expression_template.go`
+    // trims the quotes of a JSON string result), so the name is encoded with toJson like every other value.
+    generateName: ArgoValue.expression(
+      `toJson(${workflowOutputExpression(RepositoryOutputs.service)} + '-${[stage.name, parallelAgent].filter(Boolean).join('-').slice(0, 40)}-')`,
+    ),
     stage: stage.name,
     round: workflowParameter(PlayParameters.round),
     timeoutSeconds: durationSeconds(stage.timeout),
     retries: stage.retries,
-    synchronization: { mutexes: [{ name: workspaceOfAgent(repository.service, agentName, agent.role) }] },
+    synchronization: { mutexes: [{ name: output(AgentOutputs.claim(agentName)) }] },
     cancelTemplate: PlayTemplates.cancelCodeRuns,
     spec: {
       taskId: ArgoValue.int(workflowParameter(PlayParameters.taskId)),
-      service: repository.service,
-      repositoryUrl: repository.name,
-      docsRepositoryUrl: repository.docsRepository ?? repository.name,
-      docsProjectDirectory: repository.docsProjectDirectory,
-      docsBranch: repository.docsBranch ?? repository.branch,
-      workingDirectory: repository.workingDirectory ?? repository.service,
+      service: output(RepositoryOutputs.service),
+      repositoryUrl: output(RepositoryOutputs.name),
+      docsRepositoryUrl: output(RepositoryOutputs.docsRepository),
+      docsProjectDirectory: output(RepositoryOutputs.docsProjectDirectory),
+      docsBranch: output(RepositoryOutputs.docsBranch),
+      workingDirectory: output(RepositoryOutputs.workingDirectory),
       model: agent.model,
       githubApp: agent.githubApp,
       continueSession: true,
@@ -105,11 +115,11 @@ export function agentRunTemplates(stage: AgentStage, parallelAgent: string | und
         ROUND: workflowParameter(PlayParameters.round),
       },
       cliConfig: {
-        cliType: cliName,
+        cliType: output(AgentOutputs.cli(agentName)),
         model: agent.model,
         maxTokens: agent.maxTokens,
         temperature: agent.temperature,
-        ...(Object.keys(settings).length > 0 ? { settings } : {}),
+        settings: ArgoValue.expression(`fromJSON(${workflowOutputExpression(AgentOutputs.settings(agentName))})`),
       },
     },
   });

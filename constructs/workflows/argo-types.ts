@@ -7,6 +7,8 @@
 /** An Argo parameter: of a Workflow, a template input or output, or a task argument. */
 export interface Parameter {
   readonly name: string;
+  /** On an output: also a global output of the Workflow, `{{workflow.outputs.parameters.GLOBAL}}`. */
+  readonly globalName?: string;
   readonly value?: string;
   readonly default?: string;
   readonly enum?: readonly string[];

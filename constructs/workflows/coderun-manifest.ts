@@ -59,8 +59,13 @@ export function referenceExpression(reference: string): string {
   return rest.reduce((expression, part) => (IDENTIFIER.test(part) ? `${expression}.${part}` : `${expression}['${part}']`), first);
 }
 
+/** A value, or (for numbers, booleans and objects) one Argo computes: an object from JSON, say. */
 type Computed<T> = {
-  [K in keyof T]: T[K] extends number | boolean | undefined ? T[K] | ArgoValue : T[K] extends object | undefined ? Computed<T[K]> : T[K];
+  [K in keyof T]: T[K] extends number | boolean | undefined
+    ? T[K] | ArgoValue
+    : T[K] extends object | undefined
+      ? Computed<T[K]> | ArgoValue
+      : T[K];
 };
 
 /** A CodeRun spec in which numbers and booleans may be computed by Argo. */
@@ -75,8 +80,8 @@ export interface CodeRunManifestProps {
   readonly spec: CodeRunSpecTemplate;
   /** The stage the run belongs to (a label on the CodeRun): literal, or one Argo reference. */
   readonly stage: string;
-  /** Prefix of the generated name (Kubernetes appends 5 characters). */
-  readonly generateName: string;
+  /** Prefix of the generated name (Kubernetes appends 5 characters): literal, or computed by Argo. */
+  readonly generateName: string | ArgoValue;
   /** The remediation round (a `round` label on the CodeRun): literal, or one Argo reference. @default - no label */
   readonly round?: string;
 }

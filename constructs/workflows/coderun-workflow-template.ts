@@ -1,5 +1,5 @@
 import type { Duration } from 'cdk8s';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import {
   AgentSchema,
   DEFAULT_STAGE_RETRIES,

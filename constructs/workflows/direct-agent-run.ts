@@ -4,7 +4,7 @@
  * Sensors and exit handler are the play's, shared with the CodeRun path; only the agent's work differs.
  */
 import { WorkflowVariables, workflowParameter } from '../model/argo-expressions';
-import type { AgentConfig, CliConfig, RepositoryConfig } from '../model/config-shapes';
+import type { AgentConfig, CliConfig } from '../model/config-shapes';
 import {
   agentHomeFolder,
   API_KEY_SECRET_KEY,
@@ -25,7 +25,7 @@ import { isDnsSubdomain } from '../model/naming';
 import { checkProp, schemaProblem } from '../model/prop-checks';
 import { apiKeyVariableOf, EXECUTOR_TABLE, executorOfCli, type DirectInvocation } from '../model/executors';
 import { CodeRunLabels, PlayLabels } from '../model/labels';
-import { githubAppSecretName, systemPromptKey, workspaceOfAgent } from '../model/naming';
+import { githubAppSecretName, systemPromptKey } from '../model/naming';
 import { PlayParameters } from '../model/play-contract';
 import type { EnvVar, PodSecurityContext, SecurityContext, Template, Volume, VolumeMount } from './argo-types';
 import { DIRECT_AGENT_SCRIPT, DirectAgentEnv } from './direct-agent-script';
@@ -70,8 +70,11 @@ export interface DirectAgentRunProps {
   readonly cliName: string;
   /** The CLI's registry entry (its pinned image, provider and executor). */
   readonly cli: CliConfig;
-  /** The repository the play works on. */
-  readonly repository: RepositoryConfig;
+  /**
+   * What the play knows of its repository when the step runs: literal values, or the Argo references the
+   * play's `resolve-repository` step fills (`repositoryReferences`).
+   */
+  readonly repository: RepositoryValues;
   /** How long one attempt may work, in seconds (the pod's deadline, plus the image pull allowance). */
   readonly timeoutSeconds: number;
   /** How many times a failed attempt is retried (`0`: never). */
@@ -91,6 +94,18 @@ export interface DirectAgentRunProps {
    * account needs a token Secret (`ServiceAccountTokenSecret`), which Argo mounts in the executor containers only.
    */
   readonly executorServiceAccountName: string;
+}
+
+/** The values of a play's repository a direct run reads: literal, or Argo references. */
+export interface RepositoryValues {
+  /** `owner/name`. */
+  readonly name: string;
+  /** The branch pull requests merge into. */
+  readonly branch: string;
+  /** The folder the agent works in, inside the checkout. */
+  readonly workingDirectory: string;
+  /** The workspace claim of this agent in this repository (its mutex too). */
+  readonly claim: string;
 }
 
 /** The direct-execution props of a play (`PlayWorkflowTemplateProps`), as its constructor checks them. */
@@ -163,7 +178,7 @@ function directEnvironment(props: DirectAgentRunProps, invocation: DirectInvocat
     { name: E.stage, value: props.stage },
     { name: E.workflowName, value: WorkflowVariables.name },
     { name: E.workspace, value: DIRECT_WORKSPACE_PATH },
-    { name: E.checkout, value: props.repository.workingDirectory ?? props.repository.service },
+    { name: E.checkout, value: props.repository.workingDirectory },
     { name: E.stateFolder, value: taskStateFolder(workflowParameter(PlayParameters.taskId)) },
     { name: E.githubAppCredentials, value: DIRECT_GITHUB_APP_PATH },
     { name: E.githubApp, value: props.agent.githubApp },
@@ -178,7 +193,7 @@ function directEnvironment(props: DirectAgentRunProps, invocation: DirectInvocat
 
 /** The volumes of the run's pod: the workspace claim, the agent's prompt, its GitHub App. */
 function directVolumes(props: DirectAgentRunProps): { volumes: Volume[]; mounts: VolumeMount[] } {
-  const claimName = workspaceOfAgent(props.repository.service, props.agentName, props.agent.role);
+  const claimName = props.repository.claim;
   return {
     volumes: [
       { name: 'workspace', persistentVolumeClaim: { claimName } },
@@ -240,7 +255,7 @@ export function directAgentTemplates(props: DirectAgentRunProps): Template[] {
   const attempt = directAttemptTemplateName(props.name);
   const run: Template = {
     name: props.name,
-    synchronization: { mutexes: [{ name: workspaceOfAgent(props.repository.service, props.agentName, props.agent.role) }] },
+    synchronization: { mutexes: [{ name: props.repository.claim }] },
     steps: [[{ name: 'agent', template: attempt }]],
   };
   const script: Template = {

@@ -1,5 +1,6 @@
 /**
- * The play's main DAG: the stage machine as DAG tasks. Each stage is entered by a task that runs
+ * The play's main DAG: the repository's settings resolved (`resolve-repository`), then the stage machine as DAG
+ * tasks. Each stage is entered by a task that runs
  * `enter-stage` (labels, history, progress record); then an agent stage runs its agent (one task per agent of
  * a parallel stage), a gate runs the gate, and the end stage is only entered. The `start-stage` parameter skips
  * every stage before it, so a play recreated from its progress record resumes where it stopped; a stage's
@@ -93,14 +94,19 @@ function workTasks(stage: Stage, depends: string, when: string): DagTask[] | und
   });
 }
 
+/** The DAG task that resolves the play's repository: the first task, on which every other depends. */
+export const RESOLVE_TASK = 'resolve';
+
 /**
- * The main DAG of a play.
+ * The main DAG of a play: the repository resolved first, then the stages.
  *
- * @param cliOf the CLI an agent runs with in the play's repository, which the progress record keeps
+ * @param cliOf the CLI an agent runs with in the play's repository (a reference to the resolved value), which
+ * the progress record keeps
+ * @param resolveTemplate the template that resolves the repository
  */
-export function playDag(stages: StageMachine, cliOf: (agent: string) => string): Template {
-  const tasks: DagTask[] = [];
-  let previousTasks: string[] = [];
+export function playDag(stages: StageMachine, cliOf: (agent: string) => string, resolveTemplate: string): Template {
+  const tasks: DagTask[] = [{ name: RESOLVE_TASK, template: resolveTemplate }];
+  let previousTasks: string[] = [RESOLVE_TASK];
   for (const stage of stages.stages) {
     const when = stageWhen(stages, stage);
     const agents = stageAgents(stage);

@@ -46,7 +46,7 @@ function run(args: string[], io: Io): number {
     sections.push(stageGraph(machine, remediationPlan(machine.stages, config.agents, config.remediation)));
   }
   if (what !== 'stages') {
-    sections.push(playDagGraph(synthesizedPlayTemplate(config, repository.service) ?? {}));
+    sections.push(playDagGraph(synthesizedPlayTemplate(config, repository.name) ?? {}));
   }
   io.out(sections.join('\n'));
   return ExitCode.ok;

@@ -5,7 +5,9 @@
  */
 import { parseAllDocuments } from 'yaml';
 import type { PlatformConfig } from '../../constructs/model/config-schema';
-import { PlayTemplates, playTemplateName } from '../../constructs/model/play-contract';
+import { PlayTemplates } from '../../constructs/model/play-contract';
+import { StageMachine } from '../../constructs/model/stage-machine';
+import { playTemplateOf } from '../../constructs/registry/registry-entries';
 import { PlatformCharts } from '../../constructs/platform/agent-platform';
 import { synthesizePlatform } from '../synth/synthesize';
 import { parseBooleanExpression } from '../validate/rules/boolean-expression';
@@ -21,12 +23,13 @@ function shapeOf(task: Json): [string, string] {
   return ['[', ']'];
 }
 
-/** The play WorkflowTemplate of a repository's service as synth writes it, read back from the YAML. */
-export function synthesizedPlayTemplate(config: PlatformConfig, service: string): Json | undefined {
+/** The play WorkflowTemplate that runs a repository, as synth writes it, read back from the YAML. */
+export function synthesizedPlayTemplate(config: PlatformConfig, repository: string): Json | undefined {
+  const name = playTemplateOf({ ...config, stageAgents: StageMachine.fromConfig(config).agents }, repository);
   const plays = synthesizePlatform(config).get(`${PlatformCharts.plays}.yaml`) ?? '';
   return parseAllDocuments(plays)
     .map((document) => document.toJS() as Json)
-    .find((object) => object?.metadata?.name === playTemplateName(service));
+    .find((object) => object?.metadata?.name === name);
 }
 
 /** `{{=expression}}` as the bare expression, which reads better in a box; other text as it is. */

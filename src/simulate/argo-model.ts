@@ -24,6 +24,9 @@ import {
   ProgressStatuses,
 } from '../../constructs/model/play-contract';
 import { playWorkflow } from '../../constructs/model/play-workflow';
+import { playTemplateOf } from '../../constructs/registry/registry-entries';
+import { AgentOutputs } from '../../constructs/registry/registry-layout';
+import { RESOLVE_TEMPLATE } from '../../constructs/registry/resolve-template';
 import { onStage, stageAgents, stageCondition } from '../../constructs/model/stage-behaviour';
 import type { AgentStage, Stage } from '../../constructs/model/stage-machine';
 import { StageMachine } from '../../constructs/model/stage-machine';
@@ -113,6 +116,8 @@ interface PlayState {
   readonly task: number;
   readonly template: string;
   readonly parameters: Readonly<Record<string, string>>;
+  /** The global outputs of its steps so far: the repository's settings, from its first step. */
+  globals: Record<string, string>;
   readonly round: number;
   stage: string;
   phase: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Error';
@@ -176,6 +181,7 @@ export class ArgoModel {
     if (this.livePlay(repository, task)) throw new StepRefused(`task ${task} of ${config.name} already has a play`);
     const workflow = playWorkflow({
       service: config.service,
+      template: playTemplateOf({ ...this.config, stageAgents: this.stages.agents }, config.name),
       namespace: this.config.namespace,
       task: String(task),
       repository: config.name,
@@ -326,9 +332,7 @@ export class ArgoModel {
   private async startPlay(workflow: KubeObject, templateName: string): Promise<void> {
     const template = this.runner.workflowTemplate(templateName);
     const parameters = workflowParameters(template, workflow);
-    const repositoryName =
-      workflow.metadata.annotations?.[PlayAnnotations.repository] ??
-      template.spec.workflowMetadata?.annotations?.[PlayAnnotations.repository];
+    const repositoryName = parameters[PlayParameters.repository];
     const task = canonicalTaskId(parameters[PlayParameters.taskId] ?? '');
     if (repositoryName === undefined || task === undefined)
       throw new UnsupportedFeatureError(`play ${workflow.metadata.name} names no repository or no task id the simulator can read`);
@@ -340,6 +344,7 @@ export class ArgoModel {
       task,
       template: templateName,
       parameters,
+      globals: {},
       round: Number(parameters[PlayParameters.round] ?? '1') || 1,
       stage: parameters[PlayParameters.startStage] ?? this.stages.first.name,
       phase: 'Pending',
@@ -372,7 +377,18 @@ export class ArgoModel {
       },
       status: { phase: 'Running', nodes: {} },
     }));
+    if (!(await this.resolveRepository(play))) return this.finish(play, 'Failed');
     await this.enter(play, play.stage);
+  }
+
+  /** The play's first step: its repository's settings from the registry, kept as the play's global outputs. */
+  private async resolveRepository(play: PlayState): Promise<boolean> {
+    const resolved = await this.runStep(play, RESOLVE_TEMPLATE, {});
+    if (resolved.failure !== undefined) return false;
+    play.globals = this.runner.globalOutputs(play.template, RESOLVE_TEMPLATE, resolved.outputs);
+    const parameters = Object.entries(play.globals).map(([name, value]) => ({ name, value }));
+    this.putWorkflow(play, (stored) => ({ ...stored, status: { ...(stored.status as object), outputs: { parameters } } }));
+    return true;
   }
 
   /** Enters a stage: the enter-stage step, then the stage's work. */
@@ -386,7 +402,7 @@ export class ArgoModel {
       stage,
       'previous-stage': this.previousStage(play, definition),
       agent: agents.join(','),
-      cli: agents.map((agent) => this.executionOf(play, agent).cli).join(','),
+      cli: agents.map((agent) => play.globals[AgentOutputs.cli(agent)] ?? this.executionOf(play, agent).cli).join(','),
       status: onStage(definition, {
         agent: () => ProgressStatuses.inProgress,
         gate: () => ProgressStatuses.suspended,
@@ -547,7 +563,14 @@ export class ArgoModel {
   }
 
   private scopeOf(play: PlayState, status?: string): WorkflowScope {
-    return { name: play.name, namespace: play.namespace, uid: play.uid, parameters: play.parameters, ...(status ? { status } : {}) };
+    return {
+      name: play.name,
+      namespace: play.namespace,
+      uid: play.uid,
+      parameters: play.parameters,
+      outputs: play.globals,
+      ...(status ? { status } : {}),
+    };
   }
 
   private putWorkflow(play: PlayState, change: (stored: KubeObject) => KubeObject): void {
@@ -588,7 +611,7 @@ export class ArgoModel {
     if (run.failure !== undefined) this.notes.push(`resumer for ${gate} failed: ${run.failure}`);
     const task = canonicalTaskId(scope.parameters['task-id'] ?? '');
     const repository = scope.parameters.repository ?? '';
-    if (run.failure === undefined && task !== undefined) {
+    if (run.failure === undefined && task !== undefined && run.outputs.recorded === 'true') {
       this.outcomes.push({ kind: 'recorded', repository, task, gate });
       if ((run.outputs.play ?? '') !== '') this.outcomes.push({ kind: 'resumed', repository, task, gate });
     }

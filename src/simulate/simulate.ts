@@ -94,6 +94,9 @@ export async function simulate(platform: SimulatedPlatform, scenario: Scenario):
   if (!eventSource) throw new Error('the platform has no EventSource: nothing would deliver GitHub events');
   const clock = new SimulatedClock();
   const server = new MemoryApiServer(() => clock.now());
+  // What ArgoCD would have applied before any play runs: the ConfigMaps the steps read (the repository
+  // registry above all).
+  for (const object of platform.objects) if (object.kind === 'ConfigMap') server.put(ApiResources.configMaps, object as KubeObject);
   const simulation: Simulation = {
     platform,
     clock,

@@ -2,7 +2,7 @@
  * Runs the runtime steps of the synthesized WorkflowTemplates, as Argo would run their pods: the template's
  * container names the step (`node runtime.cjs STEP`), its environment is the template's `env` with Argo's
  * simple references filled in (`{{workflow.name}}`, `{{workflow.parameters.X}}`, `{{inputs.parameters.X}}`,
- * ...), and the step talks to the in-memory API with the grants of its Workflow's service account. So the
+ * `{{workflow.outputs.parameters.X}}` of an earlier step's global outputs, ...), and the step talks to the in-memory API with the grants of its Workflow's service account. So the
  * simulator runs what was generated, the step code the pods run included, and a template that passes a step
  * the wrong value, or a Role that lacks a grant, shows in a scenario.
  */
@@ -21,6 +21,8 @@ export interface WorkflowScope {
   readonly namespace: string;
   readonly uid: string;
   readonly parameters: Readonly<Record<string, string>>;
+  /** The global output parameters set so far (`{{workflow.outputs.parameters.X}}`), by name. */
+  readonly outputs?: Readonly<Record<string, string>>;
   /** `{{workflow.status}}`, in an exit handler. */
   readonly status?: string;
 }
@@ -57,6 +59,8 @@ export function fillReferences(value: string, workflow: WorkflowScope, inputs: R
     if (reference in known && known[reference] !== undefined) return known[reference] as string;
     const parameter = /^workflow\.parameters\.(.+)$/.exec(reference)?.[1];
     if (parameter !== undefined && parameter in workflow.parameters) return workflow.parameters[parameter];
+    const output = /^workflow\.outputs\.parameters\.(.+)$/.exec(reference)?.[1];
+    if (output !== undefined && workflow.outputs !== undefined && output in workflow.outputs) return workflow.outputs[output];
     const input = /^inputs\.parameters\.(.+)$/.exec(reference)?.[1];
     if (input !== undefined && input in inputs) return inputs[input];
     throw new UnsupportedFeatureError(`${where}: the simulator cannot fill ${whole}`);
@@ -81,6 +85,18 @@ export class StepRunner {
     const template = this.templates.get(name);
     if (template === undefined) throw new UnsupportedFeatureError(`the platform has no WorkflowTemplate ${name}`);
     return template;
+  }
+
+  /**
+   * A step's outputs under their global names (`outputs.parameters[].globalName` of its template), as Argo
+   * adds them to the Workflow's outputs when the step succeeds.
+   */
+  public globalOutputs(workflowTemplate: string, template: string, outputs: Readonly<Record<string, string>>): Record<string, string> {
+    const definition = (this.workflowTemplate(workflowTemplate).spec.templates ?? []).find((candidate: any) => candidate.name === template);
+    const globals: Record<string, string> = {};
+    for (const parameter of definition?.outputs?.parameters ?? [])
+      if (typeof parameter.globalName === 'string' && parameter.name in outputs) globals[parameter.globalName] = outputs[parameter.name];
+    return globals;
   }
 
   /** Whether the WorkflowTemplate has a template of that name. */

@@ -10,6 +10,7 @@ import type { PlatformConfig, RepositoryConfig } from '../../constructs/model/co
 import { progressConfigMapOf, progressKeyOf } from '../../constructs/progress/progress-layout';
 import { PlayParameters, ProgressStatuses, RESUMED_FROM_ANNOTATION } from '../../constructs/model/play-contract';
 import { playWorkflow } from '../../constructs/model/play-workflow';
+import { playTemplateOf } from '../../constructs/registry/registry-entries';
 import { stageCondition } from '../../constructs/model/stage-behaviour';
 import { StageMachine } from '../../constructs/model/stage-machine';
 import type { ProgressConfigMap, TaskEntry } from './progress-state';
@@ -132,6 +133,7 @@ export function resumeWorkflow(
   const parameters = playParameters(machine, config, stage.name, record.parameters, request.parameters);
   return playWorkflow({
     service: repository.service,
+    template: playTemplateOf({ ...config, stageAgents: machine.agents }, repository.name),
     namespace: config.namespace,
     task: record.task,
     repository: repository.name,

@@ -3,6 +3,8 @@
  * that nothing triggers could be deleted, or say the wrong thing, without a test noticing. Two guards are
  * unreachable through any input and are named at the end, with why.
  */
+import { registryEntry } from '../../constructs/registry/registry-entries';
+import { RepositoryRegistry } from '../../constructs/registry/repository-registry';
 import { App, Chart, Duration, Size } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { EventBus } from '../../constructs/events/event-bus';
@@ -60,7 +62,6 @@ function remediationSensor(kind: 'remediate' | 'stale-work', change: (plan: Reme
 function playTemplate(change: (props: any) => void) {
   const stages = new StageMachineBuilder({ agents }).agent('implementation', 'rex').end().build();
   const props: any = {
-    repository: config.repositories[0],
     stages,
     agents: structuredClone(config.agents),
     clis: structuredClone(config.clis),
@@ -69,6 +70,12 @@ function playTemplate(change: (props: any) => void) {
   };
   change(props);
   return () => new PlayWorkflowTemplate(chart(), 'play', props);
+}
+
+/** The registry entry of a repository, as the default platform writes it. */
+function registryEntryOf(name: string) {
+  const repository = { ...config.repositories[0], name };
+  return registryEntry({ ...config, stageAgents: ['rex'] }, repository, 'play');
 }
 
 function codeRunTemplate(change: (props: any) => void) {
@@ -353,7 +360,7 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
   [
     'a play runtime image without a tag',
     playTemplate((props) => (props.runtimeImage = 'node')),
-    /^PlayWorkflowTemplate play-play-test: runtimeImage "node": expected an image pinned by tag or digest, e.g. ghcr.io\/org\/tool:v1.2.3$/,
+    /^PlayWorkflowTemplate play: runtimeImage "node": expected an image pinned by tag or digest, e.g. ghcr.io\/org\/tool:v1.2.3$/,
   ],
   [
     'a play runtime image tagged latest',
@@ -397,9 +404,22 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
     'namespace "Agents": is not a DNS-1123 label',
   ],
   [
-    'a play repository whose service is not a key',
-    playTemplate((props) => (props.repository = { ...props.repository, service: 'Web_1' })),
-    /repository "[^"]+": is not valid at service: expected lower-case letters/,
+    'a play template name that is not a DNS label',
+    playTemplate((props) => (props.name = 'Play_1')),
+    /^PlayWorkflowTemplate Play_1: name "Play_1": /,
+  ],
+  [
+    'a direct agent bound to a CLI the registry lacks',
+    playTemplate((props) => (props.directClis = { rex: 'nope' })),
+    'agent "rex" is bound to CLI "nope", which is not in the CLI registry; add it to clis or bind one of: ',
+  ],
+  [
+    'one repository twice in the registry (names differ only in case)',
+    () =>
+      new RepositoryRegistry(chart(), 'registry', {
+        entries: [registryEntryOf('octo/web'), registryEntryOf('Octo/Web')],
+      }),
+    'RepositoryRegistry: repository Octo/Web is listed twice (names are case-insensitive)',
   ],
   // CodeRun template props
   [
