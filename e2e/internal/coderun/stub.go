@@ -44,10 +44,10 @@ func (s *Stub) SinceFinish() time.Duration {
 
 // Record is what the stub saw of one CodeRun.
 type Record struct {
-	Name, Task, Stage, App, Round string
-	ContextVersion                int64
-	Phase                         string
-	Deleted                       bool
+	Name, Repository, Task, Stage, App, Round string
+	ContextVersion                            int64
+	Phase                                     string
+	Deleted                                   bool
 }
 
 // Reset forgets the history (a new scenario starts).
@@ -84,7 +84,8 @@ func (s *Stub) observe(items []unstructured.Unstructured) {
 		if !ok {
 			l := cr.GetLabels()
 			cv, _, _ := unstructured.NestedInt64(cr.Object, "spec", "contextVersion")
-			rec = &Record{Name: cr.GetName(), Task: l["task-id"], Stage: l["workflow-stage"], App: l["github-app"], Round: l["round"], ContextVersion: cv}
+			repo, _, _ := unstructured.NestedString(cr.Object, "spec", "repositoryUrl")
+			rec = &Record{Name: cr.GetName(), Repository: repo, Task: l["task-id"], Stage: l["workflow-stage"], App: l["github-app"], Round: l["round"], ContextVersion: cv}
 			s.seen[uid] = rec
 			s.order = append(s.order, uid)
 		}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -22,11 +23,13 @@ type simReport struct {
 	} `json:"plays"`
 	Steps []struct {
 		Recorded []struct {
-			Task int    `json:"task"`
-			Gate string `json:"gate"`
+			Repository string `json:"repository"`
+			Task       int    `json:"task"`
+			Gate       string `json:"gate"`
 		} `json:"recorded"`
 	} `json:"steps"`
 	CodeRuns []struct {
+		Repository     string `json:"repository"`
 		Stage          string `json:"stage"`
 		ContextVersion int64  `json:"contextVersion"`
 		Phase          string `json:"phase"`
@@ -58,7 +61,7 @@ func Simulate(ctx context.Context, repoDir, scenarioFile, config string) (*Outco
 	seen := map[string]bool{}
 	for _, st := range rep.Steps {
 		for _, rec := range st.Recorded {
-			k := fmt.Sprintf("%d/%s", rec.Task, rec.Gate)
+			k := releaseKey(rec.Repository, strconv.Itoa(rec.Task), rec.Gate)
 			if !seen[k] {
 				seen[k] = true
 				o.Releases = append(o.Releases, k)
@@ -67,7 +70,7 @@ func Simulate(ctx context.Context, repoDir, scenarioFile, config string) (*Outco
 	}
 	sort.Strings(o.Releases)
 	for _, c := range rep.CodeRuns {
-		o.CodeRuns = append(o.CodeRuns, CodeRunOutcome{Stage: c.Stage, ContextVersion: c.ContextVersion, Phase: c.Phase})
+		o.CodeRuns = append(o.CodeRuns, CodeRunOutcome{Repository: c.Repository, Stage: c.Stage, ContextVersion: c.ContextVersion, Phase: c.Phase})
 	}
 	return o, nil
 }
@@ -127,7 +130,7 @@ func Diff(real, sim *Outcome) []string {
 func coderunKeys(list []CodeRunOutcome) string {
 	keys := make([]string, 0, len(list))
 	for _, c := range list {
-		keys = append(keys, fmt.Sprintf("%s#%d:%s", c.Stage, c.ContextVersion, c.Phase))
+		keys = append(keys, fmt.Sprintf("%s:%s#%d:%s", strings.ToLower(c.Repository), c.Stage, c.ContextVersion, c.Phase))
 	}
 	sort.Strings(keys)
 	return strings.Join(keys, " ")

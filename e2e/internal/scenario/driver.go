@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os/exec"
@@ -47,6 +48,7 @@ type Runner struct {
 	Notes []string
 
 	releasesSeen []string
+	clock        realClock
 }
 
 // NewRunner makes a runner.
@@ -64,6 +66,7 @@ func (r *Runner) note(format string, args ...any) {
 // Run creates the scenario's plays, runs its steps (each followed by a wait until the cluster is
 // quiet) and returns the outcome.
 func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
+	r.clock.begin(time.Now())
 	for _, p := range r.sc.Plays {
 		if _, err := r.createPlay(ctx, p.Repository, p.Task, p.Stage, p.Parameters); err != nil {
 			return nil, err
@@ -74,6 +77,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	}
 	for i, st := range r.sc.Steps {
 		r.logf("%s", st.Describe(i))
+		r.clock.begin(time.Now())
 		if err := r.step(ctx, i, st); err != nil {
 			return nil, fmt.Errorf("%s: %w", st.Describe(i), err)
 		}
@@ -143,31 +147,38 @@ func (r *Runner) step(ctx context.Context, i int, st Step) error {
 	return fmt.Errorf("unknown step")
 }
 
-// repositoryLabel is the play's repository label: owner.name.
-func repositoryLabel(repo string) string { return strings.ReplaceAll(repo, "/", ".") }
+// repositoryLabel is the play's repository label: owner.name in lower case (constructs/model/naming.ts,
+// repositoryLabelValue).
+func repositoryLabel(repo string) string { return strings.ToLower(strings.ReplaceAll(repo, "/", ".")) }
 
-// playTemplate finds the play WorkflowTemplate of a repository (its workflowMetadata names it).
+// playTemplate is the play WorkflowTemplate that runs a repository: its entry in the repository registry
+// (the ConfigMaps labelled agents.platform/repository-registry=true, one JSON entry per repository) names it.
 func (r *Runner) playTemplate(ctx context.Context, repo string) (string, error) {
-	list, err := r.env.Client.Dynamic.Resource(kube.TemplateResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "workflow-type=play"})
+	list, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "agents.platform/repository-registry=true"})
 	if err != nil {
 		return "", err
 	}
-	for _, t := range list.Items {
-		ann, _, _ := unstructured.NestedStringMap(t.Object, "spec", "workflowMetadata", "annotations")
-		if ann["agents.platform/repository"] == repo {
-			return t.GetName(), nil
+	for _, cm := range list.Items {
+		for _, text := range cm.Data {
+			var entry struct {
+				Name         string `json:"name"`
+				PlayTemplate string `json:"playTemplate"`
+			}
+			if json.Unmarshal([]byte(text), &entry) == nil && strings.EqualFold(entry.Name, repo) && entry.PlayTemplate != "" {
+				return entry.PlayTemplate, nil
+			}
 		}
 	}
-	return "", fmt.Errorf("no play WorkflowTemplate for %s", repo)
+	return "", fmt.Errorf("repository %s is not in the platform's repository registry", repo)
 }
 
-// createPlay submits a play as `argo submit --from workflowtemplate/...` does.
+// createPlay submits a play as `argo submit --from workflowtemplate/play -p repository=R -p task-id=N` does.
 func (r *Runner) createPlay(ctx context.Context, repo string, task int, stage string, params map[string]string) (string, error) {
 	tmpl, err := r.playTemplate(ctx, repo)
 	if err != nil {
 		return "", err
 	}
-	ps := []any{map[string]any{"name": "task-id", "value": strconv.Itoa(task)}}
+	ps := []any{map[string]any{"name": "repository", "value": repo}, map[string]any{"name": "task-id", "value": strconv.Itoa(task)}}
 	if stage != "" {
 		ps = append(ps, map[string]any{"name": "start-stage", "value": stage})
 	}

@@ -73,6 +73,13 @@ func (r *Runner) deliver(ctx context.Context, event, payloadFile, delivery strin
 	if err != nil {
 		return err
 	}
+	body, retimed, err := r.clock.retime(body)
+	if err != nil {
+		return fmt.Errorf("%s: %w", payloadFile, err)
+	}
+	if retimed {
+		r.logf("moved the payload's times from the simulator's clock to the real one")
+	}
 	var lastErr error
 	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {

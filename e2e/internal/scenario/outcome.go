@@ -25,6 +25,7 @@ type PlayOutcome struct {
 
 // CodeRunOutcome is one CodeRun as the comparison sees it.
 type CodeRunOutcome struct {
+	Repository     string `json:"repository"`
 	Stage          string `json:"stage"`
 	ContextVersion int64  `json:"contextVersion"`
 	Phase          string `json:"phase"`
@@ -34,7 +35,7 @@ type CodeRunOutcome struct {
 type Outcome struct {
 	Plays    []PlayOutcome    `json:"plays"`
 	CodeRuns []CodeRunOutcome `json:"coderuns"`
-	// Releases are the gates recorded at any time, as task/gate.
+	// Releases are the gates recorded at any time, as repository/task/gate.
 	Releases []string `json:"releases"`
 	MostLive int      `json:"mostLiveCodeRuns"`
 }
@@ -82,7 +83,7 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 	}
 	hist, most := r.env.Stub.History()
 	for _, h := range hist {
-		o.CodeRuns = append(o.CodeRuns, CodeRunOutcome{Stage: h.Stage, ContextVersion: h.ContextVersion, Phase: h.Phase})
+		o.CodeRuns = append(o.CodeRuns, CodeRunOutcome{Repository: h.Repository, Stage: h.Stage, ContextVersion: h.ContextVersion, Phase: h.Phase})
 	}
 	o.MostLive = most
 	o.Releases = r.releasesSeen
@@ -90,10 +91,10 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 }
 
 // recordReleases adds the gates now recorded: the `releases` of every progress record (ConfigMaps
-// labelled play-tracking=true, one JSON record per key), and the keys of the older release ConfigMaps
-// (play-release-{service}-task-{id}).
+// labelled play-tracking=true, one JSON record per key, naming its repository and task). The older release
+// ConfigMaps (play-release-{service}-task-{id}) are only read by the platform now, never written.
 func (r *Runner) recordReleases(ctx context.Context) error {
-	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{})
+	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "play-tracking=true"})
 	if err != nil {
 		return err
 	}
@@ -101,37 +102,29 @@ func (r *Runner) recordReleases(ctx context.Context) error {
 	for _, s := range r.releasesSeen {
 		seen[s] = true
 	}
-	add := func(task, gate string) {
-		if key := task + "/" + gate; !seen[key] {
-			seen[key] = true
-			r.releasesSeen = append(r.releasesSeen, key)
-		}
-	}
 	for _, cm := range cms.Items {
-		if strings.HasPrefix(cm.Name, "play-release-") {
-			if i := strings.LastIndex(cm.Name, "-task-"); i >= 0 {
-				for gate := range cm.Data {
-					add(cm.Name[i+len("-task-"):], gate)
-				}
-			}
-			continue
-		}
-		if cm.Labels["play-tracking"] != "true" {
-			continue
-		}
 		for _, v := range cm.Data {
 			var rec struct {
-				Task     any            `json:"task"`
-				Releases map[string]any `json:"releases"`
+				Repository string         `json:"repository"`
+				Task       any            `json:"task"`
+				Releases   map[string]any `json:"releases"`
 			}
 			if json.Unmarshal([]byte(v), &rec) != nil {
 				continue
 			}
 			for gate := range rec.Releases {
-				add(fmt.Sprint(rec.Task), gate)
+				if key := releaseKey(rec.Repository, fmt.Sprint(rec.Task), gate); !seen[key] {
+					seen[key] = true
+					r.releasesSeen = append(r.releasesSeen, key)
+				}
 			}
 		}
 	}
 	sort.Strings(r.releasesSeen)
 	return nil
+}
+
+// releaseKey names a gate's release of one task of one repository (repository names are case-blind).
+func releaseKey(repository, task, gate string) string {
+	return strings.ToLower(repository) + "/" + task + "/" + gate
 }
