@@ -18,7 +18,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { canonicalJson, pruneSchema, shareRepeatedSchemas } from '../src/validate/schema/compact-schema';
-import { isRecord, type JsonSchema } from '../src/validate/schema/json-schema-passes';
+import { isRecord, type JsonSchema, withoutGoTagRequired } from '../src/validate/schema/json-schema-passes';
 
 /** The upstream releases the files in `../shared/argo/` are byte-identical to. */
 export const UPSTREAM = {
@@ -85,6 +85,9 @@ function workflowsData(argoDir: string, readCrd: (file: string) => unknown): str
   });
 }
 
+/** The prefix of Argo Events' own definitions in its JSON Schema. */
+const ARGO_EVENTS_DEFINITION = 'io.argoproj.events.';
+
 /** The names of the definitions `start` reaches through `$ref`, itself included. */
 function reachable(definitions: Record<string, JsonSchema>, start: readonly string[]): Set<string> {
   const found = new Set<string>();
@@ -109,8 +112,13 @@ function eventsData(read: (file: string) => string): string {
     document.definitions,
     Object.values(kinds).map((kind) => kind.definition),
   );
+  // Argo Events' own definitions lose the `required` lists of Go fields without omitempty, which nothing
+  // in Argo enforces; the Kubernetes definitions keep Kubernetes' own.
   const definitions = Object.fromEntries(
-    [...names].sort().map((name) => [name, pruneSchema(document.definitions[name], `definitions/${name}`)]),
+    [...names].sort().map((name) => {
+      const definition = pruneSchema(document.definitions[name], `definitions/${name}`);
+      return [name, name.startsWith(ARGO_EVENTS_DEFINITION) ? withoutGoTagRequired(definition as JsonSchema) : definition];
+    }),
   );
   return jsonFile({ project: 'argo-events', version: UPSTREAM.events.tag, $id: document.$id, kinds, definitions });
 }

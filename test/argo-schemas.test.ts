@@ -12,7 +12,7 @@
  * The corpus tests (1) need `../shared/argo/` and are skipped, with the reason, without it; 2 and 3 run
  * everywhere. Compiled validators are cached (see src/validate/schema/validator-cache.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ import {
   ARGO_SCHEMAS_DIR,
   ARGO_WORKFLOWS_KINDS,
   describeWithUpstream,
-  HAS_UPSTREAM_ARGO,
+  upstreamCorpusFiles,
   validateArgoEventsObject,
   validateArgoWorkflowsObject,
   validateCrdSchema,
@@ -145,10 +145,6 @@ function readExample(file: string, special: SpecialReading | undefined): unknown
 }
 
 const label = (object: Json): string => `${object.kind}/${object.metadata?.name ?? object.metadata?.generateName}`;
-const yamlFiles = (directory: string): string[] =>
-  readdirSync(directory)
-    .filter((file) => file.endsWith('.yaml'))
-    .sort();
 
 // ---------------------------------------------------------------------------------------------------------
 // 1a. The Argo Workflows example corpus
@@ -157,7 +153,7 @@ const yamlFiles = (directory: string): string[] =>
 const WORKFLOWS_EXAMPLES = path.join(ARGO_SCHEMAS_DIR, 'examples-workflows');
 
 describeWithUpstream('the Argo Workflows validator on the upstream examples (argo-workflows v4.1.2 examples/*.yaml)', () => {
-  const files = HAS_UPSTREAM_ARGO ? yamlFiles(WORKFLOWS_EXAMPLES) : [];
+  const files = upstreamCorpusFiles('examples-workflows', { recursive: false }).map((file) => path.basename(file));
   const seen = new Map<string, number>();
 
   it('finds the corpus', () => {
@@ -190,77 +186,16 @@ const EVENTS_EXAMPLES = path.join(ARGO_SCHEMAS_DIR, 'examples-events');
 /** Why an upstream Events example does not validate, and exactly what the validator reports for it. */
 interface EventsFinding {
   /**
-   * `schema-strictness`: the JSON schema's `required` lists come from Go fields without `omitempty` and are
-   * stricter than the controller; the validator is right to follow the schema (what we emit must satisfy it).
    * `upstream-defect`: the example uses a key the v1.9.11 types do not have; Kubernetes' case-sensitive
-   * decoding drops it, so the example does not do what it says.
+   * decoding drops it, so the example does not do what it says. (The JSON schema's `required` lists, which
+   * come from Go fields without `omitempty` and which nothing in Argo enforces, are not followed.)
    */
-  readonly cause: 'schema-strictness' | 'upstream-defect';
+  readonly cause: 'upstream-defect';
   readonly reason: string;
   readonly problems: readonly string[];
 }
 
-const webhookWithoutUrl = (where: string): EventsFinding => ({
-  cause: 'schema-strictness',
-  reason: 'WebhookContext requires `url` in the schema; the controller only needs endpoint and port when no hook is registered',
-  problems: [`${where}: must have required property 'url'`],
-});
-
 const EVENTS_FINDINGS: Readonly<Record<string, EventsFinding>> = {
-  'sensors/azure-service-bus-sensor.yaml': {
-    cause: 'schema-strictness',
-    reason:
-      'AzureServiceBusTrigger requires queueName, topicName and subscriptionName; the controller needs a queue or a topic with a subscription (this one uses a queue)',
-    problems: [
-      "/spec/triggers/0/template/azureServiceBus: must have required property 'topicName'",
-      "/spec/triggers/0/template/azureServiceBus: must have required property 'subscriptionName'",
-    ],
-  },
-  'event-sources/azure-service-bus.yaml': {
-    cause: 'schema-strictness',
-    reason: 'AzureServiceBusEventSource requires queueName, topicName and subscriptionName; a queue alone is what the event source needs',
-    problems: [
-      "/spec/azureServiceBus/example: must have required property 'topicName'",
-      "/spec/azureServiceBus/example: must have required property 'subscriptionName'",
-    ],
-  },
-  'sensors/context-filter-webhook.yaml': {
-    cause: 'schema-strictness',
-    reason:
-      'EventContext (used as filters.context) requires all 7 CloudEvents attributes; a filter on a few is what the controller evaluates',
-    problems: ['id', 'specversion', 'type', 'time'].map(
-      (field) => `/spec/dependencies/0/filters/context: must have required property '${field}'`,
-    ),
-  },
-  'sensors/filter-with-context.yaml': {
-    cause: 'schema-strictness',
-    reason: 'EventContext (used as filters.context) requires all 7 CloudEvents attributes; this filter sets only `source`',
-    problems: ['id', 'specversion', 'type', 'datacontenttype', 'subject', 'time'].map(
-      (field) => `/spec/dependencies/0/filters/context: must have required property '${field}'`,
-    ),
-  },
-  'sensors/custom-trigger.yaml': {
-    cause: 'schema-strictness',
-    reason: 'CustomTrigger requires `secure` and `payload` (bool / list fields without omitempty); the controller defaults them',
-    problems: [
-      "/spec/triggers/0/template/custom: must have required property 'secure'",
-      "/spec/triggers/0/template/custom: must have required property 'payload'",
-    ],
-  },
-  'sensors/http-trigger-secure-headers.yaml': {
-    cause: 'schema-strictness',
-    reason: 'HTTPTrigger requires `payload`; the controller accepts an HTTP trigger without one',
-    problems: ["/spec/triggers/0/template/http: must have required property 'payload'"],
-  },
-  'event-sources/github.yaml': webhookWithoutUrl('/spec/github/example-without-api-credentials/webhook'),
-  'event-sources/slack.yaml': {
-    ...webhookWithoutUrl(''),
-    problems: [
-      "/spec/slack/example-insecure/webhook: must have required property 'url'",
-      "/spec/slack/example-secure/webhook: must have required property 'url'",
-    ],
-  },
-  'event-sources/webhook.yaml': webhookWithoutUrl('/spec/webhook/example'),
   'sensors/trigger-openwhisk.yaml': {
     cause: 'upstream-defect',
     reason: 'the key is `openwhisk`; the Go field is `OpenWhisk` with JSON tag `openWhisk`, so the trigger has no type once decoded',
@@ -291,8 +226,8 @@ const EVENTS_FINDINGS: Readonly<Record<string, EventsFinding>> = {
 };
 
 describeWithUpstream('the Argo Events validator on the upstream examples (argo-events v1.9.11 examples/{sensors,event-sources})', () => {
-  const files = (HAS_UPSTREAM_ARGO ? ['sensors', 'event-sources'] : []).flatMap((directory) =>
-    yamlFiles(path.join(EVENTS_EXAMPLES, directory)).map((file) => `${directory}/${file}`),
+  const files = ['sensors', 'event-sources'].flatMap((directory) =>
+    upstreamCorpusFiles(`examples-events/${directory}`, { recursive: false }).map((file) => `${directory}/${path.basename(file)}`),
   );
   const seen = new Map<string, number>();
 
@@ -490,10 +425,12 @@ describe('the Argo Events validator rejects', () => {
     expect(validateArgoEventsObject(inTrigger)).toEqual(['/spec/triggers/0: must NOT have additional properties (retry)']);
   });
 
-  it('a GitHub EventSource without `events`', () => {
+  it('a GitHub EventSource without `events` passes the schema: Argo requires them only when it creates the webhook', () => {
+    // The JSON Schema's `required: [events]` comes from a Go field without omitempty; the controller's
+    // validation (pkg/eventsources/sources/github/validate.go) needs events only with API credentials.
     const eventSource = githubEventSource();
     delete eventSource.spec.github.play.events;
-    expect(validateArgoEventsObject(eventSource)).toEqual(["/spec/github/play: must have required property 'events'"]);
+    expect(validateArgoEventsObject(eventSource)).toEqual([]);
   });
 
   it('wrong types, a wrong apiVersion, a kind it does not know', () => {

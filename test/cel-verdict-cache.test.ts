@@ -156,8 +156,8 @@ describe('the CEL verdict format', () => {
         .update(readFileSync(path.join(__dirname, '../src/validate/schema', file), 'utf8').replace(/\r\n/g, '\n'))
         .digest('hex');
     expect({ rules: hashOf('cel-rules.ts'), verdicts: hashOf('cel-verdict-cache.ts') }).toEqual({
-      rules: '031520523bbb8ffea7dbd7f4c0cb91f15ef08fc71251a314c47aa9937b290be9',
-      verdicts: '3cc1d5979e9d8657091a8d02c392dcabd91c8562b93fa719f3b62f2cc7841a83',
+      rules: 'fab0f5b42ebc748f1ce53e027b71755eca0f14939f0d499f3603ad0c901a8d36',
+      verdicts: 'ee79ab64406e23a8b3f5901fad1746c67287477a4bc5b5d91fabbd47ad360f25',
     });
   });
 });

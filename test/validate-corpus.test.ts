@@ -3,12 +3,16 @@
  * and Argo Events (`../shared/argo/examples-events/`), each file run through the whole engine as
  * `agent-play validate FILE` runs it with the built-in schemas and as `--crds ../shared/argo` runs it with the
  * upstream files (schemas, metadata checks, every lint rule): both give the same findings. Zero
- * errors and zero warnings, except the real upstream defects and schema-strictness cases listed below file by
+ * errors and zero warnings, except the real upstream defects listed below file by
  * file with the exact findings expected: a fixed example, a new false positive or a lost finding all fail.
+ *
+ * With the built-in schemas, each file's verdicts are also held to Argo's own (test/golden/oracle/corpus.json,
+ * written by `npm run oracle`): they agree, or differ only by a rule of ours that is stricter on purpose, as
+ * listed in test/golden/oracle/differences.json (test/oracle-compare.ts).
  *
  * The files that need Kubernetes' way of reading YAML are checked for the values Go reads.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateObjects } from '../src/validate/engine';
@@ -16,17 +20,17 @@ import type { Finding } from '../src/validate/finding';
 import { readManifestText } from '../src/validate/manifest-reader';
 import { LINT_RULES } from '../src/validate/rules';
 import { SchemaCatalog } from '../src/validate/schema/schema-catalog';
-import { ARGO_SCHEMAS_DIR, describeWithUpstream, HAS_UPSTREAM_ARGO } from './support/argo-schemas';
+import { allowed, type Difference, groupDifferences } from './oracle-compare';
+import { GOLDEN_FILES, type GroupsGolden, readGolden } from './oracle-goldens';
+import { groupHash } from './oracle-inputs';
+import { ARGO_SCHEMAS_DIR, describeWithUpstream, HAS_UPSTREAM_ARGO, upstreamCorpusFiles } from './support/argo-schemas';
 
-/** Why an upstream example has findings. */
-type Cause =
-  /** The example is wrong: what it says is not what Argo does (a dropped field, a key in the wrong place). */
-  | 'upstream-defect'
-  /**
-   * The Argo Events JSON Schema's `required` lists come from Go fields without `omitempty` and are stricter
-   * than the controller; we follow the schema (what we emit must satisfy it).
-   */
-  | 'schema-strictness';
+/**
+ * Why an upstream example has findings: the example is wrong, what it says is not what Argo does (a dropped
+ * field, a key in the wrong place). (The Argo Events JSON Schema's `required` lists, which come from Go fields
+ * without `omitempty` and which nothing in Argo enforces, are not followed: no example is refused for them.)
+ */
+type Cause = 'upstream-defect';
 
 interface Expected {
   readonly cause: Cause;
@@ -37,9 +41,6 @@ interface Expected {
 
 const UNKNOWN =
   'unknown field: not in the schema (the API server would drop it; kubectl --validate=strict and argo lint reject it) [schema]';
-const required = (object: string, at: string, fields: readonly string[]): string[] =>
-  fields.map((field) => `${object}: ${at}: must have required property '${field}' [schema]`);
-const WEBHOOK_URL = 'WebhookContext requires `url` in the schema; the controller only needs endpoint and port when no hook is registered';
 
 /**
  * Files with findings, keyed by their path under `examples-workflows/` or `examples-events/`. Add a row
@@ -67,62 +68,6 @@ export const EXPECTED_FINDINGS: Readonly<Record<string, Expected>> = {
     findings: [
       'Workflow/: metadata.name: the object has no name: set metadata.name (or metadata.generateName for objects created by `kubectl create`) [metadata-name]',
     ],
-  },
-  'examples-events/sensors/azure-service-bus-sensor.yaml': {
-    cause: 'schema-strictness',
-    reason:
-      'AzureServiceBusTrigger requires queueName, topicName and subscriptionName; the controller needs a queue or a topic with a subscription',
-    findings: required('Sensor/azure-service-bus-sensor', 'spec.triggers[0].template.azureServiceBus', ['subscriptionName', 'topicName']),
-  },
-  'examples-events/event-sources/azure-service-bus.yaml': {
-    cause: 'schema-strictness',
-    reason: 'AzureServiceBusEventSource requires queueName, topicName and subscriptionName; a queue alone is what the event source needs',
-    findings: required('EventSource/azure-service-bus', 'spec.azureServiceBus.example', ['subscriptionName', 'topicName']),
-  },
-  'examples-events/sensors/context-filter-webhook.yaml': {
-    cause: 'schema-strictness',
-    reason: 'EventContext (filters.context) requires all 7 CloudEvents attributes; a filter on a few is what the controller evaluates',
-    findings: required('Sensor/context-filter-webhook', 'spec.dependencies[0].filters.context', ['id', 'specversion', 'time', 'type']),
-  },
-  'examples-events/sensors/filter-with-context.yaml': {
-    cause: 'schema-strictness',
-    reason: 'EventContext (filters.context) requires all 7 CloudEvents attributes; this filter sets only `source`',
-    findings: required('Sensor/with-ctx-filter', 'spec.dependencies[0].filters.context', [
-      'datacontenttype',
-      'id',
-      'specversion',
-      'subject',
-      'time',
-      'type',
-    ]),
-  },
-  'examples-events/sensors/custom-trigger.yaml': {
-    cause: 'schema-strictness',
-    reason: 'CustomTrigger requires `secure` and `payload` (fields without omitempty); the controller defaults them',
-    findings: required('Sensor/custom-trigger', 'spec.triggers[0].template.custom', ['payload', 'secure']),
-  },
-  'examples-events/sensors/http-trigger-secure-headers.yaml': {
-    cause: 'schema-strictness',
-    reason: 'HTTPTrigger requires `payload`; the controller accepts an HTTP trigger without one',
-    findings: required('Sensor/http-trigger-secure-headers', 'spec.triggers[0].template.http', ['payload']),
-  },
-  'examples-events/event-sources/github.yaml': {
-    cause: 'schema-strictness',
-    reason: WEBHOOK_URL,
-    findings: required('EventSource/github', 'spec.github.example-without-api-credentials.webhook', ['url']),
-  },
-  'examples-events/event-sources/slack.yaml': {
-    cause: 'schema-strictness',
-    reason: WEBHOOK_URL,
-    findings: [
-      ...required('EventSource/slack', 'spec.slack.example-insecure.webhook', ['url']),
-      ...required('EventSource/slack', 'spec.slack.example-secure.webhook', ['url']),
-    ],
-  },
-  'examples-events/event-sources/webhook.yaml': {
-    cause: 'schema-strictness',
-    reason: WEBHOOK_URL,
-    findings: required('EventSource/webhook', 'spec.webhook.example', ['url']),
   },
   'examples-events/sensors/trigger-openwhisk.yaml': {
     cause: 'upstream-defect',
@@ -172,17 +117,32 @@ const CATALOGS: readonly [string, () => SchemaCatalog][] = [
   ['the built-in schemas', () => SchemaCatalog.builtIn()],
   ['--crds ../shared/argo', () => SchemaCatalog.fromDirectories([ARGO_SCHEMAS_DIR])],
 ];
-const yamlFiles = (directory: string): string[] =>
-  readdirSync(path.join(ARGO_SCHEMAS_DIR, directory), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.yaml'))
-    .sort()
-    .map((file) => `${directory}/${file}`);
-
-const CORPUS = HAS_UPSTREAM_ARGO ? [...yamlFiles('examples-workflows'), ...yamlFiles('examples-events')] : [];
+const CORPUS = [
+  ...upstreamCorpusFiles('examples-workflows', { recursive: true }),
+  ...upstreamCorpusFiles('examples-events', { recursive: true }),
+];
 
 function validateFile(file: string, catalog: SchemaCatalog = SchemaCatalog.builtIn()) {
-  const reading = readManifestText(readFileSync(path.join(ARGO_SCHEMAS_DIR, file), 'utf8'), file);
-  return { reading, report: validateObjects({ objects: reading.objects, readingFindings: reading.findings, catalog, rules: LINT_RULES }) };
+  const text = readFileSync(path.join(ARGO_SCHEMAS_DIR, file), 'utf8');
+  const reading = readManifestText(text, file);
+  return {
+    text,
+    reading,
+    report: validateObjects({ objects: reading.objects, readingFindings: reading.findings, catalog, rules: LINT_RULES }),
+  };
+}
+
+const argoAnswers = readGolden<GroupsGolden>(GOLDEN_FILES.groups.corpus);
+const listedDifferences = readGolden<{ differences: Difference[] }>(GOLDEN_FILES.differences).differences;
+
+/** The file's verdicts beside Argo's: the differences must be the listed ones, each allowed. */
+function expectArgoVerdicts(file: string, text: string, report: ReturnType<typeof validateFile>['report']): void {
+  const group = { id: `corpus/${file}`, files: [{ name: file, text }] };
+  const answer = argoAnswers.groups[group.id];
+  expect(answer?.sha256, 'Argo answered for another text of this file: run npm run oracle').toBe(groupHash(group));
+  const differences = groupDifferences(group, answer, report);
+  expect(differences).toEqual(listedDifferences.filter((difference) => difference.group === group.id));
+  expect(differences.filter((difference) => !allowed(difference))).toEqual([]);
 }
 
 const short = (finding: Finding): string =>
@@ -194,13 +154,15 @@ describeWithUpstream('the upstream example corpus through the whole engine', () 
     const checkedKinds = new Map<string, number>();
     const advisories = new Map<string, Set<string>>();
 
-    it('finds the corpus and every listed file in it', () => {
+    it('finds the corpus and every listed file in it, and Argo answered for each file', () => {
       expect(CORPUS.length).toBeGreaterThan(250);
+      expect(Object.keys(argoAnswers.groups).sort()).toEqual(CORPUS.map((file) => `corpus/${file}`).sort());
       for (const listed of Object.keys(EXPECTED_FINDINGS)) expect(CORPUS).toContain(listed);
     });
 
     it.each(CORPUS)('%s', (file) => {
-      const { reading, report } = validateFile(file, catalog);
+      const { text, reading, report } = validateFile(file, catalog);
+      if (catalog === SchemaCatalog.builtIn()) expectArgoVerdicts(file, text, report);
       expect(reading.objects.length, 'objects').toBeGreaterThan(0);
       for (const object of report.objects) {
         if (object.schema) checkedKinds.set(object.kind, (checkedKinds.get(object.kind) ?? 0) + 1);

@@ -3,7 +3,7 @@
 //   snapshot   a test whose body compares with a stored snapshot (toMatchSnapshot, toMatchFileSnapshot, ...)
 //   corpus     a test generated (it.each) over the upstream example corpus (its describe names the corpus
 //              or the upstream examples): it only proves the absence of false positives
-//   golden     a test against the answers of real Go (test/golden, written by tools/go-oracle)
+//   golden     a test against the answers of real Go (test/golden, written by oracle/)
 //   behaviour  every other test: it states what the code must do
 // Usage: node tools/test-kinds.mjs [vitest-json-report]   (without a report it runs the suite: 1-3 minutes)
 //        node tools/test-kinds.mjs --by-file [report]

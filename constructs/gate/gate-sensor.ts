@@ -2,6 +2,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DEFAULT_TRIGGER_RETRIES, MAX_TRIGGER_RETRIES, RepositorySchema, RESUME_STRATEGIES } from '../model/config-shapes';
 import type { AgentConfig, ReleaseConfig, RepositoryConfig, ResumeStrategy } from '../model/config-shapes';
+import { isRecord } from '../model/is-record';
 import { COMMON_LABELS } from '../model/labels';
 import { dnsLabelProblem, githubAppBotLogin } from '../model/naming';
 import { checkProp, integerProblem, schemaProblem } from '../model/prop-checks';
@@ -121,12 +122,20 @@ export class GateSensor extends Construct {
   }
 }
 
+/**
+ * The repository objects found valid already: every Sensor of a platform gets the same repositories, and
+ * checking 5,000 of them once per Sensor was a tenth of a large synthesis. Props are readonly.
+ */
+const validRepositories = new WeakSet<object>();
+
 /** Checks the props a Sensor reads, and returns the name of its service account. */
 function checkSensorProps(owner: string, props: GateSensorProps): string {
   checkProp(owner, 'name', props.name, props.name === undefined ? undefined : dnsLabelProblem(props.name));
   if (props.namespace !== undefined) checkProp(owner, 'namespace', props.namespace, dnsLabelProblem(props.namespace));
   props.repositories.forEach((repository, index) => {
+    if (isRecord(repository) && validRepositories.has(repository)) return;
     checkProp(owner, `repositories[${index}]`, repository?.name, schemaProblem(RepositorySchema, repository));
+    validRepositories.add(repository);
   });
   for (const release of props.gate.release) {
     for (const agent of release.by) {

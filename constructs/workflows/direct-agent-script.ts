@@ -142,8 +142,8 @@ chmod 0700 "$HOME/${GitPrograms.token}" "$HOME/${GitPrograms.credentialHelper}" 
 # HOME is on the workspace: a helper for every host that an earlier version of this script set stays there.
 git config --global --unset-all credential.helper >/dev/null 2>&1 || true
 git config --global "credential.$server_origin.helper" "$HOME/${GitPrograms.credentialHelper}" &&
-  git config --global user.name "$GITHUB_APP[bot]" &&
-  git config --global user.email "$GITHUB_APP[bot]@users.noreply.github.com" || exit 1
+  git config --global user.name "${'$'}{GITHUB_APP}[bot]" &&
+  git config --global user.email "${'$'}{GITHUB_APP}[bot]@users.noreply.github.com" || exit 1
 GH_TOKEN="$("$HOME/${GitPrograms.token}")" || { echo "direct-agent: no installation token for $GITHUB_APP" >&2; exit 1; }
 GH_ENTERPRISE_TOKEN="$GH_TOKEN"
 GH_HOST="${'$'}{server_origin#https://}"
@@ -219,6 +219,7 @@ echo "direct-agent: $mode session $session_id of $AGENT with $CLI ($CLI_BINARY)"
 # (SESSION_ID_FILTER; none without that filter), and answer, the last ${CONTEXT_ANSWER_LINES} lines of what it
 # answered (RESULT_FILTER). The output is one JSON document or JSON lines, maybe among plain lines: read whole,
 # else line by line; read while the CLI runs, a last line it is still writing fails to parse and is skipped.
+# shellcheck disable=SC2016 # a jq program: $answers and $answer are jq's variables, not the shell's
 reports_jq='($answers | map(. + "\n") | add // "" | split("\n") | .[:-1] | .[-${CONTEXT_ANSWER_LINES}:] | join("\n") | sub("\n+$"; "")) as $answer
   | @sh "reported=\($sessions | map(. + "\n") | add // "" | split("\n") | .[0] // "") answer=\($answer)"'
 read_reports() {
@@ -234,6 +235,7 @@ read_reports() {
 # A chosen id (claude's --session-id) names a session only once the CLI wrote its transcript, the file
 # --resume reads (~/.claude/projects/<project>/<id>.jsonl; anthropics/claude-code issue 77732: a reported id
 # without that file is "No conversation found"). HOME is on the workspace, so the transcript outlives the pod.
+# shellcheck disable=SC2317 # called from interrupted, which the TERM and INT traps run
 chosen_session_exists() {
   find "${'$'}{CLAUDE_CONFIG_DIR:-$HOME/.claude}/projects" -mindepth 2 -maxdepth 2 -name "$session_id.jsonl" -size +0 2>/dev/null | grep -q .
 }
@@ -254,6 +256,7 @@ append_context() {
 # attempt starts over from the context file.
 cli_pid=""
 tail_pid=""
+# shellcheck disable=SC2317 # run by the TERM and INT traps
 interrupted() {
   trap '' TERM INT
   # TERM for INT too: bash starts a background command with SIGINT ignored when job control is off.

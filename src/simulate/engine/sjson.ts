@@ -2,7 +2,7 @@
  * sjson's `Set` (tidwall/sjson v1.2.5, which Argo Events v1.9+ pins) on parsed JSON, as Argo Events writes
  * trigger parameters to `dest` (argo-events `pkg/sensors/triggers/params.go`: `sjson.SetBytes` with the
  * value as a string, `sjson.SetRawBytes` with `useRawData` and a JSON value). Checked against the real
- * library by the goldens (`test/golden/sjson.json`, written by tools/go-oracle).
+ * library by the goldens (`test/golden/sjson.json`, written by oracle/events).
  *
  * Reproduced from `sjson.go` (`parsePath`, `appendRawPaths`, `appendBuild`, `atoui`):
  * - components split at unescaped `.`; `\` makes the next character literal and a trailing `\` is dropped;

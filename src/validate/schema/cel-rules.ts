@@ -9,6 +9,7 @@
  * the API server does for integer fields. Choice and reasons: docs/fidelity.md.
  */
 import type { CelEnv } from '@bufbuild/cel';
+import { CEL_LIMITS, ruleCost, valueShape } from './cel-cost';
 import { celLibrary } from './cel-library';
 import { cachedParse } from './cel-parse-cache';
 import { dereferenced } from './compact-schema';
@@ -85,6 +86,24 @@ interface CelValidation {
   readonly message: string;
   /** The compiled rule, or why it is not evaluated. */
   readonly check: CompiledRule | string;
+}
+
+/**
+ * What the API server has spent on an object's rules so far (cel-cost.ts): it stops a rule past the
+ * per-call limit and the object's rules past the runtime budget.
+ */
+interface CostBudget {
+  spent: number;
+  exhausted: boolean;
+}
+
+/** The cost of a rule on a value, with the value's own sizes: what the API server counts at most. */
+function costOnValue(rule: string, value: unknown): number {
+  try {
+    return ruleCost(cachedParse(rule).expr as Parameters<typeof ruleCost>[0], valueShape(value)).max;
+  } catch {
+    return 0;
+  }
 }
 
 function celValidations(schema: JsonSchema): CelValidation[] {
@@ -171,19 +190,51 @@ export function celProblems(
   value: unknown,
   at = '',
   definitions: Readonly<Record<string, JsonSchema>> = {},
+  budget: CostBudget = { spent: 0, exhausted: false },
 ): SchemaProblem[] {
-  return celProblemsAt(dereferenced(schema, definitions), value, at, definitions);
+  return celProblemsAt(dereferenced(schema, definitions), value, at, definitions, budget);
 }
 
-function celProblemsAt(schema: JsonSchema, value: unknown, at: string, definitions: Readonly<Record<string, JsonSchema>>): SchemaProblem[] {
+function celProblemsAt(
+  schema: JsonSchema,
+  value: unknown,
+  at: string,
+  definitions: Readonly<Record<string, JsonSchema>>,
+  budget: CostBudget,
+): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   for (const { rule, message, check } of celValidations(schema)) {
-    if (typeof check === 'string' || value === undefined) continue;
+    if (typeof check === 'string' || value === undefined || budget.exhausted) continue;
+    const cost = costOnValue(rule, value);
+    if (cost > CEL_LIMITS.perCall) {
+      problems.push({
+        pointer: at,
+        message: `${message} (the rule's cost on this value, up to ${cost}, is over the API server's limit of ${CEL_LIMITS.perCall} per rule: it stops the rule and refuses the object)`,
+        kind: 'cel',
+      });
+      continue;
+    }
+    budget.spent += cost;
+    if (budget.spent > CEL_LIMITS.runtimeBudget) {
+      budget.exhausted = true;
+      problems.push({
+        pointer: at,
+        message: `validation failed due to running out of cost budget, no further validation rules will be run (the object's rules cost up to ${budget.spent}, over the API server's budget of ${CEL_LIMITS.runtimeBudget})`,
+        kind: 'cel',
+      });
+      continue;
+    }
     const perItem = Array.isArray(value) ? perItemRule(rule) : undefined;
     if (perItem && Array.isArray(value)) {
       value.forEach((item: unknown, index: number) => {
         problems.push(
-          ...evaluateRule(rule, message, (context) => perItem.predicate(context), { [perItem.variable]: item }, `${at}/${index}`),
+          ...evaluateRule(
+            rule,
+            message,
+            (context) => perItem.predicate(context),
+            { self: value, [perItem.variable]: item },
+            `${at}/${index}`,
+          ),
         );
       });
     } else {
@@ -198,11 +249,11 @@ function celProblemsAt(schema: JsonSchema, value: unknown, at: string, definitio
         : isRecord(schema.additionalProperties)
           ? schema.additionalProperties
           : undefined;
-      if (sub) problems.push(...celProblems(sub, child, `${at}/${escapePointer(key)}`, definitions));
+      if (sub) problems.push(...celProblems(sub, child, `${at}/${escapePointer(key)}`, definitions, budget));
     }
   } else if (Array.isArray(value) && isRecord(schema.items)) {
     value.forEach((item: unknown, index: number) => {
-      problems.push(...celProblems(schema.items, item, `${at}/${index}`, definitions));
+      problems.push(...celProblems(schema.items, item, `${at}/${index}`, definitions, budget));
     });
   }
   return problems;

@@ -19,10 +19,10 @@ import type { SchemaProblem } from './schema-problem';
 
 /**
  * Bump when cel-rules.ts or this file changes what a verdict holds (a message's text, which rules are
- * evaluated, how a list's items are named): test/cel-verdict-cache.test.ts records both files' hashes as a
- * reminder.
+ * evaluated, how a list's items are named; v2: the API server's cost limits, `self` beside a list's item):
+ * test/cel-verdict-cache.test.ts records both files' hashes as a reminder.
  */
-export const CEL_VERDICT_FORMAT = 'cel-verdicts-v1';
+export const CEL_VERDICT_FORMAT = 'cel-verdicts-v2';
 
 /** Enough for every Argo object of a large platform and of Argo's own examples, small enough to read in a millisecond. */
 const LIMIT = 2048;

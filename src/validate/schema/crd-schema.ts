@@ -6,11 +6,15 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { celProblems, type CelRuleLocation, holdsUnevaluatedCelRule, unevaluatedCelRules } from './cel-rules';
-import { pruneSchema, shareRepeatedSchemas, sharedDefinitionName } from './compact-schema';
+import { dereferenced, pruneSchema, shareRepeatedSchemas, sharedDefinitionName } from './compact-schema';
 import { isRecord, PREPARATION_VERSION, prepareOpenApiSchema, type JsonSchema } from './json-schema-passes';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
 import { cachedCelProblems, cachedUnevaluatedRules } from './cel-verdict-cache';
 import { cachedValidators, validatorKey } from './validator-cache';
+import { goRegexpProblem } from '../rules/go-regexp';
+import { isPlainPattern } from './go-pattern';
+import { costlyRules } from './cel-cost';
+import { cachedParse } from './cel-parse-cache';
 
 /** A CRD that cannot be used as a schema: not a v1 CRD, or a version without a schema. */
 export class CrdShapeError extends Error {
@@ -163,6 +167,26 @@ const describesFields = (openApi: CompactOpenApi): boolean => {
   return isRecord(spec) && isRecord(spec.properties) && Object.keys(spec.properties).length > 0;
 };
 
+/**
+ * The first `pattern` of a schema that Go's regexp refuses (lookahead, backreferences...): the API server
+ * compiles every pattern of a CRD with it and refuses the CRD for one it cannot
+ * (k8s.io/apiextensions-apiserver validation.go, ValidateCustomResourceDefinitionOpenAPISchema).
+ */
+function refusedPattern(schemas: readonly unknown[]): { pattern: string; problem: string } | undefined {
+  const pending = [...schemas];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (Array.isArray(node)) pending.push(...node);
+    if (!isRecord(node)) continue;
+    if (typeof node.pattern === 'string' && !isPlainPattern(node.pattern)) {
+      const problem = goRegexpProblem(node.pattern);
+      if (problem !== undefined) return { pattern: node.pattern, problem };
+    }
+    for (const key in node) if (node[key] !== null && typeof node[key] === 'object') pending.push(node[key]);
+  }
+  return undefined;
+}
+
 /** One CRD's schemas, by version. */
 export class CrdSchema {
   /**
@@ -186,6 +210,22 @@ export class CrdSchema {
       const compact = isRecord(schema?.[COMPACT_DEFINITIONS])
         ? { root: openApi, definitions: schema[COMPACT_DEFINITIONS] }
         : compactOpenApi(openApi);
+      const refused = refusedPattern([compact.root, compact.definitions]);
+      if (refused)
+        throw new CrdShapeError(
+          `CRD ${name}: spec.versions[${index}]: pattern ${JSON.stringify(refused.pattern)} is not a Go regular expression (${refused.problem}): the API server refuses this CRD`,
+        );
+      const costly = JSON.stringify(compact).includes('"x-kubernetes-validations"')
+        ? costlyRules(
+            compact.root,
+            (node) => dereferenced(node, compact.definitions),
+            (rule) => cachedParse(rule).expr as never,
+          )
+        : [];
+      if (costly.length > 0)
+        throw new CrdShapeError(
+          `CRD ${name}: spec.versions[${index}]: the rule ${JSON.stringify(costly[0].rule)} at ${costly[0].at}: ${costly[0].message}: the API server refuses this CRD`,
+        );
       return { name: version.name, storage: version.storage === true, openApi: compact };
     });
     return CrdSchema.fromCompact(name, group, kind, versions);

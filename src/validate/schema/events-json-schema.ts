@@ -2,10 +2,11 @@
  * A JSON Schema file with Kubernetes-style `definitions` (as Argo Events publishes `argo-events.schema.json`,
  * keyed `io.argoproj.events.v1alpha1.Sensor`, ...): the Argo Events CRDs carry no field schema, so this is the
  * schema a Sensor, EventSource or EventBus is checked against. Every definition of the kinds' own group is
- * closed; the Kubernetes core definitions (`io.k8s.*`) are left as published.
+ * closed and loses the `required` lists of Go fields without omitempty (withoutGoTagRequired: nothing in Argo
+ * enforces them); the Kubernetes core definitions (`io.k8s.*`) are left as published.
  */
 import type { ValidateFunction } from 'ajv';
-import { closeObjectSchema, isRecord, type JsonSchema } from './json-schema-passes';
+import { closeObjectSchema, isRecord, type JsonSchema, withoutGoTagRequired } from './json-schema-passes';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
 import { cachedValidators } from './validator-cache';
 
@@ -58,7 +59,7 @@ export class DefinitionsSchema {
       // The meta-schema it names (`http://json-schema.org/schema#`) is not one ajv carries; draft-07 reads it.
       delete schema.$schema;
       for (const [name, definition] of Object.entries(schema.definitions as Record<string, JsonSchema>)) {
-        if (name.startsWith('io.argoproj.')) schema.definitions[name] = closeObjectSchema(definition);
+        if (name.startsWith('io.argoproj.')) schema.definitions[name] = closeObjectSchema(withoutGoTagRequired(definition));
       }
       const refs = Object.fromEntries(this.kinds.map((kind) => [exportName(kind), `${id}#/definitions/${kind.definition}`]));
       this.validators = cachedValidators({ document: schema, refs });

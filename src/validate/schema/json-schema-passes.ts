@@ -4,6 +4,7 @@
  * `kubectl --validate=strict` and `argo lint` make them (the API server would silently drop them).
  */
 import { isUntypedRecord as isRecord } from '../../is-record';
+import { goPatternEngine } from './go-pattern';
 
 export type JsonSchema = Record<string, any>;
 
@@ -50,6 +51,22 @@ export function closeObjectSchema(schema: JsonSchema): JsonSchema {
 }
 
 /**
+ * A definition of Argo Events' JSON Schema without its `required` lists. The schema's generator makes every
+ * Go field without `omitempty` required (a webhook's `url`, a context filter's seven CloudEvents
+ * attributes, a trigger's `payload`, a Service Bus `subscriptionName`...), but nothing in Argo enforces
+ * them: the Argo Events CRDs keep unknown fields and check none, the controllers decode a missing field as
+ * its zero value, and what they do require is checked by their validation code
+ * (pkg/reconciler/sensor/validate.go, pkg/reconciler/eventsource/validate.go), which the lint rules follow
+ * and the oracle (oracle/events) holds them to.
+ */
+export const withoutGoTagRequired = (definition: JsonSchema): JsonSchema =>
+  mapSchema(definition, (node) => {
+    if (node.required === undefined) return node;
+    const { required: _dropped, ...rest } = node;
+    return rest;
+  }) as JsonSchema;
+
+/**
  * OpenAPI 3.0 to draft-07: a boolean `exclusiveMinimum` / `exclusiveMaximum` qualifies `minimum` /
  * `maximum`; `nullable: true` admits null. (The Argo CRDs use neither; generated CRDs such as ours may.)
  */
@@ -74,9 +91,21 @@ export function fromOpenApi(schema: JsonSchema): JsonSchema {
   return result;
 }
 
-/** A CRD version's `openAPIV3Schema`, ready for ajv: converted and closed. */
+/**
+ * A resource root with the fields every object has, which a CRD's schema need not list (the Kubernetes
+ * docs' CronTab lists only `spec`): the API server reads `apiVersion`, `kind` and `metadata` itself
+ * (k8s.io/apiextensions-apiserver pkg/apiserver/schema/objectmeta), so closing the root must not make them
+ * unknown. A root that lists no field is left open, as it was.
+ */
+export function withImplicitRootFields(root: JsonSchema): JsonSchema {
+  if (!isRecord(root.properties)) return root;
+  const implicit = { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' } };
+  return { ...root, properties: { ...implicit, ...root.properties } };
+}
+
+/** A CRD version's `openAPIV3Schema`, ready for ajv: the implicit root fields listed, converted and closed. */
 export const prepareOpenApiSchema = (openApi: JsonSchema): JsonSchema =>
-  mapSchema(openApi, (node) => closeObjectSchema(fromOpenApi(node))) as JsonSchema;
+  mapSchema(withImplicitRootFields(openApi), (node) => closeObjectSchema(fromOpenApi(node))) as JsonSchema;
 
 /**
  * The version of the passes above: the validator cache knows a document made on demand by its inputs and
@@ -84,12 +113,17 @@ export const prepareOpenApiSchema = (openApi: JsonSchema): JsonSchema =>
  * what `prepareOpenApiSchema` makes; test/validate-schema-cache.test.ts fails on any change to this file
  * until the hash it records is brought up to date, as a reminder.
  */
-export const PREPARATION_VERSION = 1;
+export const PREPARATION_VERSION = 2;
 
 /**
  * ajv options for every schema: draft-07, unknown keywords (`x-kubernetes-*`) ignored, all errors, no format
  * checks (`int32`, `int-or-string`, ... are not ajv formats). `code.optimize: false` skips ajv's
  * generated-code optimisation passes, which halves the compile of a Workflows CRD without changing what is
- * accepted.
+ * accepted. `code.regExp` runs `pattern` as Go does (go-pattern.ts), never as a backtracking JavaScript RegExp.
  */
-export const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: false, code: { optimize: false } } as const;
+export const AJV_OPTIONS = {
+  strict: false,
+  allErrors: true,
+  validateFormats: false,
+  code: { optimize: false, regExp: goPatternEngine },
+} as const;

@@ -91,17 +91,17 @@ export class SchemaCatalog {
   public static fromDirectories(directories: readonly string[]): SchemaCatalog {
     const catalog = new SchemaCatalog();
     const definitions: { file: string; schema: DefinitionsSchema }[] = [];
+    const fieldless: { file: string; crd: CrdSchema }[] = [];
+    const addCrd = (file: string, crd: CrdSchema): void => {
+      for (const apiVersion of crd.apiVersions)
+        catalog.add(apiVersion, crd.kind, { source: `CRD ${crd.name} (${file})`, validate: (object) => crd.validate(object) });
+    };
     for (const directory of directories) {
       for (const file of schemaFiles(directory)) {
         for (const source of readSchemaFile(file)) {
-          if (source instanceof CrdSchema) {
-            if (source.describesFields)
-              for (const apiVersion of source.apiVersions)
-                catalog.add(apiVersion, source.kind, {
-                  source: `CRD ${source.name} (${file})`,
-                  validate: (object) => source.validate(object),
-                });
-          } else definitions.push({ file, schema: source });
+          if (!(source instanceof CrdSchema)) definitions.push({ file, schema: source });
+          else if (source.describesFields) addCrd(file, source);
+          else fieldless.push({ file, crd: source });
         }
       }
     }
@@ -112,15 +112,37 @@ export class SchemaCatalog {
           validate: (object) => schema.validate(kind, object),
         });
     }
+    // A CRD that lists no field of spec (the Argo Events CRDs, a CRD that keeps unknown fields under CEL
+    // rules) still checks its kinds, after any JSON Schema that describes them: its root, its CEL rules.
+    for (const { file, crd } of fieldless) addCrd(file, crd);
     return catalog.withFallback(SchemaCatalog.builtIn());
   }
 
   private readonly schemas = new Map<string, ObjectSchema>();
   private fallback: SchemaCatalog | undefined;
 
-  /** The schema of `object`, or `undefined` when no source knows its apiVersion and kind. */
+  /**
+   * The schema of `object`; for an apiVersion and kind no source knows but one does when case is ignored
+   * (`argoproj.io/V1alpha1`, `kind: workflowtemplate`), a schema that says which was meant (the API server
+   * knows kinds case-sensitively: such an object is refused); `undefined` when no source knows them at all.
+   */
   public schemaFor(object: Record<string, unknown>): ObjectSchema | undefined {
-    return this.schemas.get(keyOf(object.apiVersion, object.kind)) ?? this.fallback?.schemaFor(object);
+    return this.exactSchemaFor(object) ?? this.nearMiss(object);
+  }
+
+  private exactSchemaFor(object: Record<string, unknown>): ObjectSchema | undefined {
+    return this.schemas.get(keyOf(object.apiVersion, object.kind)) ?? this.fallback?.exactSchemaFor(object);
+  }
+
+  private nearMiss(object: Record<string, unknown>): ObjectSchema | undefined {
+    const wanted = keyOf(object.apiVersion, object.kind).toLowerCase();
+    const meant = this.kinds.find((known) => known.replace(/\/(?=[^/]*$)/, '|').toLowerCase() === wanted);
+    if (meant === undefined) return undefined;
+    const slash = meant.lastIndexOf('/');
+    const [apiVersion, kind] = [meant.slice(0, slash), meant.slice(slash + 1)];
+    const pointer = apiVersion !== object.apiVersion ? '/apiVersion' : '/kind';
+    const message = `no kind ${JSON.stringify(object.kind)} in ${JSON.stringify(object.apiVersion)}: did you mean apiVersion ${apiVersion}, kind ${kind}? (the API server matches them case-sensitively)`;
+    return { source: `no schema (did you mean ${apiVersion} ${kind}?)`, validate: () => [{ pointer, message, kind: 'schema' }] };
   }
 
   /** The kinds this catalog knows, `apiVersion/Kind`, sorted. */
@@ -176,7 +198,7 @@ function schemaFiles(directory: string): string[] {
 
 /**
  * The schemas in one file: every CRD (alone, in a multi-document file or in a `List`), or one definitions
- * schema. Other Kubernetes objects in the directory (an example manifest beside the CRDs) are ignored.
+ * schema. Anything else (a ConfigMap, an example manifest) is unusable input: `--crds` takes schemas only.
  */
 function readSchemaFile(file: string): (CrdSchema | DefinitionsSchema)[] {
   // A Workflows CRD is megabytes of YAML: read each file once per process (until it changes).
@@ -217,17 +239,25 @@ function parseSchemaFile(file: string): (CrdSchema | DefinitionsSchema)[] {
 }
 
 function crdsIn(documents: readonly unknown[], file: string): CrdSchema[] {
-  const objects = documents.flatMap((document) => (isRecord(document) && Array.isArray(document.items) ? document.items : [document]));
-  return objects
-    .filter((object) => isRecord(object) && object.kind === 'CustomResourceDefinition')
-    .map((crd) => {
-      try {
-        return CrdSchema.fromCrd(crd);
-      } catch (error) {
-        if (error instanceof CrdShapeError) throw new SchemaSourceError(`${file}: ${error.message}`);
-        throw error;
-      }
-    });
+  const objects = documents
+    .filter((document) => document !== null && document !== undefined)
+    .flatMap((document) => (isRecord(document) && Array.isArray(document.items) ? document.items : [document]));
+  const other = objects.findIndex((object) => !isRecord(object) || object.kind !== 'CustomResourceDefinition');
+  if (other >= 0) {
+    const object = objects[other];
+    const what = isRecord(object) && typeof object.kind === 'string' ? `a ${object.kind}` : 'not a Kubernetes object';
+    throw new SchemaSourceError(
+      `${file}: object ${other + 1} is ${what}, not a CustomResourceDefinition: --crds takes CRDs (alone, several in a file, or a List) and JSON Schema files`,
+    );
+  }
+  return objects.map((crd) => {
+    try {
+      return CrdSchema.fromCrd(crd);
+    } catch (error) {
+      if (error instanceof CrdShapeError) throw new SchemaSourceError(`${file}: ${error.message}`);
+      throw error;
+    }
+  });
 }
 
 /**

@@ -17,15 +17,17 @@ import * as path from 'node:path';
 import { version as AJV_VERSION } from 'ajv/package.json';
 import { CompileCache, scriptSource } from '../../compile-cache';
 import { userCacheDir, writeCacheFile } from '../../user-cache-dir';
+import { goPatternEngine } from './go-pattern';
 import { AJV_OPTIONS, type JsonSchema } from './json-schema-passes';
 
-/** Bump when what is compiled changes in a way the key does not capture. */
-const FORMAT = 'validators-v1';
+/** Bump when what is compiled changes in a way the key does not capture (v2: `pattern` through go-pattern.ts). */
+const FORMAT = 'validators-v2';
 
 /** The modules ajv's standalone code requires, handed to it directly: the cache folder has no node_modules. */
 const RUNTIME: Readonly<Record<string, unknown>> = {
   'ajv/dist/runtime/equal': { default: equal },
   'ajv/dist/runtime/ucs2length': { default: ucs2length },
+  'agent-play/go-pattern': { goPatternEngine },
 };
 
 export { userCacheDir };

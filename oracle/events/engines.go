@@ -1,7 +1,9 @@
-// Command go-oracle evaluates the test vectors in test/golden/vectors/ with the real Go libraries that
-// Argo Events v1.9 uses, and writes what they answer to test/golden/<engine>.json. The TypeScript engines
-// in src/simulate/engine/ must give the same answers (test/simulate-engine/golden-oracle.test.ts); CI reads the committed
-// goldens and needs no Go.
+package main
+
+// The engine vectors: test/golden/vectors/<engine>.json answered by the Go libraries at the versions
+// Argo Events v1.9.11 pins (go.mod of this module; generatedWith names them), written to
+// test/golden/<engine>.json. The TypeScript engines in src/simulate/engine/ must give the same answers
+// (test/simulate-engine/golden-oracle.test.ts).
 //
 // Each library is called the way Argo Events calls it (pkg/sensors/dependencies/filter.go and
 // pkg/sensors/triggers/params.go of argoproj/argo-events):
@@ -15,11 +17,6 @@
 //     dest, raw) when the parameter has useRawData and its value is JSON, on the resource as encoding/json
 //     writes it; Argo then decodes the result with encoding/json, so the oracle says whether it is JSON;
 //   - time.ParseDuration, which the validator's duration checks stand for.
-//
-// Build in GOPATH mode against Debian's packaged libraries (scripts/goldens.mjs does this). Debian packages
-// no sjson: scripts/goldens.mjs puts a checkout of tidwall/sjson v1.2.5 (the version Argo Events pins) on
-// the GOPATH of its scratch build.
-package main
 
 import (
 	"bytes"
@@ -30,13 +27,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"text/template"
 	"time"
 
 	"github.com/Knetic/govaluate"
-	"github.com/Masterminds/sprig"
+	"github.com/Masterminds/sprig/v3"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -60,18 +56,23 @@ var engines = map[string]engine{
 	"sjson":     sjsonResults,
 }
 
-func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: go-oracle VECTORS_DIR GOLDEN_DIR")
-		os.Exit(2)
-	}
-	vectorsDir, goldenDir := os.Args[1], os.Args[2]
-	for name, run := range engines {
-		if err := writeGolden(name, run, vectorsDir, goldenDir); err != nil {
-			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-			os.Exit(1)
+// writeGoldens answers every engine's vectors.
+func writeGoldens(vectorsDir, goldenDir string) error {
+	for _, name := range sortedEngineNames() {
+		if err := writeGolden(name, engines[name], vectorsDir, goldenDir); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
+	return nil
+}
+
+func sortedEngineNames() []string {
+	names := make([]string, 0, len(engines))
+	for name := range engines {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }
 
 func writeGolden(name string, run engine, vectorsDir, goldenDir string) error {
@@ -87,7 +88,7 @@ func writeGolden(name string, run engine, vectorsDir, goldenDir string) error {
 	out := golden{
 		Engine:        name,
 		VectorsSha256: hex.EncodeToString(sum[:]),
-		GeneratedWith: runtime.Version() + " with Debian's golang-github-{tidwall-gjson,masterminds-sprig,knetic-govaluate}-dev" + sjsonNote(name),
+		GeneratedWith: generatedWith(),
 		Results:       results,
 	}
 	var buf bytes.Buffer
@@ -350,14 +351,6 @@ func durationResults(raw []byte) ([]interface{}, error) {
 }
 
 // --- sjson ---
-
-// sjsonNote names the sjson build in the sjson golden only, so the other goldens keep their bytes.
-func sjsonNote(engine string) string {
-	if engine != "sjson" {
-		return ""
-	}
-	return " and tidwall/sjson v1.2.5"
-}
 
 // sjsonValue is one value to write: exactly one field is set. String and Raw are the two calls Argo Events
 // makes; Number, Bool and Null are sjson.SetBytes with those Go types, for completeness.
