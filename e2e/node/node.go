@@ -48,6 +48,9 @@ type Node struct {
 	nextIP  int
 	logMu   sync.Mutex
 	ctx     context.Context
+	// hold selects the new pods kept from starting until Release; holdCh closes then.
+	hold   func(*corev1.Pod) bool
+	holdCh chan struct{}
 }
 
 // New makes a node that talks to the API server with kc.
@@ -267,4 +270,40 @@ func (n *Node) ContainerLog(ns, name, ctr string) (string, error) {
 		return "", err
 	}
 	return p, nil
+}
+
+// HeldMessage is the waiting message of a held pod's containers.
+const HeldMessage = "held by the scenario"
+
+// Hold keeps every new pod that match selects in ContainerCreating until Release, as a slow or busy node
+// would: a scenario uses it to make a step happen before a pod of the play has started.
+func (n *Node) Hold(match func(*corev1.Pod) bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.releaseLocked()
+	n.hold, n.holdCh = match, make(chan struct{})
+}
+
+// Release lets the held pods start.
+func (n *Node) Release() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.releaseLocked()
+}
+
+func (n *Node) releaseLocked() {
+	if n.holdCh != nil {
+		close(n.holdCh)
+	}
+	n.hold, n.holdCh = nil, nil
+}
+
+// held gives the channel a pod waits on before it starts, or nil when the pod is not held.
+func (n *Node) held(pod *corev1.Pod) <-chan struct{} {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.hold != nil && n.hold(pod) {
+		return n.holdCh
+	}
+	return nil
 }

@@ -112,6 +112,19 @@ const (
 func (r *podRunner) start(ctx context.Context) outcome {
 	pod := r.snapshot()
 	id := string(pod.UID)[:8]
+	if release := r.n.held(pod); release != nil {
+		r.n.logf("pod %s: %s", r.key(), HeldMessage)
+		r.setWaitingAll("ContainerCreating", HeldMessage)
+		r.push(ctx)
+		select {
+		case <-release:
+			r.n.logf("pod %s: released", r.key())
+		case <-r.deleted:
+			return outcomeDeleted
+		case <-r.gone:
+			return outcomeDeleted
+		}
+	}
 	// Volumes and the network: retried while the pod lives, as a kubelet keeps a pod ContainerCreating.
 	for {
 		err := r.prepare(ctx, pod, id)

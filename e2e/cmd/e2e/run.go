@@ -30,6 +30,8 @@ type entry struct {
 	Name   string `json:"name,omitempty"`
 	Config string `json:"config,omitempty"`
 	Expect string `json:"expect,omitempty"`
+	// Hold keeps some pods from starting until a step has settled (scenario.Hold).
+	Hold *scenario.Hold `json:"hold,omitempty"`
 }
 
 type result struct {
@@ -167,7 +169,7 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, e entry) resu
 	defer inj.Close()
 	env := scenario.Env{
 		Client: c.Client, Node: c.Node, Stub: stub, Namespace: stub.Namespace, RepoDir: o.repoDir, Log: o.log,
-		Quiet: 7 * time.Second, StepLimit: 8 * time.Minute, Faults: inj,
+		Quiet: 7 * time.Second, StepLimit: 8 * time.Minute, Faults: inj, Hold: e.Hold,
 	}
 	runner := scenario.NewRunner(env, sc)
 	auditLog := &audit.Reader{Path: c.CP.AuditLog}

@@ -118,6 +118,7 @@ func Diff(real, sim *Outcome) []string {
 	if a, b := strings.Join(real.Releases, " "), strings.Join(sim.Releases, " "); a != b {
 		d = append(d, fmt.Sprintf("releases recorded: real [%s], simulator [%s]", a, b))
 	}
+	d = append(d, real.PredecessorPods...)
 	if a, b := coderunKeys(real.CodeRuns), coderunKeys(sim.CodeRuns); a != b {
 		d = append(d, fmt.Sprintf("CodeRuns: real [%s], simulator [%s]", a, b))
 	}

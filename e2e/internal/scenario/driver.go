@@ -8,11 +8,13 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -39,6 +41,17 @@ type Env struct {
 	StepLimit time.Duration
 	// Faults refuses Sensor triggers on request (triggerFailures).
 	Faults *faults.Injector
+	// Hold, when set, keeps some pods of the plays from starting until a step has settled.
+	Hold *Hold
+}
+
+// Hold keeps the pods whose Argo node name (annotation workflows.argoproj.io/node-name) matches NodeName
+// from starting, from the scenario's start until step Until has been done and has settled; then they
+// start and the harness waits for the cluster to settle again. It makes an event come while a play's pod
+// has not run yet, which a real node makes happen now and then (a slow image pull, a busy node).
+type Hold struct {
+	NodeName string `json:"nodeName"`
+	Until    int    `json:"until"`
 }
 
 // Runner runs one scenario.
@@ -49,6 +62,8 @@ type Runner struct {
 
 	releasesSeen []string
 	clock        realClock
+	// predecessorPods are the pods seen beside a successor Workflow of the same name.
+	predecessorPods map[string]bool
 }
 
 // NewRunner makes a runner.
@@ -67,6 +82,17 @@ func (r *Runner) note(format string, args ...any) {
 // quiet) and returns the outcome.
 func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	r.clock.begin(time.Now())
+	if h := r.env.Hold; h != nil {
+		if h.Until < 0 || h.Until >= len(r.sc.Steps) {
+			return nil, fmt.Errorf("hold.until: the scenario has no step %d", h.Until)
+		}
+		match, err := regexp.Compile(h.NodeName)
+		if err != nil {
+			return nil, fmt.Errorf("hold.nodeName: %w", err)
+		}
+		r.env.Node.Hold(func(p *corev1.Pod) bool { return match.MatchString(p.Annotations["workflows.argoproj.io/node-name"]) })
+		defer r.env.Node.Release()
+	}
 	for _, p := range r.sc.Plays {
 		if _, err := r.createPlay(ctx, p.Repository, p.Task, p.Stage, p.Parameters); err != nil {
 			return nil, err
@@ -94,6 +120,13 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if h := r.env.Hold; h != nil && h.Until == i {
+			r.logf("the held pods start")
+			r.env.Node.Release()
+			if err := r.settle(ctx, "the held pods", r.env.Quiet, time.Time{}); err != nil {
+				return nil, err
+			}
 		}
 		if err := r.recordReleases(ctx); err != nil {
 			return nil, err

@@ -38,6 +38,9 @@ type Outcome struct {
 	// Releases are the gates recorded at any time, as repository/task/gate.
 	Releases []string `json:"releases"`
 	MostLive int      `json:"mostLiveCodeRuns"`
+	// PredecessorPods are pods of an earlier Workflow seen beside a successor of the same name (never
+	// in the simulator, whose plays meet no pods).
+	PredecessorPods []string `json:"predecessorPods,omitempty"`
 }
 
 // outcome reads the outcome back from the cluster and the stub's history.
@@ -87,6 +90,10 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 	}
 	o.MostLive = most
 	o.Releases = r.releasesSeen
+	for k := range r.predecessorPods {
+		o.PredecessorPods = append(o.PredecessorPods, k)
+	}
+	sort.Strings(o.PredecessorPods)
 	return o, nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"cdk8s-agent-play/e2e/internal/coderun"
 	"cdk8s-agent-play/e2e/internal/kube"
+	"cdk8s-agent-play/e2e/node"
 )
 
 // settle waits until the namespace is quiet: for env.Quiet no Workflow, pod, CodeRun or ConfigMap
@@ -54,7 +55,9 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
+	uids := map[string]string{}
 	for _, w := range wfs.Items {
+		uids[w.GetName()] = string(w.GetUID())
 		parts = append(parts, "wf/"+w.GetName()+"/"+w.GetResourceVersion())
 		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
 		if phase == "" && w.GetDeletionTimestamp() == nil {
@@ -71,8 +74,9 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		return "", "", err
 	}
 	for _, p := range pods.Items {
+		r.notePredecessorPod(&p, uids)
 		parts = append(parts, "pod/"+p.Name+"/"+p.ResourceVersion)
-		if p.Status.Phase == "Pending" || p.DeletionTimestamp != nil {
+		if (p.Status.Phase == "Pending" && !heldPod(&p)) || p.DeletionTimestamp != nil {
 			busy = "pod " + p.Name + " " + string(p.Status.Phase)
 		}
 		// A running pod of a Workflow is at work, unless it is a resource template's (argoexec
@@ -143,4 +147,41 @@ func resourcePod(p *corev1.Pod) bool {
 		}
 	}
 	return false
+}
+
+// notePredecessorPod records a pod that belongs to an earlier Workflow of the same name as a live one
+// (issue 22, item 5): Argo finds a node's pod by its name, which depends only on the workflow's and the
+// node's names, and would take that pod's results as the successor's.
+func (r *Runner) notePredecessorPod(p *corev1.Pod, uids map[string]string) {
+	wf := p.Labels["workflows.argoproj.io/workflow"]
+	live, ok := uids[wf]
+	if wf == "" || !ok {
+		return
+	}
+	for _, o := range p.OwnerReferences {
+		if o.Kind == "Workflow" && o.Name == wf && string(o.UID) != live {
+			key := fmt.Sprintf("pod %s of an earlier workflow %s beside its successor", p.Name, wf)
+			if !r.predecessorPods[key] {
+				if r.predecessorPods == nil {
+					r.predecessorPods = map[string]bool{}
+				}
+				r.predecessorPods[key] = true
+				r.note("%s", key)
+			}
+		}
+	}
+}
+
+// heldPod tells a pod the node keeps from starting on the scenario's request (Env.Hold): it waits for the
+// scenario, not for the cluster.
+func heldPod(p *corev1.Pod) bool {
+	if len(p.Status.ContainerStatuses) == 0 {
+		return false
+	}
+	for _, c := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
+		if c.State.Waiting == nil || c.State.Waiting.Message != node.HeldMessage {
+			return false
+		}
+	}
+	return true
 }
