@@ -108,6 +108,9 @@ func runScenarios(ctx context.Context, o runOptions) error {
 		res.Seconds = int(time.Since(start).Seconds())
 		results = append(results, res)
 		fmt.Fprintf(o.log, "%s: passed=%v in %ds %s\n", res.Name, res.Passed, res.Seconds, res.Error)
+		for _, d := range append(append([]string{}, res.Diff...), res.Refused...) {
+			fmt.Fprintf(o.log, "  %s\n", d)
+		}
 		if ctx.Err() != nil {
 			break
 		}

@@ -48,6 +48,32 @@ func render(kubectl, dir string) ([]*unstructured.Unstructured, error) {
 	return kube.DecodeObjects(out.Bytes())
 }
 
+// RequeueTime is the Argo Workflows controller's DEFAULT_REQUEUE_TIME here: how long it waits before it
+// looks again at a Workflow after a change of it or of one of its pods (workflow/controller/rate_limiters.go,
+// GetRequeueTime; 10 s unless set, and upstream suggests as low as 2 s for workflows of many short nodes,
+// which a play is). Every pod of a play waits that long to be noticed, so the default makes each stage
+// several times 10 s; the platform must not depend on it, and a shorter wait makes its races likelier.
+const RequeueTime = "2s"
+
+// setControllerEnv sets an environment variable of the workflow-controller container.
+func setControllerEnv(d *unstructured.Unstructured, name, value string) error {
+	containers, _, err := unstructured.NestedSlice(d.Object, "spec", "template", "spec", "containers")
+	if err != nil {
+		return err
+	}
+	for i, c := range containers {
+		cm, ok := c.(map[string]any)
+		if !ok || cm["name"] != "workflow-controller" {
+			continue
+		}
+		env, _ := cm["env"].([]any)
+		cm["env"] = append(env, map[string]any{"name": name, "value": value})
+		containers[i] = cm
+		return unstructured.SetNestedSlice(d.Object, containers, "spec", "template", "spec", "containers")
+	}
+	return fmt.Errorf("the workflow-controller Deployment has no workflow-controller container")
+}
+
 // InstallArgoWorkflows applies manifests/cluster-install (full CRDs, the controller, its RBAC) without
 // the Argo Server, which the harness does not use, and waits for the controller.
 func InstallArgoWorkflows(ctx context.Context, c *kube.Client, p Paths) error {
@@ -63,6 +89,11 @@ func InstallArgoWorkflows(ctx context.Context, c *kube.Client, p Paths) error {
 	for _, o := range objs {
 		if strings.HasPrefix(o.GetName(), "argo-server") {
 			continue
+		}
+		if o.GetKind() == "Deployment" && o.GetName() == "workflow-controller" {
+			if err := setControllerEnv(o, "DEFAULT_REQUEUE_TIME", RequeueTime); err != nil {
+				return err
+			}
 		}
 		keep = append(keep, o)
 	}
