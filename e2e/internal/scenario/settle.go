@@ -2,6 +2,9 @@ package scenario
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -58,7 +61,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	uids := map[string]string{}
 	for _, w := range wfs.Items {
 		uids[w.GetName()] = string(w.GetUID())
-		parts = append(parts, "wf/"+w.GetName()+"/"+w.GetResourceVersion())
+		parts = append(parts, "wf/"+w.GetName()+"/"+workflowState(&w))
 		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
 		if phase == "" && w.GetDeletionTimestamp() == nil {
 			busy = "workflow " + w.GetName() + " not picked up yet"
@@ -184,4 +187,18 @@ func heldPod(p *corev1.Pod) bool {
 		}
 	}
 	return true
+}
+
+// workflowState is what a Workflow says, without what the Argo controller writes at every look at it: the
+// annotation workflows.argoproj.io/last-seen-version, which changes the resourceVersion, which brings the
+// next look (every DEFAULT_REQUEUE_TIME), so the resourceVersion of a running Workflow never rests.
+func workflowState(w *unstructured.Unstructured) string {
+	c := w.DeepCopy()
+	unstructured.RemoveNestedField(c.Object, "metadata", "annotations", "workflows.argoproj.io/last-seen-version")
+	unstructured.RemoveNestedField(c.Object, "metadata", "resourceVersion")
+	unstructured.RemoveNestedField(c.Object, "metadata", "managedFields")
+	unstructured.RemoveNestedField(c.Object, "metadata", "generation")
+	b, _ := json.Marshal(c.Object)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
