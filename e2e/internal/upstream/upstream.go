@@ -77,7 +77,30 @@ func setControllerEnv(d *unstructured.Unstructured, name, value string) error {
 // InstallArgoWorkflows applies manifests/cluster-install (full CRDs, the controller, its RBAC) without
 // the Argo Server, which the harness does not use, and waits for the controller.
 func InstallArgoWorkflows(ctx context.Context, c *kube.Client, p Paths) error {
-	dir, err := moduleDir(filepath.Join(p.E2EDir, "upstream", "argo-workflows"), "github.com/argoproj/argo-workflows/v4")
+	return install(ctx, c, p, "argo-workflows", "github.com/argoproj/argo-workflows/v4", "argo", "workflow-controller",
+		func(o *unstructured.Unstructured) (bool, error) {
+			if strings.HasPrefix(o.GetName(), "argo-server") {
+				return false, nil
+			}
+			if o.GetKind() == "Deployment" && o.GetName() == "workflow-controller" {
+				return true, setControllerEnv(o, "DEFAULT_REQUEUE_TIME", RequeueTime)
+			}
+			return true, nil
+		})
+}
+
+// InstallArgoEvents applies manifests/cluster-install (CRDs, the controller manager, its RBAC and
+// controller config) and waits for the controller.
+func InstallArgoEvents(ctx context.Context, c *kube.Client, p Paths) error {
+	return install(ctx, c, p, "argo-events", "github.com/argoproj/argo-events", "argo-events", "controller-manager",
+		func(*unstructured.Unstructured) (bool, error) { return true, nil })
+}
+
+// install renders a module's manifests/cluster-install (the module as e2e/upstream/{folder} requires it),
+// applies the objects edit keeps (after its changes) to namespace ns and waits for its deployment.
+func install(ctx context.Context, c *kube.Client, p Paths, folder, module, ns, deployment string,
+	edit func(*unstructured.Unstructured) (bool, error)) error {
+	dir, err := moduleDir(filepath.Join(p.E2EDir, "upstream", folder), module)
 	if err != nil {
 		return err
 	}
@@ -87,43 +110,21 @@ func InstallArgoWorkflows(ctx context.Context, c *kube.Client, p Paths) error {
 	}
 	var keep []*unstructured.Unstructured
 	for _, o := range objs {
-		if strings.HasPrefix(o.GetName(), "argo-server") {
-			continue
+		ok, err := edit(o)
+		if err != nil {
+			return err
 		}
-		if o.GetKind() == "Deployment" && o.GetName() == "workflow-controller" {
-			if err := setControllerEnv(o, "DEFAULT_REQUEUE_TIME", RequeueTime); err != nil {
-				return err
-			}
+		if ok {
+			keep = append(keep, o)
 		}
-		keep = append(keep, o)
 	}
-	if err := ensureNamespace(ctx, c, "argo"); err != nil {
+	if err := ensureNamespace(ctx, c, ns); err != nil {
 		return err
 	}
-	if err := c.Apply(ctx, keep, "argo"); err != nil {
+	if err := c.Apply(ctx, keep, ns); err != nil {
 		return err
 	}
-	return WaitDeployment(ctx, c, "argo", "workflow-controller", 3*time.Minute)
-}
-
-// InstallArgoEvents applies manifests/cluster-install (CRDs, the controller manager, its RBAC and
-// controller config) and waits for the controller.
-func InstallArgoEvents(ctx context.Context, c *kube.Client, p Paths) error {
-	dir, err := moduleDir(filepath.Join(p.E2EDir, "upstream", "argo-events"), "github.com/argoproj/argo-events")
-	if err != nil {
-		return err
-	}
-	objs, err := render(p.Kubectl, filepath.Join(dir, "manifests", "cluster-install"))
-	if err != nil {
-		return err
-	}
-	if err := ensureNamespace(ctx, c, "argo-events"); err != nil {
-		return err
-	}
-	if err := c.Apply(ctx, objs, "argo-events"); err != nil {
-		return err
-	}
-	return WaitDeployment(ctx, c, "argo-events", "controller-manager", 3*time.Minute)
+	return WaitDeployment(ctx, c, ns, deployment, 3*time.Minute)
 }
 
 func ensureNamespace(ctx context.Context, c *kube.Client, name string) error {
