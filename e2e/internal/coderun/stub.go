@@ -17,11 +17,15 @@ import (
 	"k8s.io/client-go/dynamic"
 )
 
+// workflows is Argo's Workflow resource.
+var workflows = schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "workflows"}
+
 // Resource is the CodeRun resource.
 var Resource = schema.GroupVersionResource{Group: "agents.platform", Version: "v1", Resource: "coderuns"}
 
 // Stub is the stub controller of one namespace. It also keeps the history of every CodeRun it saw (a
-// CodeRun deleted before it ended counts as Cancelled: the platform cancels by deleting), and the most
+// CodeRun deleted before it ended counts as Cancelled: the platform cancels by deleting; one deleted with
+// its play leaves the history, as it leaves the simulator's report), and the most
 // CodeRuns live at once for one stage and agent of one play.
 type Stub struct {
 	Dynamic   dynamic.Interface
@@ -45,9 +49,11 @@ func (s *Stub) SinceFinish() time.Duration {
 // Record is what the stub saw of one CodeRun.
 type Record struct {
 	Name, Repository, Task, Stage, App, Round string
-	ContextVersion                            int64
-	Phase                                     string
-	Deleted                                   bool
+	// WorkflowUID is the play's that created it (its workflow-uid label).
+	WorkflowUID    string
+	ContextVersion int64
+	Phase          string
+	Deleted        bool
 }
 
 // Reset forgets the history (a new scenario starts).
@@ -68,7 +74,8 @@ func (s *Stub) History() ([]Record, int) {
 	return out, s.mostLive
 }
 
-func (s *Stub) observe(items []unstructured.Unstructured) {
+// observe updates the history from the CodeRuns listed; plays holds the UIDs of the Workflows that exist.
+func (s *Stub) observe(items []unstructured.Unstructured, plays map[string]bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.seen == nil {
@@ -85,7 +92,7 @@ func (s *Stub) observe(items []unstructured.Unstructured) {
 			l := cr.GetLabels()
 			cv, _, _ := unstructured.NestedInt64(cr.Object, "spec", "contextVersion")
 			repo, _, _ := unstructured.NestedString(cr.Object, "spec", "repositoryUrl")
-			rec = &Record{Name: cr.GetName(), Repository: repo, Task: l["task-id"], Stage: l["workflow-stage"], App: l["github-app"], Round: l["round"], ContextVersion: cv}
+			rec = &Record{Name: cr.GetName(), Repository: repo, WorkflowUID: l["workflow-uid"], Task: l["task-id"], Stage: l["workflow-stage"], App: l["github-app"], Round: l["round"], ContextVersion: cv}
 			s.seen[uid] = rec
 			s.order = append(s.order, uid)
 		}
@@ -101,11 +108,29 @@ func (s *Stub) observe(items []unstructured.Unstructured) {
 		s.mostLive = max(s.mostLive, n)
 	}
 	for uid, rec := range s.seen {
-		if !present[uid] && !rec.Deleted {
-			rec.Deleted = true
-			if !Terminal(rec.Phase) {
-				rec.Phase = "Cancelled"
-			}
+		if present[uid] || rec.Deleted {
+			continue
+		}
+		rec.Deleted = true
+		if _, live := plays[rec.WorkflowUID]; !live && !Terminal(rec.Phase) {
+			// Deleted with its play (owner reference): it leaves the history with it, as the simulator's
+			// report leaves it out.
+			s.dropLocked(uid)
+			continue
+		}
+		if !Terminal(rec.Phase) {
+			rec.Phase = "Cancelled"
+		}
+	}
+}
+
+// dropLocked forgets a CodeRun.
+func (s *Stub) dropLocked(uid string) {
+	delete(s.seen, uid)
+	for i, u := range s.order {
+		if u == uid {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
 		}
 	}
 }
@@ -118,9 +143,18 @@ func Terminal(phase string) bool {
 // Run marks every new CodeRun Running until ctx ends (polling: the stub has no need to be quick).
 func (s *Stub) Run(ctx context.Context) {
 	for {
+		// The CodeRuns first: one gone from this list whose play is gone from the later list of Workflows
+		// was deleted with it (the garbage collector deletes it after its play).
 		list, err := s.Dynamic.Resource(Resource).Namespace(s.Namespace).List(ctx, metav1.ListOptions{})
-		if err == nil {
-			s.observe(list.Items)
+		wfs, werr := s.Dynamic.Resource(workflows).Namespace(s.Namespace).List(ctx, metav1.ListOptions{})
+		if err == nil && werr == nil {
+			plays := map[string]bool{}
+			for _, w := range wfs.Items {
+				if w.GetDeletionTimestamp() == nil {
+					plays[string(w.GetUID())] = true
+				}
+			}
+			s.observe(list.Items, plays)
 			for i := range list.Items {
 				cr := &list.Items[i]
 				if phase, _, _ := unstructured.NestedString(cr.Object, "status", "phase"); phase == "" && cr.GetDeletionTimestamp() == nil {
