@@ -24,8 +24,8 @@ var workflows = schema.GroupVersionResource{Group: "argoproj.io", Version: "v1al
 var Resource = schema.GroupVersionResource{Group: "agents.platform", Version: "v1", Resource: "coderuns"}
 
 // Stub is the stub controller of one namespace. It also keeps the history of every CodeRun it saw (a
-// CodeRun deleted before it ended counts as Cancelled: the platform cancels by deleting; one deleted with
-// its play leaves the history, as it leaves the simulator's report), and the most
+// CodeRun deleted before it ended counts as Cancelled: the platform cancels by deleting; the CodeRuns of a
+// deleted play leave the history, as they leave the simulator's report), and the most
 // CodeRuns live at once for one stage and agent of one play.
 type Stub struct {
 	Dynamic   dynamic.Interface
@@ -108,18 +108,17 @@ func (s *Stub) observe(items []unstructured.Unstructured, plays map[string]bool)
 		s.mostLive = max(s.mostLive, n)
 	}
 	for uid, rec := range s.seen {
-		if present[uid] || rec.Deleted {
-			continue
-		}
-		rec.Deleted = true
-		if _, live := plays[rec.WorkflowUID]; !live && !Terminal(rec.Phase) {
-			// Deleted with its play (owner reference): it leaves the history with it, as the simulator's
-			// report leaves it out.
+		if !plays[rec.WorkflowUID] {
+			// Its play is deleted: it leaves the history with it, as the simulator's report drops the
+			// CodeRuns of a deleted play (src/simulate/argo-model.ts, deleted), whatever their phase.
 			s.dropLocked(uid)
 			continue
 		}
-		if !Terminal(rec.Phase) {
-			rec.Phase = "Cancelled"
+		if !present[uid] && !rec.Deleted {
+			rec.Deleted = true
+			if !Terminal(rec.Phase) {
+				rec.Phase = "Cancelled"
+			}
 		}
 	}
 }
