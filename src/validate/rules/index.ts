@@ -26,6 +26,7 @@ import { sensorDuplicateDependencySourceRule } from './sensor-event-bus';
 import { sensorTriggerAtLeastOnceRule } from './sensor-at-least-once';
 import { eventsPodSecurityRule } from './events-pod-security';
 import { claimPodDeadlineRule } from './claim-pod-deadline';
+import { duplicateObjectRule } from './duplicate-objects';
 
 /** Every lint rule `agent-play validate` and `validatePlatform` run, in the order they report. */
 export const LINT_RULES: readonly LintRule[] = [
@@ -55,4 +56,5 @@ export const LINT_RULES: readonly LintRule[] = [
   sensorDuplicateDependencySourceRule,
   sensorTriggerAtLeastOnceRule,
   eventsPodSecurityRule,
+  duplicateObjectRule,
 ];
