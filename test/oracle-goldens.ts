@@ -4,8 +4,6 @@
  * group's and each Sensor run's answer beside the hash of its input, so that a test can say which answer is
  * stale.
  */
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { groupHash, type InputGroup, runHash, type SensorRunInput } from './oracle-inputs';
 
 /** What Pod Security admission says of one pod a controller creates, at `restricted`. */
@@ -81,16 +79,7 @@ export interface RunsGolden {
   readonly runs: Readonly<Record<string, RunAnswer>>;
 }
 
-/** The golden files, under test/golden/. */
-export const GOLDEN_FILES = {
-  groups: { corpus: 'oracle/corpus.json', platforms: 'oracle/platforms.json', fixtures: 'oracle/fixtures.json' },
-  runs: 'oracle/sensor-runs.json',
-  differences: 'oracle/differences.json',
-} as const;
-
-const GOLDEN_DIR = path.join(__dirname, 'golden');
-
-export const readGolden = <T>(file: string): T => JSON.parse(readFileSync(path.join(GOLDEN_DIR, file), 'utf8')) as T;
+export { GOLDEN_FILES, readGolden } from './oracle-golden-files';
 
 /** A golden's text: indented as the Go goldens are, with a final line break. */
 export const goldenText = (value: unknown): string => `${JSON.stringify(value, null, 1)}\n`;

@@ -27,6 +27,7 @@ import { resolveConfig } from '../constructs/model/resolve-config';
 import { loadScenario } from '../src/simulate/scenario';
 import { synthesizeApp } from '../src/synth/synthesize-app';
 import { synthesizePlatform, type ManifestFiles } from '../src/synth/synthesize';
+import { corpusGroupId } from './oracle-golden-files';
 import { parseManifests } from './support/synth';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -92,7 +93,7 @@ export function corpusGroups(): InputGroup[] {
   return ['examples-workflows', 'examples-events'].flatMap((folder) =>
     yamlFilesUnder(path.join(ARGO_SCHEMAS_DIR, folder)).map((file) => {
       const name = `${folder}/${file}`;
-      return { id: `corpus/${name}`, files: [{ name, text: readFileSync(path.join(ARGO_SCHEMAS_DIR, name), 'utf8') }] };
+      return { id: corpusGroupId(name), files: [{ name, text: readFileSync(path.join(ARGO_SCHEMAS_DIR, name), 'utf8') }] };
     }),
   );
 }

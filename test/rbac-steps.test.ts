@@ -35,7 +35,9 @@ import { parseManifests, synth, type K8sObject } from './support/synth';
 const EXAMPLES = resolve(__dirname, '..', 'examples');
 const SCENARIOS = resolve(EXAMPLES, 'scenarios');
 const SCENARIO_NAMES = readdirSync(SCENARIOS).sort();
-const DIRECT_FILE = readConfigFile(resolve(SCENARIOS, 'remediation', 'direct.agent-play.yaml')) as Record<string, unknown>;
+/** The remediation scenario's second platform, where every agent runs direct. */
+const DIRECT_CONFIG = 'direct.agent-play.yaml';
+const DIRECT_FILE = readConfigFile(resolve(SCENARIOS, 'remediation', DIRECT_CONFIG)) as Record<string, unknown>;
 
 type Rule = ReturnType<typeof rulesOf>[number];
 
@@ -100,9 +102,7 @@ async function runScenario(name: string, objects: readonly K8sObject[], file: Re
 
 /** The config a scenario's folder gives it (`NAME.agent-play.yaml`; the remediation folder's direct platform is run on its own below). */
 function ownConfig(name: string): Record<string, unknown> | undefined {
-  const files = readdirSync(resolve(SCENARIOS, name)).filter(
-    (file) => file.endsWith('.agent-play.yaml') && file !== 'direct.agent-play.yaml',
-  );
+  const files = readdirSync(resolve(SCENARIOS, name)).filter((file) => file.endsWith('.agent-play.yaml') && file !== DIRECT_CONFIG);
   if (files.length === 0) return undefined;
   return readConfigFile(resolve(SCENARIOS, name, files[0])) as Record<string, unknown>;
 }

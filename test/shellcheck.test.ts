@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIS } from '../constructs/model/default-config';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { synthesizePlatform } from '../src/synth/synthesize';
+import { skipNote } from './support/skip-note';
 import { parseManifests } from './support/synth';
 
 const HAS_SHELLCHECK = spawnSync('shellcheck', ['--version'], { encoding: 'utf8' }).status === 0;
@@ -60,7 +61,7 @@ const PLATFORMS: Array<[string, Record<string, unknown>]> = [
   ],
 ];
 
-describe.skipIf(!HAS_SHELLCHECK)(`the synthesized bash${HAS_SHELLCHECK ? '' : ` (skipped: ${SKIP_REASON})`}`, () => {
+describe.skipIf(!HAS_SHELLCHECK)(`the synthesized bash${skipNote(HAS_SHELLCHECK, SKIP_REASON)}`, () => {
   it.each(PLATFORMS)('passes shellcheck: %s', (_name, file) => {
     const scripts = scriptsOf(file);
     expect(scripts.length).toBeGreaterThan(0);

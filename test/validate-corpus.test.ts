@@ -21,6 +21,7 @@ import { readManifestText } from '../src/validate/manifest-reader';
 import { LINT_RULES } from '../src/validate/rules';
 import { SchemaCatalog } from '../src/validate/schema/schema-catalog';
 import { allowed, type Difference, groupDifferences } from './oracle-compare';
+import { corpusGroupId } from './oracle-golden-files';
 import { GOLDEN_FILES, type GroupsGolden, readGolden } from './oracle-goldens';
 import { groupHash } from './oracle-inputs';
 import { ARGO_SCHEMAS_DIR, describeWithUpstream, HAS_UPSTREAM_ARGO, upstreamCorpusFiles } from './support/argo-schemas';
@@ -137,7 +138,7 @@ const listedDifferences = readGolden<{ differences: Difference[] }>(GOLDEN_FILES
 
 /** The file's verdicts beside Argo's: the differences must be the listed ones, each allowed. */
 function expectArgoVerdicts(file: string, text: string, report: ReturnType<typeof validateFile>['report']): void {
-  const group = { id: `corpus/${file}`, files: [{ name: file, text }] };
+  const group = { id: corpusGroupId(file), files: [{ name: file, text }] };
   const answer = argoAnswers.groups[group.id];
   expect(answer?.sha256, 'Argo answered for another text of this file: run npm run oracle').toBe(groupHash(group));
   const differences = groupDifferences(group, answer, report);
@@ -156,7 +157,7 @@ describeWithUpstream('the upstream example corpus through the whole engine', () 
 
     it('finds the corpus and every listed file in it, and Argo answered for each file', () => {
       expect(CORPUS.length).toBeGreaterThan(250);
-      expect(Object.keys(argoAnswers.groups).sort()).toEqual(CORPUS.map((file) => `corpus/${file}`).sort());
+      expect(Object.keys(argoAnswers.groups).sort()).toEqual(CORPUS.map(corpusGroupId).sort());
       for (const listed of Object.keys(EXPECTED_FINDINGS)) expect(CORPUS).toContain(listed);
     });
 

@@ -12,9 +12,10 @@
  * (CI has it, a user's clone does not): tests that read it use `describeWithUpstream`, which skips them
  * with the reason when it is absent.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe } from 'vitest';
+import { CORPUS_GROUP_PREFIX, GOLDEN_FILES, readGolden } from '../oracle-golden-files';
 import { isDnsLabel, isDnsSubdomain } from '../../constructs/model/naming';
 import { builtInArgoSchemas } from '../../src/validate/schema/argo-built-in';
 import { CrdSchema } from '../../src/validate/schema/crd-schema';
@@ -60,11 +61,8 @@ function filesOnDisk(directory: string, recursive: boolean): string[] {
     .map((file) => `${directory}/${file.split(path.sep).join('/')}`);
 }
 
-const CORPUS_GOLDEN = path.resolve(__dirname, '../golden/oracle/corpus.json');
-const CORPUS_GROUP_PREFIX = 'corpus/';
-
 function filesArgoAnswered(directory: string, recursive: boolean): string[] {
-  const golden = JSON.parse(readFileSync(CORPUS_GOLDEN, 'utf8')) as { groups: Record<string, unknown> };
+  const golden = readGolden<{ groups: Record<string, unknown> }>(GOLDEN_FILES.groups.corpus);
   const prefix = `${CORPUS_GROUP_PREFIX}${directory}/`;
   return Object.keys(golden.groups)
     .filter((id) => id.startsWith(prefix) && id.endsWith('.yaml'))
