@@ -113,13 +113,9 @@ function run(args: string[], io: Io): number | Promise<number> {
   const config = loadConfig({ file: options.string('config'), env: io.env });
   const input = progressInput(options, io, apply);
   const print = (workflow: Record<string, unknown>): void =>
-    // As synth writes manifests: YAML 1.1, which kubectl reads, so a stage such as `on` stays a string.
-    io.out(
-      options.string('format') === 'json'
-        ? `${JSON.stringify(workflow, null, 2)}\n`
-        : // What kubectl (YAML 1.1) and YAML 1.2 readers read alike: a stage such as `on` stays a string.
-          toYamlText(workflow),
-    );
+    // As synth writes manifests: what kubectl (YAML 1.1) and YAML 1.2 readers read alike, so a stage such as `on`
+    // stays a string and a reason holding U+2028 stays one line.
+    io.out(options.string('format') === 'json' ? `${JSON.stringify(workflow, null, 2)}\n` : toYamlText(workflow));
   if (input.kind === 'text') {
     print(resumeWorkflow(readProgressText(input.file, io), config, { repository, task, parameters: given }));
     return ExitCode.ok;
