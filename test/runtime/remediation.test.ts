@@ -98,6 +98,20 @@ describe('remediation-decide', () => {
     expect(h.api.seen).toEqual([]);
   });
 
+  it('does nothing for an event of a repository the registry does not hold, or into another branch, reading no play', async () => {
+    const h = harness();
+    await runningPlay(h);
+    expect(await h.run(decideStep, decideEnvironment())).toEqual(NOTHING);
+    register(h);
+    expect(await h.run(decideStep, decideEnvironment({ BASE_BRANCH: 'release' }))).toEqual(NOTHING);
+    expect(h.logs).toEqual([
+      `repository ${REPOSITORY} is not one of the platform's: nothing to do`,
+      `the pull request merges into release, not into main (the branch of ${REPOSITORY}): nothing to do`,
+    ]);
+    expect(h.api.calls('list')).toEqual([]);
+    expect(h.api.calls('get').map((call) => call.name)).toEqual([REGISTRY, REGISTRY]);
+  });
+
   it('does nothing without a live play, or with two', async () => {
     const h = registeredHarness();
     expect(await h.run(decideStep, decideEnvironment())).toEqual(NOTHING);
@@ -235,7 +249,15 @@ describe('remediation-decide', () => {
     const h = registeredHarness();
     h.advance(3_600_000);
     await runningPlay(h);
-    for (const at of ['', 'yesterday', '2026-11-20', '2026-11-20 10:00:00', 'at 2026-11-20T10:00:00Z', '2026-11-20T10:00:0'])
+    for (const at of [
+      '',
+      'yesterday',
+      '2026-11-20',
+      '2026-11-20 10:00:00',
+      'at 2026-11-20T10:00:00Z',
+      ' 2026-11-20T10:00:00Z',
+      '2026-11-20T10:00:0',
+    ])
       expect((await h.run(decideStep, decideEnvironment({ EVENT_AT: at }))).action).toBe('replace');
   });
 

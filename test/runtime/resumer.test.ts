@@ -114,6 +114,22 @@ describe('resume-gate', () => {
     );
   });
 
+  it('ignores an event of a repository the registry does not hold, or into another branch, recording nothing', async () => {
+    const h = harness();
+    await createPlay(h);
+    atGate(h, PLAY, 'review');
+    expect(await h.run(resumeGateStep, environment())).toEqual({ play: '', recorded: 'false' });
+    register(h);
+    expect(await h.run(resumeGateStep, environment({ BASE_BRANCH: 'release' }))).toEqual({ play: '', recorded: 'false' });
+    expect(h.logs).toEqual([
+      `repository ${REPOSITORY} is not one of the platform's: nothing to do`,
+      `the pull request merges into release, not into main (the branch of ${REPOSITORY}): nothing to do`,
+    ]);
+    expect(storedRecord(h)).toBeUndefined();
+    expect(h.api.calls('list')).toEqual([]);
+    expect(node(h)).toMatchObject({ phase: 'Running' });
+  });
+
   it('records the release when there is no live play yet: it waits in the record', async () => {
     const h = registeredHarness();
     h.advance(2000);
