@@ -110,7 +110,9 @@ describe('StageMachineBuilder', () => {
 
   it('throws at build for every mistake, each with what to change', () => {
     const builder = () => new StageMachineBuilder({ agents });
-    expect(() => builder().agent('build', 'ghost').end().build()).toThrow(/stages\[0\]\.agent \(stage "build"\): unknown agent "ghost"; known: .*rex/);
+    expect(() => builder().agent('build', 'ghost').end().build()).toThrow(
+      /stages\[0\]\.agent \(stage "build"\): unknown agent "ghost"; known: .*rex/,
+    );
     expect(() => builder().agent('build', 'rex').gate('wait', []).end().build()).toThrow(/gate "wait" has no releasing event: add one/);
     expect(() => builder().agent('build', 'rex').agent('build', 'blaze').end().build()).toThrow(
       /stage "build" is defined twice .* would be a cycle: give each stage its own name/,
@@ -124,9 +126,9 @@ describe('StageMachineBuilder', () => {
     expect(() => builder().parallel('test', ['tess', 'tess']).end().build()).toThrow(/agent "tess" is listed twice/);
     expect(() => builder().agent('build', 'rex').build()).toThrow(/the last stage must be the end stage/);
     expect(() => builder().after('nowhere').end().build()).toThrow(/after \(stage "nowhere"\): no stage has that name/);
-    expect(() =>
-      builder().gate('wait', Releases.pullRequestOpened()).replaceWithParallel('wait', ['tess', 'probe']).end().build(),
-    ).toThrow(/replaceWithParallel \(stage "wait"\): a gate stage; only an agent stage can run agents in parallel/);
+    expect(() => builder().gate('wait', Releases.pullRequestOpened()).replaceWithParallel('wait', ['tess', 'probe']).end().build()).toThrow(
+      /replaceWithParallel \(stage "wait"\): a gate stage; only an agent stage can run agents in parallel/,
+    );
   });
 
   it('reports every mistake of a build at once, each naming its stage', () => {

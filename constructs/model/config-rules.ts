@@ -37,7 +37,10 @@ export function referenceProblems(config: PlatformConfig): ConfigProblem[] {
   const cliNames = Object.keys(config.clis);
   for (const [name, agent] of Object.entries(config.agents)) {
     if (!cliNames.includes(agent.cli)) {
-      problems.push({ path: ['agents', name, 'cli'], message: `unknown CLI "${agent.cli}"; ${meant(agent.cli, cliNames)}known: ${known(cliNames)}` });
+      problems.push({
+        path: ['agents', name, 'cli'],
+        message: `unknown CLI "${agent.cli}"; ${meant(agent.cli, cliNames)}known: ${known(cliNames)}`,
+      });
     }
   }
   config.repositories.forEach((repository, index) => {

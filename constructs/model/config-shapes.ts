@@ -82,7 +82,7 @@ export const CliSchema = z.strictObject({
   executor: z
     .enum(EXECUTORS)
     .optional()
-    .describe('The executor that runs this CLI in direct execution. @default the CLI\'s name, when it is an executor'),
+    .describe("The executor that runs this CLI in direct execution. @default the CLI's name, when it is an executor"),
   settings: z
     .record(z.string(), z.unknown())
     .default({})
@@ -375,7 +375,9 @@ export const EventsSchema = z.strictObject({
             .url()
             .regex(/^[^{}]*$/, { message: 'expected a URL without braces' })
             .optional()
-            .describe('The public URL GitHub posts to; needed only to let Argo Events create the hook itself. @default none: the hook is made by hand'),
+            .describe(
+              'The public URL GitHub posts to; needed only to let Argo Events create the hook itself. @default none: the hook is made by hand',
+            ),
         })
         .prefault({})
         .describe("The EventSource's webhook server."),
@@ -509,16 +511,15 @@ export const PlatformShapeSchema = z.strictObject({
     'The GitHub side: the resume strategy, the EventBus, the EventSource webhook and its secret, trigger retries, the service accounts.',
   ),
   execution: ExecutionSchema.default(DEFAULT_EXECUTION).describe(
-    'How agent stages run: `coderun` (a CodeRun for the CodeRun controller) or `direct` (the CLI in the play\'s own step); an agent may override it.',
+    "How agent stages run: `coderun` (a CodeRun for the CodeRun controller) or `direct` (the CLI in the play's own step); an agent may override it.",
   ),
-  direct: DirectSchema.prefault({}).describe('Direct execution: the default resources of every direct agent, and the GitHub they work with.'),
+  direct: DirectSchema.prefault({}).describe(
+    'Direct execution: the default resources of every direct agent, and the GitHub they work with.',
+  ),
   remediation: RemediationSchema.prefault({}).describe(
     'Remediation rounds: how many, and whether a push cancels stale reviews (docs/remediation.md).',
   ),
-  projects: z
-    .array(ProjectSchema)
-    .default([])
-    .describe('Projects: tasks of one repository run as child plays in dependency order.'),
+  projects: z.array(ProjectSchema).default([]).describe('Projects: tasks of one repository run as child plays in dependency order.'),
 });
 
 // The types: plain interfaces generated from these schemas (scripts/generate-config-types.ts), so that the

@@ -103,7 +103,6 @@ export const GithubEndpointsSchema = z.strictObject({
     .describe("GitHub's git server, where a direct agent clones its repository."),
 });
 
-
 /**
  * The platform's settings of direct execution (`direct`): the default resources of every direct agent, and
  * the GitHub its agents work with.

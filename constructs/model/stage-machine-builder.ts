@@ -152,7 +152,9 @@ export class StageMachineBuilder {
   private find(step: string, stage: string): number | undefined {
     const index = this.list.findIndex((candidate) => candidate.name === stage);
     if (index >= 0) return index;
-    this.problems.push(`${step} (stage "${stage}"): no stage has that name; stages: ${this.list.map((candidate) => candidate.name).join(', ')}`);
+    this.problems.push(
+      `${step} (stage "${stage}"): no stage has that name; stages: ${this.list.map((candidate) => candidate.name).join(', ')}`,
+    );
     return undefined;
   }
 
@@ -167,7 +169,6 @@ export class StageMachineBuilder {
     this.list.splice(endIndex < 0 ? this.list.length : endIndex, 0, stage);
     return this;
   }
-
 }
 
 function agentDefaults(options: AgentStageOptions): { timeout: string; retries: number; when?: WhenConfig } {

@@ -54,7 +54,11 @@ export function validateCharts(scope: IConstruct, catalog: SchemaCatalog = Schem
   const clusterWide = objects.filter((object) => object.namespace === undefined);
   return mergedReport(
     namespaces.map((namespace) =>
-      validateObjects({ objects: [...objects.filter((object) => object.namespace === namespace), ...clusterWide], catalog, rules: LINT_RULES }),
+      validateObjects({
+        objects: [...objects.filter((object) => object.namespace === namespace), ...clusterWide],
+        catalog,
+        rules: LINT_RULES,
+      }),
     ),
   );
 }
