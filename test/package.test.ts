@@ -54,6 +54,8 @@ const LINKED = [
   'undici-types',
 ];
 
+/** The composition example of the library guide (it moved there from the README). */
+const EXAMPLE_DOC = 'docs/library.md';
 const README_EXAMPLE = /## Composing your own platform in TypeScript[\s\S]*?```ts\n([\s\S]*?)```/;
 
 /**
@@ -159,8 +161,8 @@ beforeAll(() => {
     mkdirSync(path.dirname(target), { recursive: true });
     symlinkSync(path.join(ROOT, 'node_modules', name), target, 'dir');
   }
-  const readme = README_EXAMPLE.exec(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
-  if (!readme) throw new Error("README.md: no TypeScript example under 'Composing your own platform in TypeScript'");
+  const readme = README_EXAMPLE.exec(readFileSync(path.join(ROOT, EXAMPLE_DOC), 'utf8'));
+  if (!readme) throw new Error(`${EXAMPLE_DOC}: no TypeScript example under 'Composing your own platform in TypeScript'`);
   for (const [name, consumer] of Object.entries(CONSUMERS)) {
     const folder = path.join(consumers, name);
     mkdirSync(folder);
@@ -311,7 +313,7 @@ describe("the README's TypeScript example inside the checkout", () => {
     const folder = path.join(ROOT, 'build', `readme-example-${process.pid}`);
     mkdirSync(folder, { recursive: true });
     try {
-      const readme = README_EXAMPLE.exec(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+      const readme = README_EXAMPLE.exec(readFileSync(path.join(ROOT, EXAMPLE_DOC), 'utf8'));
       writeFileSync(path.join(folder, 'example.ts'), readme?.[1] ?? '');
       execFileSync(
         process.execPath,
