@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
+import { ConfigError, type ConfigInputs, resolveConfig } from '../constructs/model/resolve-config';
+import type { LooseConfigInputs } from './support/synth';
 import { DEFAULT_STAGES } from '../constructs/model/default-config';
 
-function problemsOf(inputs: Parameters<typeof resolveConfig>[0]): readonly string[] {
+function problemsOf(inputs: LooseConfigInputs): readonly string[] {
   try {
-    resolveConfig(inputs);
+    resolveConfig(inputs as ConfigInputs);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).problems;
