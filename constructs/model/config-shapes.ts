@@ -8,11 +8,13 @@
 import { z } from 'zod';
 import { DURATION_PATTERN, durationProblem } from './duration';
 import { DEFAULT_AGENTS, DEFAULT_CLIS, DEFAULT_REPOSITORIES, DEFAULT_STAGES } from './default-config';
-import { parseRepository } from './naming';
+import { MAX_TASK_ID, parseRepository } from './naming';
 import { DEFAULT_RUNTIME_IMAGE } from '../runtime/runtime-layout';
 import { pinnedImageProblem } from './image-reference';
+import { configMapKeyProblem, gitBranchProblem, webhookEndpointProblem } from './external-formats';
 import { AgentResourcesSchema, DEFAULT_EXECUTION, DirectSchema, ExecutionSchema } from './direct-execution';
 import { EXECUTORS } from './executors';
+import { RELATIVE_PATH_PATTERN, relativePathProblem } from './relative-path';
 
 const KEY = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const keyMessage = 'expected lower-case letters, digits and "-", starting with a letter';
@@ -45,8 +47,22 @@ function templateExpressionPaths(value: unknown, path: (string | number)[] = [])
   );
 }
 
-/** A Secret's data key, as the API server accepts it. */
-const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
+/** A refinement that reports what `problem` says of a value. */
+const checkedBy =
+  (problem: (value: string) => string | undefined) =>
+  (value: string, context: z.RefinementCtx): void => {
+    const message = problem(value);
+    if (message !== undefined) context.addIssue({ code: 'custom', message });
+  };
+
+/**
+ * A branch: the characters a template and a step carry as they are (no braces, quotes or spaces), in a name
+ * git accepts (`git check-ref-format --branch`).
+ */
+const gitBranch = z
+  .string()
+  .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name', abort: true })
+  .superRefine(checkedBy(gitBranchProblem));
 
 /** `owner/name` as GitHub spells it, checked by the one repository parser. */
 const repositoryName = z.string().superRefine((name, ctx) => {
@@ -56,6 +72,18 @@ const repositoryName = z.string().superRefine((name, ctx) => {
     ctx.addIssue({ code: 'custom', message: (error as Error).message });
   }
 });
+
+/**
+ * A folder inside a repository's checkout, which steps `cd` and clone into (relative-path.ts); the pattern is
+ * for editors (the config's JSON Schema), the refinement says what is wrong.
+ */
+const folderInRepository = z
+  .string()
+  .superRefine((path, ctx) => {
+    const problem = relativePathProblem(path);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ pattern: RELATIVE_PATH_PATTERN });
 
 /** A text that is pasted into a YAML manifest as a quoted string: no quotes, backslashes or line breaks. */
 const plainText = z
@@ -123,9 +151,6 @@ export const AgentSchema = z.strictObject({
   ),
 });
 
-const gitBranch = () => z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name' });
-const relativePath = () => z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' });
-
 /**
  * A repository the platform runs plays for (`repositories[]`): `{ name, service }` is a whole one.
  * @internal zod's type stays out of the public declarations: `RepositoryConfig` is its type.
@@ -133,11 +158,15 @@ const relativePath = () => z.string().regex(/^[A-Za-z0-9._/-]+$/, { message: 'ex
 export const RepositorySchema = z.strictObject({
   name: repositoryName.describe('The repository, `owner/name` as GitHub spells it.'),
   service: keyName.describe('The service: the key of the workspaces and of the CodeRuns.'),
-  branch: gitBranch().default('main').describe('The branch pull requests merge into.'),
-  workingDirectory: relativePath().optional().describe('Where the agents work inside the repository. @default the service'),
+  branch: gitBranch.default('main').describe('The branch pull requests merge into.'),
+  workingDirectory: folderInRepository
+    .optional()
+    .describe('Where the agents work inside the repository: a relative path without `..`. @default the service'),
   docsRepository: repositoryName.optional().describe('The repository that holds the task documents. @default the repository itself'),
-  docsProjectDirectory: relativePath().default('docs').describe('The folder of the task documents in the docs repository.'),
-  docsBranch: gitBranch().optional().describe('The branch of the docs repository. @default the branch'),
+  docsProjectDirectory: folderInRepository
+    .default('docs')
+    .describe('The folder of the task documents in the docs repository: a relative path without `..`.'),
+  docsBranch: gitBranch.optional().describe('The branch of the docs repository. @default the branch'),
   agentClis: z
     .record(keyName, keyName)
     .default({})
@@ -366,7 +395,7 @@ export const EventsSchema = z.strictObject({
         .strictObject({
           endpoint: z
             .string()
-            .regex(/^\/[A-Za-z0-9._/-]*$/, { message: 'expected a path such as /github/webhook' })
+            .superRefine(checkedBy(webhookEndpointProblem))
             .default('/github/webhook')
             .describe('The path GitHub posts its deliveries to.'),
           port: z.number().int().min(1).max(65535).default(12000).describe('The port the EventSource listens on.'),
@@ -386,8 +415,7 @@ export const EventsSchema = z.strictObject({
           name: keyName.default('github-webhook-secret').describe('The name of the Secret.'),
           key: z
             .string()
-            .max(253)
-            .regex(SECRET_KEY, { message: 'expected a Secret key: letters, digits, "-", "_" and "."' })
+            .superRefine(checkedBy(configMapKeyProblem))
             .default('secret')
             .describe('The key of the webhook secret in the Secret.'),
         })
@@ -412,16 +440,20 @@ export const EventsSchema = z.strictObject({
   resumerServiceAccount: keyName.default('agent-play-resumer').describe('The service account the resumer runs as.'),
 });
 
+/** A project's task id: positive, and at most what a CodeRun's 32-bit `taskId` holds. */
+const taskIdNumber = z
+  .number()
+  .int()
+  .positive()
+  .max(MAX_TASK_ID, { message: `expected a task id of at most ${MAX_TASK_ID} (a CodeRun's taskId is a 32-bit integer)` });
+
 /**
  * A task of a project (`projects[].tasks[]`): its id, the tasks it waits for, and its play parameters.
  * @internal zod's type stays out of the public declarations: `ProjectTaskConfig` is its type.
  */
 export const ProjectTaskSchema = z.strictObject({
-  id: z.number().int().positive().describe("The task id, as the play's `task-id` parameter."),
-  dependsOn: z
-    .array(z.number().int().positive())
-    .default([])
-    .describe('Tasks that must finish (their plays succeed) before this one starts.'),
+  id: taskIdNumber.describe("The task id, as the play's `task-id` parameter."),
+  dependsOn: z.array(taskIdNumber).default([]).describe('Tasks that must finish (their plays succeed) before this one starts.'),
   parameters: z
     .record(ParameterNameSchema, ParameterValueSchema)
     .default({})

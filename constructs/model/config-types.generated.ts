@@ -93,7 +93,7 @@ export type RepositoryConfigInput = {
    */
   branch?: string;
   /**
-   * Where the agents work inside the repository.
+   * Where the agents work inside the repository: a relative path without `..`.
    * @default the service
    */
   workingDirectory?: string;
@@ -103,7 +103,7 @@ export type RepositoryConfigInput = {
    */
   docsRepository?: string;
   /**
-   * The folder of the task documents in the docs repository.
+   * The folder of the task documents in the docs repository: a relative path without `..`.
    * @default "docs"
    */
   docsProjectDirectory?: string;
@@ -594,14 +594,14 @@ export type CodeRunSpec = {
   repositoryUrl: string;
   /** Repository that holds the task documents */
   docsRepositoryUrl: string;
-  /** Folder of the task documents */
+  /** Folder of the task documents (relative, no ..) */
   docsProjectDirectory?: string;
   /**
    * Branch of the docs repository
    * @default "main"
    */
   docsBranch?: string;
-  /** Where the agent works; defaults to the service */
+  /** Where the agent works (relative, no ..); defaults to the service */
   workingDirectory?: string;
   /** Legacy model field; cliConfig.model is preferred */
   model: string;
@@ -749,7 +749,7 @@ export type RepositoryConfig = {
    */
   branch: string;
   /**
-   * Where the agents work inside the repository.
+   * Where the agents work inside the repository: a relative path without `..`.
    * @default the service
    */
   workingDirectory?: string;
@@ -759,7 +759,7 @@ export type RepositoryConfig = {
    */
   docsRepository?: string;
   /**
-   * The folder of the task documents in the docs repository.
+   * The folder of the task documents in the docs repository: a relative path without `..`.
    * @default "docs"
    */
   docsProjectDirectory: string;

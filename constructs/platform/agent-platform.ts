@@ -5,7 +5,7 @@ import { CodeRunCrd } from '../crds/coderun-crd';
 import { executionOf } from '../model/direct-execution';
 import type { PlatformConfig, PlatformConfigInput } from '../model/config-shapes';
 import { PlayParameters } from '../model/play-contract';
-import { resolveConfig, unchangedResolvedConfig } from '../model/resolve-config';
+import { ConfigError, resolveConfig, unchangedResolvedConfig } from '../model/resolve-config';
 import { StageMachine } from '../model/stage-machine';
 import { EventBus } from '../events/event-bus';
 import { GateSensor } from '../gate/gate-sensor';
@@ -100,9 +100,13 @@ export class AgentPlatform extends Construct {
     else {
       const given = resolved ?? props.config ?? {};
       const file = namespace === undefined ? given : { ...given, namespace };
-      this.config = resolveConfig({ file: structuredClone(file), fileName: 'AgentPlatform config' });
+      // resolveConfig copies it, reporting at its path what is not plain data (a function, a Proxy whose reading
+      // throws, a value that holds itself).
+      this.config = resolveConfig({ file, fileName: 'AgentPlatform config' });
     }
     const config = this.config;
+    if (props.stages !== undefined && !(props.stages instanceof StageMachine))
+      throw new ConfigError(['AgentPlatform stages: expected a StageMachine (from StageMachineBuilder or StageMachine.fromConfig)']);
     this.stages = StageMachine.fromConfig(props.stages ? { ...config, stages: props.stages.stages } : config);
     // In a user's chart, a plain construct per concern keeps the construct paths, and the objects in that chart.
     const chart = (name: string, namespaced = true): Construct =>
