@@ -50,7 +50,9 @@ export type * from './runtime/step-env';
 export { AgentPlatform, PlatformCharts } from './platform/agent-platform';
 
 // Configuration
-export { AGENT_ROLES, DEFAULT_STAGE_RETRIES, DEFAULT_STAGE_TIMEOUT, PlatformConfigSchema, RESUME_STRATEGIES } from './model/config-schema';
+export { AGENT_ROLES, DEFAULT_STAGE_RETRIES, DEFAULT_STAGE_TIMEOUT, RESUME_STRATEGIES } from './model/config-schema';
+export { CodeRunSpecSchema, CodeRunStatusSchema, PlatformConfigSchema, RemediationSchema } from './model/public-schemas';
+export type { Schema, SchemaIssue, SchemaResult } from './model/public-schemas';
 export { DEFAULT_AGENTS, DEFAULT_CLIS, DEFAULT_CONFIG, DEFAULT_REPOSITORIES, DEFAULT_STAGES } from './model/default-config';
 export { CLI_OVERRIDE_PREFIX, ConfigError, cliOverrideVariable, resolveConfig } from './model/resolve-config';
 export { ProblemsError } from './model/problems-error';
@@ -95,7 +97,6 @@ export { PlayRemediatorTemplate } from './remediation/play-remediator-template';
 export {
   DEFAULT_MAX_ROUNDS,
   NEEDS_FIXES_LABEL,
-  RemediationSchema,
   defaultRemediateConditions,
   remediationPlan,
   roundsExhaustedReason,
@@ -191,7 +192,5 @@ export {
   CODERUN_PLURAL,
   CODERUN_VERSION,
   CodeRunPhases,
-  CodeRunSpecSchema,
-  CodeRunStatusSchema,
   codeRunOpenApiSchema,
 } from './model/coderun-schema';

@@ -108,9 +108,11 @@ describe('StageMachineBuilder', () => {
     );
   });
 
-  it('throws at construction for every mistake, each with what to change', () => {
+  it('throws at build for every mistake, each with what to change', () => {
     const builder = () => new StageMachineBuilder({ agents });
-    expect(() => builder().agent('build', 'ghost').end().build()).toThrow(/stages\[0\]\.agent: unknown agent "ghost"; known: .*rex/);
+    expect(() => builder().agent('build', 'ghost').end().build()).toThrow(
+      /stages\[0\]\.agent \(stage "build"\): unknown agent "ghost"; known: .*rex/,
+    );
     expect(() => builder().agent('build', 'rex').gate('wait', []).end().build()).toThrow(/gate "wait" has no releasing event: add one/);
     expect(() => builder().agent('build', 'rex').agent('build', 'blaze').end().build()).toThrow(
       /stage "build" is defined twice .* would be a cycle: give each stage its own name/,
@@ -123,10 +125,39 @@ describe('StageMachineBuilder', () => {
     ).toThrow(/unknown play parameter "team"; known: task-type \(declare it under play\.parameters\)/);
     expect(() => builder().parallel('test', ['tess', 'tess']).end().build()).toThrow(/agent "tess" is listed twice/);
     expect(() => builder().agent('build', 'rex').build()).toThrow(/the last stage must be the end stage/);
-    expect(() => builder().after('nowhere')).toThrow(/no stage named "nowhere"/);
-    expect(() => builder().gate('wait', Releases.pullRequestOpened()).replaceWithParallel('wait', ['tess', 'probe'])).toThrow(
-      /only an agent stage can run agents in parallel/,
+    expect(() => builder().after('nowhere').end().build()).toThrow(/after \(stage "nowhere"\): no stage has that name/);
+    expect(() => builder().gate('wait', Releases.pullRequestOpened()).replaceWithParallel('wait', ['tess', 'probe']).end().build()).toThrow(
+      /replaceWithParallel \(stage "wait"\): a gate stage; only an agent stage can run agents in parallel/,
     );
+  });
+
+  it('reports every mistake of a build at once, each naming its stage', () => {
+    const built = () =>
+      new StageMachineBuilder({ agents })
+        .agent('build', 'rex')
+        .after('nowhere')
+        .agent('review', 'ghost', { timeout: '5x' })
+        .gate('wait', [])
+        .replaceWithParallel('wait', ['tess'])
+        .remove('gone')
+        .end()
+        .build();
+    expect(built).toThrow(Error);
+    let problems: string[] = [];
+    try {
+      built();
+    } catch (error) {
+      problems = (error as Error).message.split('\n').slice(1);
+    }
+    expect(problems).toEqual([
+      'after (stage "nowhere"): no stage has that name; stages: build',
+      'timeout (stage "review"): "5x" is not a duration: expected a whole number and a unit, e.g. 90s, 30m, 4h, 7d',
+      'replaceWithParallel (stage "wait"): a gate stage; only an agent stage can run agents in parallel',
+      'remove (stage "gone"): no stage has that name; stages: build, review, wait',
+      expect.stringMatching(/^stages\[1\]\.agent \(stage "review"\): unknown agent "ghost"; known: rex, /),
+      expect.stringMatching(/^stages\[2\]\.release \(stage "wait"\): gate "wait" has no releasing event/),
+    ]);
+    for (const problem of problems) expect(problem).toMatch(/\(stage "[a-z-]+"\)/);
   });
 
   it('checks a given machine against the platform registry', () => {

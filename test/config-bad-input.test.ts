@@ -11,6 +11,7 @@ import { stringify } from 'yaml';
 import { DEFAULT_AGENTS } from '../constructs/model/default-config';
 import { durationSeconds, MAX_DURATION_SECONDS } from '../constructs/model/duration';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
+import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
 import { synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
 import { runCapturing } from './support/run-cli';
@@ -20,7 +21,7 @@ const scratch = useScratchDirs('agent-play-config-bad-');
 
 function problemsOf(file: unknown): readonly string[] {
   try {
-    resolveConfig({ file, env: {} });
+    resolveConfig({ file: file as PlatformConfigInput, env: {} });
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).problems;

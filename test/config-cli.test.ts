@@ -118,7 +118,7 @@ describe('agent-play config validate', () => {
     const run = runCapturing(['config', 'validate', '--config', file]);
     expect(run.code).toBe(2);
     expect(run.err.trim().split('\n')).toEqual([
-      'agents.cleo.cli: unknown CLI "cursr"; known: claude, codex, cursor, factory, opencode, gemini',
+      'agents.cleo.cli: unknown CLI "cursr"; did you mean cursor? known: claude, codex, cursor, factory, opencode, gemini',
       'stages[0].agent: unknown agent "ghost"; known: rex, blaze, cleo, tess, cipher, morgan',
     ]);
     expect(existsSync(file)).toBe(true);

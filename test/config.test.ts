@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
+import { ConfigError, type ConfigInputs, resolveConfig } from '../constructs/model/resolve-config';
+import type { LooseConfigInputs } from './support/synth';
 import { DEFAULT_STAGES } from '../constructs/model/default-config';
 
-function problemsOf(inputs: Parameters<typeof resolveConfig>[0]): readonly string[] {
+function problemsOf(inputs: LooseConfigInputs): readonly string[] {
   try {
-    resolveConfig(inputs);
+    resolveConfig(inputs as ConfigInputs);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).problems;
@@ -86,8 +87,20 @@ describe('a config file', () => {
 describe('bad configuration', () => {
   it('names the path and the known values for an unknown CLI', () => {
     expect(problemsOf({ file: { agents: { cleo: { cli: 'cursr' } } } })).toEqual([
-      'agents.cleo.cli: unknown CLI "cursr"; known: claude, codex, cursor, factory, opencode, gemini',
+      'agents.cleo.cli: unknown CLI "cursr"; did you mean cursor? known: claude, codex, cursor, factory, opencode, gemini',
     ]);
+  });
+
+  it('says which built-in agent a misspelt one meant, and reports the other problems in the same run', () => {
+    expect(problemsOf({ file: { agents: { rexx: { model: 'gpt-5' }, cleo: { cli: 'cursr' } } } })).toEqual([
+      'agents.cleo.cli: unknown CLI "cursr"; did you mean cursor? known: claude, codex, cursor, factory, opencode, gemini',
+      'agents.rexx: unknown agent rexx; did you mean rex?',
+    ]);
+    expect(problemsOf({ file: { clis: { codx: { settings: {} } } } })).toEqual(['clis.codx: unknown CLI codx; did you mean codex?']);
+    // A new agent far from every built-in name is a new agent: its missing fields are what to fix.
+    expect(problemsOf({ file: { agents: { probe: { model: 'gpt-5' } } } })).toContain(
+      'agents.probe.githubApp: Invalid input: expected string, received undefined',
+    );
   });
 
   it('reports every problem, one line each', () => {
@@ -165,7 +178,7 @@ describe('environment overrides (seed 004)', () => {
 
   it('says which variable set a bad value', () => {
     expect(problemsOf({ env: { AGENT_PLAY_CLI_TESS: 'cursr' } })).toEqual([
-      'agents.tess.cli: unknown CLI "cursr"; known: claude, codex, cursor, factory, opencode, gemini (set by AGENT_PLAY_CLI_TESS)',
+      'agents.tess.cli: unknown CLI "cursr"; did you mean cursor? known: claude, codex, cursor, factory, opencode, gemini (set by AGENT_PLAY_CLI_TESS)',
     ]);
   });
 

@@ -14,6 +14,7 @@ import {
 } from '../constructs/model/direct-execution';
 import { EXECUTOR_TABLE, EXECUTORS } from '../constructs/model/executors';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
+import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
 import { synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
 import { parseManifests, type K8sObject } from './support/synth';
@@ -21,7 +22,7 @@ import { testChart } from './support/test-chart';
 
 function problemsOf(file: unknown): readonly string[] {
   try {
-    resolveConfig({ file, env: {} });
+    resolveConfig({ file: file as PlatformConfigInput, env: {} });
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).problems;

@@ -3,10 +3,11 @@
  * decision, made by updating test/public-api.txt), `AgentPlatform` takes what a user writes, and a user's
  * own app gets agent-play's checks at `app.synth()` through `validatePlatform`.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ApiObject, App, Chart } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import * as library from '../constructs';
 import { AgentPlatform, resolveConfig } from '../constructs';
 import * as validate from '../src/validate';
@@ -88,8 +89,66 @@ describe('validatePlatform(app): the checks of agent-play validate at app.synth(
     });
     validate.validatePlatform(app, { onWarning: () => undefined });
     expect(() => app.synth()).toThrow(
-      /custom\.yaml: WorkflowTemplate\/bad: spec\.templates\[0\]\.dag\.tasks\[0\]\.colour: unknown field.*\[schema\]/,
+      /\n {2}\[agent-play validate\] custom\.k8s\.yaml: WorkflowTemplate\/bad: spec\.templates\[0\]\.dag\.tasks\[0\]\.colour: unknown field.*\[schema\]/,
     );
     expect(() => app.synth()).toThrow(/template "missing"/);
+  });
+});
+
+describe('where a platform lives (docs/library.md)', () => {
+  const scratch = useScratchDirs('agent-play-placement-');
+  const filesOf = (folder: string) => new Map(readdirSync(folder).map((file) => [file, readFileSync(path.join(folder, file), 'utf8')]));
+
+  it("inside a user's chart: every object in that chart's one file, in its namespace; the CRD without one", () => {
+    const app = new App({ outdir: scratch() });
+    const chart = new Chart(app, 'mine', { namespace: 'team-c' });
+    new AgentPlatform(chart, 'platform');
+    validate.validatePlatform(app);
+    app.synth();
+    const files = filesOf(app.outdir);
+    expect([...files.keys()]).toEqual(['mine.k8s.yaml']);
+    const documents = parseAllDocuments(files.get('mine.k8s.yaml') ?? '').map((document) => document.toJSON());
+    expect(documents.length).toBeGreaterThan(20);
+    for (const document of documents) {
+      if (document.kind === 'CustomResourceDefinition') expect(document.metadata.namespace).toBeUndefined();
+      else expect(document.metadata.namespace, `${document.kind}/${document.metadata.name}`).toBe('team-c');
+    }
+    expect(documents.filter((document) => document.kind === 'CustomResourceDefinition')).toHaveLength(1);
+  });
+
+  it('two platforms in one app: each in its namespace, the CRD once, no false events-namespace finding', () => {
+    const app = new App({ outdir: scratch() });
+    new AgentPlatform(app, 'a', { config: { namespace: 'team-a' } });
+    new AgentPlatform(app, 'b', { config: { namespace: 'team-b' } });
+    expect(validate.validateCharts(app).findings.filter((finding) => finding.severity === 'error')).toEqual([]);
+    validate.validatePlatform(app);
+    app.synth();
+    const texts = [...filesOf(app.outdir).values()].join('\n');
+    expect(texts.match(/kind: CustomResourceDefinition/g)).toHaveLength(1);
+    expect(texts).toMatch(/namespace: team-a/);
+    expect(texts).toMatch(/namespace: team-b/);
+    expect(texts).not.toMatch(/namespace: agents/);
+  });
+
+  it("starts each error line with the check's name and the file the app writes, not a stray []", () => {
+    const app = new App({ outdir: scratch() });
+    new AgentPlatform(app, 'a', { config: { namespace: 'team-a' } });
+    const stray = new Chart(app, 'stray', { namespace: 'team-z' });
+    new ApiObject(stray, 'sensor', {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Sensor',
+      metadata: { name: 'stray' },
+      spec: { dependencies: [{ name: 'push', eventSourceName: 'github', eventName: 'github' }], triggers: [] },
+    });
+    validate.validatePlatform(app, { onWarning: () => undefined });
+    let message = '';
+    try {
+      app.synth();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    const lines = message.split('\n').slice(1);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^ {2}\[agent-play validate\] stray\.k8s\.yaml: Sensor\/stray: /);
   });
 });

@@ -5,6 +5,7 @@ import { Releases } from '../constructs/model/releases';
 import { DEFAULT_MAX_ROUNDS, remediationPlan } from '../constructs/remediation/remediation';
 import { REMEDIATOR_PARAMETERS, REMEDIATOR_TEMPLATE_NAME } from '../constructs/remediation/remediator-contract';
 import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
+import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
 import { ProblemsError } from '../constructs/model/problems-error';
 import { StageMachineBuilder } from '../constructs/model/stage-machine-builder';
 import { REMEDIATOR_GRANTS } from '../constructs/rbac/events-rbac';
@@ -71,7 +72,7 @@ describe('remediation config', () => {
       { name: 'completed', type: 'end' },
     ];
     try {
-      resolveConfig({ file: { stages }, env: {} });
+      resolveConfig({ file: { stages } as PlatformConfigInput, env: {} });
       expect.unreachable('the config should be refused');
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);

@@ -7,6 +7,7 @@ import { App } from 'cdk8s';
 import { describe, expect, it } from 'vitest';
 import { AgentPlatform } from '../constructs/platform/agent-platform';
 import { resolveConfig, unchangedResolvedConfig } from '../constructs/model/resolve-config';
+import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
 import { synthesizeApp } from '../src/synth/synthesize-app';
 
 /** A config that sets much of what a user can: namespace, direct execution, remediation rounds, two repositories, a project. */
@@ -30,7 +31,7 @@ const synthesized = (config: unknown): string => {
 
 describe('a resolved config handed back unchanged', () => {
   it('is copied exactly as a second parse gives it, for the default and for a rich config', () => {
-    for (const config of [resolveConfig({}), resolveConfig({ file: structuredClone(RICH_INPUT), env: {} })]) {
+    for (const config of [resolveConfig({}), resolveConfig({ file: structuredClone(RICH_INPUT) as PlatformConfigInput, env: {} })]) {
       const copy = unchangedResolvedConfig(config);
       expect(copy).toStrictEqual(resolveConfig({ file: structuredClone(config), env: {} }));
       expect(copy).not.toBe(config);
@@ -38,7 +39,7 @@ describe('a resolved config handed back unchanged', () => {
   });
 
   it('builds the same platform as the config parsed again', () => {
-    const config = resolveConfig({ file: structuredClone(RICH_INPUT), env: {} });
+    const config = resolveConfig({ file: structuredClone(RICH_INPUT) as PlatformConfigInput, env: {} });
     expect(synthesized(config)).toBe(synthesized(structuredClone(config)));
   });
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Releases } from '../constructs/model/releases';
 import { resolveConfig } from '../constructs/model/resolve-config';
+import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
 import { StageMachine } from '../constructs/model/stage-machine';
 import { StageMachineBuilder } from '../constructs/model/stage-machine-builder';
 import type { Step } from '../src/simulate/scenario';
@@ -33,7 +34,7 @@ async function run(strategy: string, steps: Step[], taskType: string): Promise<S
   const file = { stages: composedStages(), events: { resume: strategy } };
   const platform = synth({ env: {}, file });
   const plays = [{ repository: REPO, task: 5, stage: 'implementation', parameters: { 'task-type': taskType } }];
-  return simulate({ config: resolveConfig({ env: {}, file }), objects: platform.objects }, { plays, steps });
+  return simulate({ config: resolveConfig({ env: {}, file: file as PlatformConfigInput }), objects: platform.objects }, { plays, steps });
 }
 
 const github = (event: string, payload: Record<string, unknown>, delivery: string): Step => ({ github: event, payload, delivery });

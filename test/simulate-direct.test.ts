@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { agentExecution } from '../constructs/model/direct-execution';
 import { resolveConfig } from '../constructs/model/resolve-config';
+import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
 import { readConfigFile } from '../src/config/load-config';
 import { simulatedProgressRecord } from '../src/simulate/progress-record';
 import { loadScenario, type Scenario } from '../src/simulate/scenario';
@@ -147,7 +148,7 @@ describe('coderun and mixed platforms', () => {
       agentClis: { rex: 'codex' },
     }));
     const file = { execution: 'direct', repositories };
-    const config = resolveConfig({ file, env: {} });
+    const config = resolveConfig({ file: file as PlatformConfigInput, env: {} });
     expect(agentExecution(config, config.repositories[0], 'rex')).toEqual({ mode: 'direct', cli: 'codex' });
     const report = await run(file, REMEDIATION);
     expect(report.pods.filter((pod) => pod.agent === 'rex').map((pod) => pod.cli)).toEqual(['codex', 'codex', 'codex']);

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../constructs/model/resolve-config';
+import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
 import { runCli } from '../src/cli';
 import type { Scenario, Step } from '../src/simulate/scenario';
 import { simulate, type SimulationReport } from '../src/simulate/simulate';
@@ -233,7 +234,7 @@ describe('a quality gate under the failures', () => {
 
 describe('the workflow-name strategy', () => {
   it('records nothing for a pull request that names no task (no task-none record)', async () => {
-    const inputs = { file: { events: { resume: 'workflow-name' } }, env: {} };
+    const inputs = { file: { events: { resume: 'workflow-name' } } as PlatformConfigInput, env: {} };
     const report = await simulate(
       { config: resolveConfig(inputs), objects: synth(inputs).objects },
       {

@@ -38,9 +38,9 @@ describe('StageMachine', () => {
       { name: 'done', type: 'end' },
       { name: 'build', type: 'agent', agent: 'ghost', timeout: '1h', retries: 0 },
     ];
-    expect(() => new StageMachine(broken, agents)).toThrow(/stages\[0\]\.type: only the last stage may be an end stage/);
-    expect(() => new StageMachine(broken, agents)).toThrow(/stages\[1\]: the last stage must be the end stage/);
-    expect(() => new StageMachine(broken, agents)).toThrow(/stages\[1\]\.agent: unknown agent "ghost"/);
+    expect(() => new StageMachine(broken, agents)).toThrow(/stages\[0\]\.type \(stage "done"\): only the last stage may be an end stage/);
+    expect(() => new StageMachine(broken, agents)).toThrow(/stages\[1\] \(stage "build"\): the last stage must be the end stage/);
+    expect(() => new StageMachine(broken, agents)).toThrow(/stages\[1\]\.agent \(stage "build"\): unknown agent "ghost"/);
   });
 
   it('refuses release conditions that can never match', () => {

@@ -130,7 +130,7 @@ describe('agent-play synth', () => {
     const result = run(['synth', '--config', file, '--out', out]);
     expect(result.code).toBe(2);
     expect(result.err.trimEnd().split('\n')).toEqual([
-      'agents.cleo.cli: unknown CLI "cursr"; known: claude, codex, cursor, factory, opencode, gemini',
+      'agents.cleo.cli: unknown CLI "cursr"; did you mean cursor? known: claude, codex, cursor, factory, opencode, gemini',
       'workspace.size: expected a size such as 10Gi',
     ]);
     expect(existsSync(out)).toBe(false);

@@ -17,7 +17,10 @@ export {
   CodeRunPhases,
 } from './coderun-api';
 
-/** A CodeRun's `cliConfig`: the CLI, model and settings one run uses. */
+/**
+ * A CodeRun's `cliConfig`: the CLI, model and settings one run uses.
+ * @internal zod's types stay out of the public declarations.
+ */
 export const CliRunConfigSchema = z.strictObject({
   /** The CLI that runs the agent: claude, codex, cursor, factory, opencode, gemini, or another configured one. */
   cliType: z
@@ -32,7 +35,10 @@ export const CliRunConfigSchema = z.strictObject({
   modelRotation: z.array(z.string()).optional().describe('Models to rotate through on retries'),
 });
 
-/** An environment variable of a CodeRun filled from a Secret key. */
+/**
+ * An environment variable of a CodeRun filled from a Secret key.
+ * @internal zod's types stay out of the public declarations.
+ */
 export const SecretEnvSchema = z.strictObject({
   name: z.string().min(1),
   secretName: z.string().min(1),
@@ -42,7 +48,10 @@ export const SecretEnvSchema = z.strictObject({
 /** A folder inside the checkout, as the config requires it: the API server refuses any other (relative-path.ts). */
 const RELATIVE_PATH = new RegExp(RELATIVE_PATH_PATTERN);
 
-/** A CodeRun's `spec`: the task, repository, agent and CLI of one run. */
+/**
+ * A CodeRun's `spec`: the task, repository, agent and CLI of one run.
+ * @internal zod's types stay out of the public declarations.
+ */
 export const CodeRunSpecSchema = z.strictObject({
   taskId: z.number().int().min(0).max(4294967295).describe('Task id'),
   service: z.string().min(1).describe('Service: the key of the workspace PVCs'),
@@ -75,7 +84,10 @@ const ConditionSchema = z.strictObject({
   message: z.string().optional(),
 });
 
-/** A CodeRun's `status`, as the controller writes it; the play waits on `phase`. */
+/**
+ * A CodeRun's `status`, as the controller writes it; the play waits on `phase`.
+ * @internal zod's types stay out of the public declarations.
+ */
 export const CodeRunStatusSchema = z.strictObject({
   phase: z.string().optional().describe('Pending, Running, Succeeded or Failed'),
   message: z.string().optional(),
@@ -97,10 +109,8 @@ export const CodeRunStatusSchema = z.strictObject({
   workCompleted: z.boolean().optional(),
 });
 
-/** A CodeRun's `spec`, as written into a manifest. */
-export type CodeRunSpec = z.input<typeof CodeRunSpecSchema>;
-/** A CodeRun's `status`, as read from the cluster. */
-export type CodeRunStatus = z.input<typeof CodeRunStatusSchema>;
+// Their types: plain interfaces generated from these schemas (scripts/generate-config-types.ts).
+export type { CodeRunSpec, CodeRunStatus } from './config-types.generated';
 
 type JsonSchema = { [key: string]: unknown };
 

@@ -14,6 +14,7 @@ import { BUILT_IN_PARAMETERS, CONDITION_PARAMETERS } from './play-contract';
 import { stageProblems } from './stage-rules';
 import { directExecutionProblems } from './direct-execution';
 import { remediationProblems } from '../remediation/remediation';
+import { nearestName } from './nearest-name';
 
 export interface ConfigProblem {
   readonly path: (string | number)[];
@@ -24,13 +25,22 @@ function known(keys: Iterable<string>): string {
   return [...keys].join(', ');
 }
 
+/** `did you mean X? ` when `name` is a typo of a known one. */
+function meant(name: string, keys: Iterable<string>): string {
+  const nearest = nearestName(name, keys);
+  return nearest === undefined ? '' : `did you mean ${nearest}? `;
+}
+
 /** Every reference between parts of the config that does not resolve, at the path to change. */
 export function referenceProblems(config: PlatformConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const cliNames = Object.keys(config.clis);
   for (const [name, agent] of Object.entries(config.agents)) {
     if (!cliNames.includes(agent.cli)) {
-      problems.push({ path: ['agents', name, 'cli'], message: `unknown CLI "${agent.cli}"; known: ${known(cliNames)}` });
+      problems.push({
+        path: ['agents', name, 'cli'],
+        message: `unknown CLI "${agent.cli}"; ${meant(agent.cli, cliNames)}known: ${known(cliNames)}`,
+      });
     }
   }
   config.repositories.forEach((repository, index) => {

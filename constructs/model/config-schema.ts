@@ -14,6 +14,7 @@ export * from './config-shapes';
  * The whole platform configuration (`agent-play.yaml`): parses what a user writes into a `PlatformConfig`,
  * each problem reported at its path: the shapes of config-shapes.ts, then the rules between fields of
  * config-rules.ts.
+ * @internal zod's types stay out of the public declarations (`PlatformConfigSchema` of public-schemas.ts is the public one).
  */
 export const PlatformConfigSchema = PlatformShapeSchema.superRefine((config, ctx) => {
   for (const problem of referenceProblems(config)) ctx.addIssue({ code: 'custom', ...problem });

@@ -91,96 +91,123 @@ const plainText = z
   .min(1)
   .regex(/^[^"\\\n\r{}]*$/, { message: 'expected text without quotes, backslashes, braces or line breaks' });
 
-/** A container image pinned by version or digest; `latest` is refused, since it changes under a running play. */
+/**
+ * A container image pinned by version or digest; `latest` is refused, since it changes under a running play.
+ * @internal zod's types stay out of the public declarations.
+ */
 export const PinnedImageSchema = z.string().superRefine((image, ctx) => {
   const problem = pinnedImageProblem(image);
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-/** A CLI of the registry (`clis.{name}`): the image its jobs run and the model settings it starts with. */
+/**
+ * A CLI of the registry (`clis.{name}`): the image its jobs run and the model settings it starts with.
+ * @internal zod's type stays out of the public declarations: `CliConfig` is its type.
+ */
 export const CliSchema = z.strictObject({
-  /** The image the agent's job runs, pinned by version. */
-  image: PinnedImageSchema,
-  /** The model provider whose API key the CLI needs. */
-  provider: plainText.optional(),
-  /** The executor that runs this CLI in direct execution (executors.ts). @default the key, when it is an executor */
-  executor: z.enum(EXECUTORS).optional(),
-  /** Free-form settings passed to the CLI as `cliConfig.settings` (no `{{`: they reach the templates). */
+  image: PinnedImageSchema.describe("The image the agent's job runs, pinned by version or digest (`latest` is refused)."),
+  provider: plainText.optional().describe('The model provider whose API key the CLI needs, e.g. anthropic. @default none'),
+  executor: z
+    .enum(EXECUTORS)
+    .optional()
+    .describe("The executor that runs this CLI in direct execution. @default the CLI's name, when it is an executor"),
   settings: z
     .record(z.string(), z.unknown())
     .default({})
     .superRefine((settings, ctx) => {
       for (const path of templateExpressionPaths(settings)) ctx.addIssue({ code: 'custom', path, message: TEMPLATE_MESSAGE });
-    }),
+    })
+    .describe('Free-form settings passed to the CLI as `cliConfig.settings`; no `{{`, since they reach the templates.'),
 });
 
 /** The roles an agent may have; `implementation` agents share the repository workspace, every other role works in its own. */
 export const AGENT_ROLES = ['implementation', 'quality', 'security', 'testing', 'docs', 'devops', 'review', 'integration'] as const;
 
-/** An agent of the registry (`agents.{name}`): its GitHub App, role, CLI binding and system prompt. */
+/**
+ * An agent of the registry (`agents.{name}`): its GitHub App, role, CLI binding and system prompt.
+ * @internal zod's type stays out of the public declarations: `AgentConfig` is its type.
+ */
 export const AgentSchema = z.strictObject({
-  /** The GitHub App the agent acts as, e.g. `5DLabs-Cleo`. */
-  githubApp: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,33}$/, { message: 'expected a GitHub App name, e.g. 5DLabs-Cleo' }),
-  /** Implementation agents share the repository's workspace; every other role gets its own. */
-  role: z.enum(AGENT_ROLES),
-  /** The CLI (executor) the agent runs with: a key of `clis`. */
-  cli: keyName,
-  model: plainText,
-  maxTokens: z.number().int().positive(),
-  temperature: z.number().min(0).max(2),
-  reasoningEffort: z.enum(['low', 'medium', 'high']).optional(),
-  description: plainText.optional(),
-  systemPrompt: z.string().min(1),
-  /** How this agent's stages run. @default the platform's `execution` */
-  execution: ExecutionSchema.optional(),
-  /** Direct execution only: this agent's container resources, over the platform's `direct.resources`. @default - the platform's */
-  resources: AgentResourcesSchema.optional(),
+  githubApp: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,33}$/, { message: 'expected a GitHub App name, e.g. 5DLabs-Cleo' })
+    .describe('The GitHub App the agent acts as, e.g. `5DLabs-Cleo`.'),
+  role: z
+    .enum(AGENT_ROLES)
+    .describe("The agent's role: implementation agents share the repository's workspace; every other role gets its own."),
+  cli: keyName.describe('The CLI (executor) the agent runs with: a key of `clis`.'),
+  model: plainText.describe('The model the CLI runs, e.g. claude-sonnet-4.'),
+  maxTokens: z.number().int().positive().describe('The largest response of the model, in tokens.'),
+  temperature: z.number().min(0).max(2).describe('The sampling temperature, from 0 to 2.'),
+  reasoningEffort: z
+    .enum(['low', 'medium', 'high'])
+    .optional()
+    .describe("The model's reasoning effort, for CLIs that take one. @default the CLI's own"),
+  description: plainText.optional().describe('What the agent does, for people reading the registry. @default none'),
+  systemPrompt: z.string().min(1).describe("The agent's system prompt."),
+  execution: ExecutionSchema.optional().describe("How this agent's stages run: coderun or direct. @default the platform's `execution`"),
+  resources: AgentResourcesSchema.optional().describe(
+    "Direct execution only: this agent's container resources, over the platform's `direct.resources`. @default the platform's",
+  ),
 });
 
-/** A repository the platform runs plays for (`repositories[]`): `{ name, service }` is a whole one. */
+/**
+ * A repository the platform runs plays for (`repositories[]`): `{ name, service }` is a whole one.
+ * @internal zod's type stays out of the public declarations: `RepositoryConfig` is its type.
+ */
 export const RepositorySchema = z.strictObject({
-  /** `owner/name` as GitHub spells it. */
-  name: repositoryName,
-  /** The service: the key of the workspaces and of the CodeRuns. */
-  service: keyName,
-  /** The branch pull requests merge into. */
-  branch: gitBranch.default('main'),
-  /** Where the agents work inside the repository: a relative path without `..`. @default the service */
-  workingDirectory: folderInRepository.optional(),
-  /** The repository that holds the task documents. @default the repository itself */
-  docsRepository: repositoryName.optional(),
-  /** The folder of the task documents in the docs repository: a relative path without `..`. */
-  docsProjectDirectory: folderInRepository.default('docs'),
-  /** The branch of the docs repository. @default the branch */
-  docsBranch: gitBranch.optional(),
-  /** Agents that use another CLI in this repository than their registry binding, e.g. `{ rex: codex }`. */
-  agentClis: z.record(keyName, keyName).default({}),
+  name: repositoryName.describe('The repository, `owner/name` as GitHub spells it.'),
+  service: keyName.describe('The service: the key of the workspaces and of the CodeRuns.'),
+  branch: gitBranch.default('main').describe('The branch pull requests merge into.'),
+  workingDirectory: folderInRepository
+    .optional()
+    .describe('Where the agents work inside the repository: a relative path without `..`. @default the service'),
+  docsRepository: repositoryName.optional().describe('The repository that holds the task documents. @default the repository itself'),
+  docsProjectDirectory: folderInRepository
+    .default('docs')
+    .describe('The folder of the task documents in the docs repository: a relative path without `..`.'),
+  docsBranch: gitBranch.optional().describe('The branch of the docs repository. @default the branch'),
+  agentClis: z
+    .record(keyName, keyName)
+    .default({})
+    .describe('Agents that use another CLI in this repository than their registry binding, e.g. `{ rex: codex }`.'),
 });
 
-const ReleaseSchema = z.strictObject({
-  /** The GitHub event (the `X-GitHub-Event` header). */
-  event: z.enum(['pull_request', 'pull_request_review']),
-  /** The event's actions that count (`body.action`). */
-  actions: z.array(z.string().regex(/^[a-z_]+$/, { message: 'expected a GitHub action such as opened' })).min(1),
-  /** For reviews: the review state that counts. */
-  reviewState: z.enum(['approved', 'changes_requested', 'commented']).optional(),
-  /** For `labeled`: the label that counts. */
+/**
+ * One GitHub event that releases a gate (or sends a task back).
+ * @internal zod's type stays out of the public declarations: `ReleaseConfig` is its type.
+ */
+export const ReleaseSchema = z.strictObject({
+  event: z.enum(['pull_request', 'pull_request_review']).describe('The GitHub event (the `X-GitHub-Event` header).'),
+  actions: z
+    .array(z.string().regex(/^[a-z_]+$/, { message: 'expected a GitHub action such as opened' }))
+    .min(1)
+    .describe("The event's actions that count (`body.action`), e.g. opened, labeled, submitted, closed."),
+  reviewState: z
+    .enum(['approved', 'changes_requested', 'commented'])
+    .optional()
+    .describe('For reviews: the review state that counts. @default any state'),
   label: z
     .string()
     .regex(/^[A-Za-z0-9._-]+$/, { message: 'expected a label name' })
-    .optional(),
-  /** For `closed`: whether the pull request must be merged. */
-  merged: z.boolean().optional(),
-  /** Agents whose bot must be the reviewer or sender; empty means anyone. */
-  by: z.array(keyName).default([]),
+    .optional()
+    .describe('For `labeled`: the label that counts. @default any label'),
+  merged: z.boolean().optional().describe('For `closed`: whether the pull request must be merged. @default either'),
+  by: z.array(keyName).default([]).describe('Agents whose bot must be the reviewer or sender; empty means anyone.'),
 });
 
 const stageName = z.string().max(50).regex(KEY, { message: keyMessage });
 
-/** A play parameter's name: what `when` conditions test and what a submission (or a project task) sets. */
+/**
+ * A play parameter's name: what `when` conditions test and what a submission (or a project task) sets.
+ * @internal zod's types stay out of the public declarations.
+ */
 export const ParameterNameSchema = z.string().max(63).regex(KEY, { message: keyMessage });
 
-/** A play parameter's value, as a config, a project task or `agent-play resume --parameter` gives it. */
+/**
+ * A play parameter's value, as a config, a project task or `agent-play resume --parameter` gives it.
+ * @internal zod's types stay out of the public declarations.
+ */
 export const ParameterValueSchema = z
   .string()
   .regex(/^[^"\\\n\r{}']*$/, { message: 'expected a value without quotes, backslashes, braces or line breaks' });
@@ -188,12 +215,11 @@ export const ParameterValueSchema = z
 /**
  * A condition on a stage: it runs only for tasks whose play parameter has one of these values, and is
  * skipped (not failed) for every other task.
+ * @internal zod's type stays out of the public declarations: `WhenConfig` is its type.
  */
-const WhenSchema = z.strictObject({
-  /** A play parameter: `task-type`, or one declared in `play.parameters`. */
-  parameter: ParameterNameSchema,
-  /** The values for which the stage runs. */
-  in: z.array(plainText).min(1),
+export const WhenSchema = z.strictObject({
+  parameter: ParameterNameSchema.describe('A play parameter: `task-type`, or one declared in `play.parameters`.'),
+  in: z.array(plainText).min(1).describe('The values for which the stage runs.'),
 });
 
 /** How long one attempt of an agent may run, unless the stage says otherwise. */
@@ -207,54 +233,87 @@ export const MAX_TRIGGER_RETRIES = 10;
 /** Retries of a Sensor's trigger unless the config says otherwise. */
 export const DEFAULT_TRIGGER_RETRIES = 3;
 
-const AgentStageSchema = z.strictObject({
-  name: stageName,
-  type: z.literal('agent'),
-  /** The agent that works in this stage: a key of `agents`. Give either `agent` or `agents`. */
-  agent: keyName.optional(),
-  /** Several agents that work in this stage at once, each in its own run; the stage ends when all are done. */
-  agents: z.array(keyName).min(1, { message: 'name the agents that work in this stage' }).optional(),
-  /** How long one attempt of the agent may run. */
-  timeout: duration.default(DEFAULT_STAGE_TIMEOUT),
-  /** How many times a failed agent run is retried (0: never). */
-  retries: z.number().int().min(0).max(MAX_STAGE_RETRIES).default(DEFAULT_STAGE_RETRIES),
-  /** Run this stage only for some tasks. @default - every task */
-  when: WhenSchema.optional(),
+/**
+ * An agent stage: one agent, or several at once, working on the task.
+ * @internal zod's type stays out of the public declarations: `AgentStageConfig` is its type.
+ */
+export const AgentStageSchema = z.strictObject({
+  name: stageName.describe("The stage's name, e.g. code-quality: the play's `current-stage` label while it runs."),
+  type: z.literal('agent').describe('An agent stage.'),
+  agent: keyName
+    .optional()
+    .describe('The agent that works in this stage: a key of `agents`. Give either `agent` or `agents`. @default - `agents`'),
+  agents: z
+    .array(keyName)
+    .min(1, { message: 'name the agents that work in this stage' })
+    .optional()
+    .describe('Several agents that work in this stage at once, each in its own run; the stage ends when all are done. @default - `agent`'),
+  timeout: duration.default(DEFAULT_STAGE_TIMEOUT).describe('How long one attempt of the agent may run, e.g. 90m or 4h.'),
+  retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_STAGE_RETRIES)
+    .default(DEFAULT_STAGE_RETRIES)
+    .describe('How many times a failed agent run is retried (0: never).'),
+  when: WhenSchema.optional().describe('Run this stage only for some tasks. @default every task'),
 });
 
-const GateStageSchema = z.strictObject({
-  name: stageName,
-  type: z.literal('gate'),
-  /** The GitHub events that release the gate; any one of them does. */
-  release: z.array(ReleaseSchema).min(1, { message: 'a gate needs at least one releasing event' }),
-  /** Wait at this gate only for some tasks (e.g. the gate after a conditional stage). @default - every task */
-  when: WhenSchema.optional(),
-  /**
-   * The GitHub events that send the task back to its implementation stage for another round (see
-   * `remediation`); `[]` for none. @default - after a quality or testing stage: changes requested, or the
-   * `needs-fixes` label, by its agents (`defaultRemediateConditions`)
-   */
-  remediate: z.array(ReleaseSchema).optional(),
+/**
+ * A gate: a suspend that only GitHub events release.
+ * @internal zod's type stays out of the public declarations: `GateStageConfig` is its type.
+ */
+export const GateStageSchema = z.strictObject({
+  name: stageName.describe("The gate's name, e.g. waiting-pr-created: its Sensor is `gate-{name}`."),
+  type: z.literal('gate').describe('A gate.'),
+  release: z
+    .array(ReleaseSchema)
+    .min(1, { message: 'a gate needs at least one releasing event' })
+    .describe('The GitHub events that release the gate; any one of them does.'),
+  when: WhenSchema.optional().describe(
+    'Wait at this gate only for some tasks (e.g. the gate after a conditional stage). @default every task',
+  ),
+  remediate: z
+    .array(ReleaseSchema)
+    .optional()
+    .describe(
+      'The GitHub events that send the task back to its implementation stage for another round (see `remediation`); `[]` for none. @default after a quality or testing stage: changes requested, or the `needs-fixes` label, by its agents (`defaultRemediateConditions`)',
+    ),
 });
 
-const EndStageSchema = z.strictObject({
-  name: stageName,
-  type: z.literal('end'),
+/**
+ * The end of the play.
+ * @internal zod's type stays out of the public declarations: `EndStageConfig` is its type.
+ */
+export const EndStageSchema = z.strictObject({
+  name: stageName.describe("The end stage's name, e.g. completed."),
+  type: z.literal('end').describe('The end stage.'),
 });
 
-/** One stage of the play (`stages[]`): an agent stage, a gate released by GitHub events, or the end. */
+/**
+ * One stage of the play (`stages[]`): an agent stage, a gate released by GitHub events, or the end.
+ * @internal zod's type stays out of the public declarations: `StageConfig` is its type.
+ */
 export const StageSchema = z.discriminatedUnion('type', [AgentStageSchema, GateStageSchema, EndStageSchema]);
 
 /** The size of a workspace PVC unless the config says otherwise. */
 export const DEFAULT_WORKSPACE_SIZE = '10Gi';
 
-/** The workspace PVCs (`workspace`): their size and storage class. */
+/**
+ * The workspace PVCs (`workspace`): their size and storage class.
+ * @internal zod's type stays out of the public declarations: `WorkspaceConfig` is its type.
+ */
 export const WorkspaceSchema = z.strictObject({
   size: z
     .string()
     .regex(/^[1-9][0-9]*(Mi|Gi|Ti)$/, { message: 'expected a size such as 10Gi' })
-    .default(DEFAULT_WORKSPACE_SIZE),
-  storageClass: z.string().regex(KEY, { message: keyMessage }).optional(),
+    .default(DEFAULT_WORKSPACE_SIZE)
+    .describe('The size of each workspace PVC, e.g. 10Gi.'),
+  storageClass: z
+    .string()
+    .regex(KEY, { message: keyMessage })
+    .optional()
+    .describe("The storage class of the workspace PVCs. @default the cluster's default storage class"),
 });
 
 /** The longest a play may live unless the config says otherwise. */
@@ -266,33 +325,40 @@ export const DEFAULT_KEEP_FAILED = '3d';
 /** The service account plays run as unless the config says otherwise. */
 export const DEFAULT_PLAY_SERVICE_ACCOUNT = 'agent-play';
 
-/** The play WorkflowTemplates (`play`): deadline, retention, service account and extra parameters. */
+/**
+ * The play WorkflowTemplates (`play`): deadline, retention, service account and extra parameters.
+ * @internal zod's type stays out of the public declarations: `PlayConfig` is its type.
+ */
 export const PlaySchema = z.strictObject({
-  /** The longest a play may live, waits included; a play past it fails and is resumed from its state. */
-  deadline: duration.default(DEFAULT_PLAY_DEADLINE),
-  /** How long a finished play is kept. */
-  keepSucceeded: duration.default(DEFAULT_KEEP_SUCCEEDED),
-  keepFailed: duration.default(DEFAULT_KEEP_FAILED),
-  /** The service account plays run as. */
-  serviceAccount: keyName.default(DEFAULT_PLAY_SERVICE_ACCOUNT),
-  /**
-   * Extra play parameters and their defaults, which stage conditions (`when`) can test and a submission or
-   * a project task can set. `task-type` always exists (default empty).
-   */
-  parameters: z.record(ParameterNameSchema, ParameterValueSchema).default({}),
+  deadline: duration
+    .default(DEFAULT_PLAY_DEADLINE)
+    .describe('The longest a play may live, waits included; a play past it fails and is resumed from its state.'),
+  keepSucceeded: duration.default(DEFAULT_KEEP_SUCCEEDED).describe('How long a succeeded play is kept.'),
+  keepFailed: duration.default(DEFAULT_KEEP_FAILED).describe('How long a failed play is kept.'),
+  serviceAccount: keyName.default(DEFAULT_PLAY_SERVICE_ACCOUNT).describe('The service account plays run as.'),
+  parameters: z
+    .record(ParameterNameSchema, ParameterValueSchema)
+    .default({})
+    .describe(
+      'Extra play parameters and their defaults, which stage conditions (`when`) can test and a submission or a project task can set. `task-type` always exists (default empty).',
+    ),
 });
 
 /** Keys `images` no longer has: what replaced them, said where a config still sets them. */
 const removedImage = (what: string) =>
-  z.never({ error: `removed: ${what}; the runtime steps run in images.runtime (a Node.js image)` }).optional();
+  z
+    .never({ error: `removed: ${what}; the runtime steps run in images.runtime (a Node.js image)` })
+    .optional()
+    .describe(`Removed: ${what}. @default must be left out`);
 
-/** The platform's own images (`images`), each pinned by tag or digest. */
+/**
+ * The platform's own images (`images`), each pinned by tag or digest.
+ * @internal zod's type stays out of the public declarations: `ImagesConfig` is its type.
+ */
 export const ImagesSchema = z.strictObject({
-  /**
-   * The image the runtime steps run in: any Node.js 20 or later image (the runtime program is mounted from the
-   * runtime ConfigMap). The default is the official image, pinned.
-   */
-  runtime: PinnedImageSchema.default(DEFAULT_RUNTIME_IMAGE),
+  runtime: PinnedImageSchema.default(DEFAULT_RUNTIME_IMAGE).describe(
+    'The image the runtime steps run in: any Node.js 20 or later image (the runtime program is mounted from the runtime ConfigMap). The default is the official image, pinned.',
+  ),
   kubectl: removedImage('the bash, kubectl and jq helper image is gone'),
   argo: removedImage('gates are released by the runtime program, not the Argo CLI'),
 });
@@ -300,53 +366,78 @@ export const ImagesSchema = z.strictObject({
 /** How a GitHub event finds the play to resume (seed 000; argo-semantics section 5). */
 export const RESUME_STRATEGIES = ['label-selector', 'workflow-name'] as const;
 
-/** The event side (`events`): the EventBus, the GitHub EventSource, the Sensors and the resumer. */
+/**
+ * The event side (`events`): the EventBus, the GitHub EventSource, the Sensors and the resumer.
+ * @internal zod's type stays out of the public declarations: `EventsConfig` is its type.
+ */
 export const EventsSchema = z.strictObject({
-  /**
-   * `label-selector`: the sensor starts a small resumer Workflow that finds the play by its labels;
-   * `workflow-name`: plays are named from repository and task id, and the resumer resumes that name.
-   */
-  resume: z.enum(RESUME_STRATEGIES).default('label-selector'),
+  resume: z
+    .enum(RESUME_STRATEGIES)
+    .default('label-selector')
+    .describe(
+      'How a GitHub event finds its play: `label-selector` (a small resumer Workflow finds the play by its labels) or `workflow-name` (plays are named from repository and task id, and the resumer resumes that name).',
+    ),
   eventBus: z
     .strictObject({
-      name: keyName.default('default'),
-      /** Argo Events needs the EventBus in the namespace of the EventSource and the Sensors. @default the namespace */
-      namespace: z.string().regex(KEY, { message: keyMessage }).optional(),
+      name: keyName.default('default').describe('The name of the EventBus.'),
+      namespace: z
+        .string()
+        .regex(KEY, { message: keyMessage })
+        .optional()
+        .describe('The namespace of the EventBus: it must be the one of the EventSource and the Sensors. @default the namespace'),
     })
-    .prefault({}),
+    .prefault({})
+    .describe('The EventBus the EventSource and the Sensors share.'),
   eventSource: z
     .strictObject({
-      name: keyName.default('github'),
+      name: keyName.default('github').describe('The name of the GitHub EventSource.'),
       webhook: z
         .strictObject({
-          endpoint: z.string().superRefine(checkedBy(webhookEndpointProblem)).default('/github/webhook'),
-          port: z.number().int().min(1).max(65535).default(12000),
-          /** The public URL GitHub posts to; needed only to let Argo Events create the hook itself. */
+          endpoint: z
+            .string()
+            .superRefine(checkedBy(webhookEndpointProblem))
+            .default('/github/webhook')
+            .describe('The path GitHub posts its deliveries to.'),
+          port: z.number().int().min(1).max(65535).default(12000).describe('The port the EventSource listens on.'),
           url: z
             .string()
             .url()
             .regex(/^[^{}]*$/, { message: 'expected a URL without braces' })
-            .optional(),
+            .optional()
+            .describe(
+              'The public URL GitHub posts to; needed only to let Argo Events create the hook itself. @default none: the hook is made by hand',
+            ),
         })
-        .prefault({}),
-      /** The Secret and key holding the webhook secret that signs GitHub's deliveries (required by reference). */
+        .prefault({})
+        .describe("The EventSource's webhook server."),
       webhookSecret: z
         .strictObject({
-          name: keyName.default('github-webhook-secret'),
-          key: z.string().superRefine(checkedBy(configMapKeyProblem)).default('secret'),
+          name: keyName.default('github-webhook-secret').describe('The name of the Secret.'),
+          key: z
+            .string()
+            .superRefine(checkedBy(configMapKeyProblem))
+            .default('secret')
+            .describe('The key of the webhook secret in the Secret.'),
         })
-        .prefault({}),
-      /** Listen to whole organisations instead of the configured repositories. @default - the repositories */
+        .prefault({})
+        .describe("The Secret and key holding the webhook secret that signs GitHub's deliveries (created by you, referenced here)."),
       organizations: z
         .array(z.string().regex(/^[A-Za-z0-9-]+$/, { message: 'expected a GitHub organisation' }))
         .min(1)
-        .optional(),
+        .optional()
+        .describe('Listen to whole organisations instead of the configured repositories. @default the repositories'),
     })
-    .prefault({}),
-  /** Trigger retries of each Sensor: bounded, with backoff. */
-  triggerRetries: z.number().int().min(0).max(MAX_TRIGGER_RETRIES).default(DEFAULT_TRIGGER_RETRIES),
-  sensorServiceAccount: keyName.default('agent-play-sensor'),
-  resumerServiceAccount: keyName.default('agent-play-resumer'),
+    .prefault({})
+    .describe('The GitHub EventSource.'),
+  triggerRetries: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_TRIGGER_RETRIES)
+    .default(DEFAULT_TRIGGER_RETRIES)
+    .describe("Retries of each Sensor's trigger: bounded, with backoff."),
+  sensorServiceAccount: keyName.default('agent-play-sensor').describe('The service account the Sensors run as.'),
+  resumerServiceAccount: keyName.default('agent-play-resumer').describe('The service account the resumer runs as.'),
 });
 
 /** A project's task id: positive, and at most what a CodeRun's 32-bit `taskId` holds. */
@@ -356,103 +447,150 @@ const taskIdNumber = z
   .positive()
   .max(MAX_TASK_ID, { message: `expected a task id of at most ${MAX_TASK_ID} (a CodeRun's taskId is a 32-bit integer)` });
 
-/** A task of a project (`projects[].tasks[]`): its id, the tasks it waits for, and its play parameters. */
+/**
+ * A task of a project (`projects[].tasks[]`): its id, the tasks it waits for, and its play parameters.
+ * @internal zod's type stays out of the public declarations: `ProjectTaskConfig` is its type.
+ */
 export const ProjectTaskSchema = z.strictObject({
-  /** The task id, as the play's `task-id` parameter. */
-  id: taskIdNumber,
-  /** Tasks that must finish (their plays succeed) before this one starts. @default none */
-  dependsOn: z.array(taskIdNumber).default([]),
-  /** Play parameters of this task, e.g. `{ task-type: backend }`. @default none */
-  parameters: z.record(ParameterNameSchema, ParameterValueSchema).default({}),
+  id: taskIdNumber.describe("The task id, as the play's `task-id` parameter."),
+  dependsOn: z.array(taskIdNumber).default([]).describe('Tasks that must finish (their plays succeed) before this one starts.'),
+  parameters: z
+    .record(ParameterNameSchema, ParameterValueSchema)
+    .default({})
+    .describe('Play parameters of this task, e.g. `{ task-type: backend }`.'),
 });
 
-/** A project (`projects[]`): the tasks of one repository, run in dependency order. */
+/**
+ * A project (`projects[]`): the tasks of one repository, run in dependency order.
+ * @internal zod's type stays out of the public declarations: `ProjectConfig` is its type.
+ */
 export const ProjectSchema = z.strictObject({
-  /** Names the project's WorkflowTemplate (`project-{name}`). */
   name: z
     .string()
     .max(40)
-    .regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/, { message: 'expected lower-case letters, digits and "-", starting with a letter' }),
-  /** The repository whose play runs each task (`owner/name`, one of the configured repositories). */
-  repository: z.string(),
-  /** How many child plays run at once; 1 runs them one after the other. @default 4 */
-  parallelism: z.number().int().min(1).max(100).default(4),
-  tasks: z.array(ProjectTaskSchema).min(1, { message: 'a project needs at least one task' }),
+    .regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/, { message: 'expected lower-case letters, digits and "-", starting with a letter' })
+    .describe("The project's name: its WorkflowTemplate is `project-{name}`."),
+  repository: z.string().describe('The repository whose play runs each task (`owner/name`, one of the configured repositories).'),
+  parallelism: z.number().int().min(1).max(100).default(4).describe('How many child plays run at once; 1 runs them one after the other.'),
+  tasks: z.array(ProjectTaskSchema).min(1, { message: 'a project needs at least one task' }).describe("The project's tasks."),
 });
-
-/** A project task, parsed: every default applied. */
-export type ProjectTaskConfig = z.infer<typeof ProjectTaskSchema>;
-/** A project, parsed: every default applied. */
-export type ProjectConfig = z.infer<typeof ProjectSchema>;
 
 /** How many rounds a task gets unless the config says otherwise: the first, and two remediations. */
 export const DEFAULT_MAX_ROUNDS = 3;
 /** The most rounds a config may allow: every round reruns the implementation and the reviews. */
 export const MAX_ROUNDS_LIMIT = 20;
-/** The platform's remediation settings (`remediation`). */
+/**
+ * The platform's remediation settings (`remediation`).
+ * @internal zod's type stays out of the public declarations: `RemediationConfig` is its type.
+ */
 export const RemediationSchema = z.strictObject({
-  /** The most rounds a task runs; a request for changes in the last round fails the play. */
-  maxRounds: z.number().int().min(1).max(MAX_ROUNDS_LIMIT).default(DEFAULT_MAX_ROUNDS),
-  /**
-   * Cancel the quality and testing work of a round when the implementation agent's bot pushes to the task's
-   * branch while the play is past the pull request gate, and run it again on the new commits.
-   */
-  cancelStaleWork: z.boolean().default(true),
+  maxRounds: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_ROUNDS_LIMIT)
+    .default(DEFAULT_MAX_ROUNDS)
+    .describe('The most rounds a task runs; a request for changes in the last round fails the play.'),
+  cancelStaleWork: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Cancel the quality and testing work of a round when the implementation agent's bot pushes to the task's branch while the play is past the pull request gate, and run it again on the new commits.",
+    ),
 });
-
-/** The remediation settings, parsed. */
-export type RemediationConfig = z.output<typeof RemediationSchema>;
 
 /**
  * The shape of the whole platform configuration, field by field; `PlatformConfigSchema` (config-schema.ts) adds
  * the rules between fields (config-rules.ts).
+ * @internal zod's type stays out of the public declarations: `PlatformConfig` is its type.
  */
 export const PlatformShapeSchema = z.strictObject({
-  namespace: z.string().regex(KEY, { message: keyMessage }).max(63).default('agents'),
+  namespace: z
+    .string()
+    .regex(KEY, { message: keyMessage })
+    .max(63)
+    .default('agents')
+    .describe('The namespace of everything the platform runs: plays, Sensors, the EventSource, workspaces.'),
   repositories: z
     .array(RepositorySchema)
     .min(1)
-    .prefault(DEFAULT_REPOSITORIES as never),
-  agents: z.record(keyName, AgentSchema).prefault(DEFAULT_AGENTS as never),
-  clis: z.record(keyName, CliSchema).prefault(DEFAULT_CLIS as never),
-  stages: z.array(StageSchema).prefault(DEFAULT_STAGES as never),
-  workspace: WorkspaceSchema.prefault({}),
-  play: PlaySchema.prefault({}),
-  images: ImagesSchema.prefault({}),
-  events: EventsSchema.prefault({}),
-  /** How agent stages run: `coderun` (a CodeRun for the controller) or `direct` (the CLI in the play's own step). */
-  execution: ExecutionSchema.default(DEFAULT_EXECUTION),
-  /** Direct execution: the default resources of every direct agent. */
-  direct: DirectSchema.prefault({}),
-  /** Remediation rounds: how many, and whether a push cancels stale reviews (docs/remediation.md). */
-  remediation: RemediationSchema.prefault({}),
-  /** Projects to run as project WorkflowTemplates. @default none */
-  projects: z.array(ProjectSchema).default([]),
+    .prefault(DEFAULT_REPOSITORIES as never)
+    .describe(
+      'The repositories agents work on; `agentClis` binds an agent to another CLI in one repository only. @default one repository, `DEFAULT_REPOSITORIES`',
+    ),
+  agents: z
+    .record(keyName, AgentSchema)
+    .prefault(DEFAULT_AGENTS as never)
+    .describe(
+      'The agent registry, merged over the built-in agents entry by entry: add an agent (every field but the optional ones), or change some fields of a built-in one (`{ cleo: { cli: codex } }`). `AGENT_PLAY_CLI_<AGENT>=<cli>` in the environment rebinds an agent. @default the built-in agents, `DEFAULT_AGENTS`',
+    ),
+  clis: z
+    .record(keyName, CliSchema)
+    .prefault(DEFAULT_CLIS as never)
+    .describe(
+      'The CLI registry, merged over the built-in CLIs entry by entry: add a CLI, or change some fields of a built-in one. @default the built-in CLIs, `DEFAULT_CLIS`',
+    ),
+  stages: z
+    .array(StageSchema)
+    .prefault(DEFAULT_STAGES as never)
+    .describe('The stage machine, in order: agent stages, gates released by GitHub events, and one end stage. @default `DEFAULT_STAGES`'),
+  workspace: WorkspaceSchema.prefault({}).describe('The workspace PVCs agents keep their clones in: size and storage class.'),
+  play: PlaySchema.prefault({}).describe(
+    'How plays run: deadline, how long finished Workflows are kept, the service account, extra play parameters.',
+  ),
+  images: ImagesSchema.prefault({}).describe("The platform's own images."),
+  events: EventsSchema.prefault({}).describe(
+    'The GitHub side: the resume strategy, the EventBus, the EventSource webhook and its secret, trigger retries, the service accounts.',
+  ),
+  execution: ExecutionSchema.default(DEFAULT_EXECUTION).describe(
+    "How agent stages run: `coderun` (a CodeRun for the CodeRun controller) or `direct` (the CLI in the play's own step); an agent may override it.",
+  ),
+  direct: DirectSchema.prefault({}).describe(
+    'Direct execution: the default resources of every direct agent, and the GitHub they work with.',
+  ),
+  remediation: RemediationSchema.prefault({}).describe(
+    'Remediation rounds: how many, and whether a push cancels stale reviews (docs/remediation.md).',
+  ),
+  projects: z.array(ProjectSchema).default([]).describe('Projects: tasks of one repository run as child plays in dependency order.'),
 });
 
-/** A platform configuration, parsed: every default applied and every cross-field rule checked. */
-export type PlatformConfig = z.output<typeof PlatformShapeSchema>;
-/** A platform configuration as a user writes it: every field optional where the schema has a default. */
-export type PlatformConfigInput = z.input<typeof PlatformShapeSchema>;
-/** An agent of the registry, parsed. */
-export type AgentConfig = z.output<typeof AgentSchema>;
-/** A CLI of the registry, parsed. */
-export type CliConfig = z.output<typeof CliSchema>;
-/** A repository, parsed: branch and docs defaults applied. */
-export type RepositoryConfig = z.output<typeof RepositorySchema>;
-/** A stage as the configuration writes it, parsed. */
-export type StageConfig = z.output<typeof StageSchema>;
-/** An agent stage as the configuration writes it (`agent` or `agents`), parsed. */
-export type AgentStageConfig = z.output<typeof AgentStageSchema>;
-/** A gate stage, parsed: the GitHub events that release it. */
-export type GateStageConfig = z.output<typeof GateStageSchema>;
-/** The end stage, parsed. */
-export type EndStageConfig = z.output<typeof EndStageSchema>;
-/** One GitHub event that releases a gate, parsed (see `Releases` for ready-made ones). */
-export type ReleaseConfig = z.output<typeof ReleaseSchema>;
-/** A stage condition: the stage runs only when a play parameter has one of these values. */
-export type WhenConfig = z.output<typeof WhenSchema>;
-/** The event side of the configuration, parsed. */
-export type EventsConfig = z.output<typeof EventsSchema>;
+// The types: plain interfaces generated from these schemas (scripts/generate-config-types.ts), so that the
+// library's declarations carry no zod type.
+export type {
+  AgentConfig,
+  AgentConfigInput,
+  AgentStageConfig,
+  AgentStageConfigInput,
+  CliConfig,
+  CliConfigInput,
+  EndStageConfig,
+  EndStageConfigInput,
+  EventsConfig,
+  EventsConfigInput,
+  GateStageConfig,
+  GateStageConfigInput,
+  ImagesConfig,
+  ImagesConfigInput,
+  PlatformConfig,
+  PlatformConfigInput,
+  PlayConfig,
+  PlayConfigInput,
+  ProjectConfig,
+  ProjectConfigInput,
+  ProjectTaskConfig,
+  ProjectTaskConfigInput,
+  ReleaseConfig,
+  ReleaseConfigInput,
+  RemediationConfig,
+  RemediationConfigInput,
+  RepositoryConfig,
+  RepositoryConfigInput,
+  StageConfig,
+  StageConfigInput,
+  WhenConfig,
+  WhenConfigInput,
+  WorkspaceConfig,
+  WorkspaceConfigInput,
+} from './config-types.generated';
 /** One of `RESUME_STRATEGIES`. */
 export type ResumeStrategy = (typeof RESUME_STRATEGIES)[number];

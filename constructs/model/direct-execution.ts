@@ -18,7 +18,10 @@ export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 /** How agent stages run unless the config says otherwise. */
 export const DEFAULT_EXECUTION: ExecutionMode = 'coderun';
 
-/** The `execution` field of the platform and of an agent. */
+/**
+ * The `execution` field of the platform and of an agent.
+ * @internal zod's types stay out of the public declarations.
+ */
 export const ExecutionSchema = z.enum(EXECUTION_MODES);
 
 /** CPU as Kubernetes writes it: millicores (`500m`) or cores (`2`, `1.5`). */
@@ -36,25 +39,39 @@ export const DEFAULT_DIRECT_RESOURCES = {
 } as const;
 
 /** CPU and memory, each optional (an agent overrides only what it names). */
-const QuantitiesSchema = z.strictObject({ cpu: cpu.optional(), memory: memory.optional() });
+const QuantitiesSchema = z.strictObject({
+  cpu: cpu.optional().describe("CPU, e.g. 500m or 2. @default the platform's"),
+  memory: memory.optional().describe("Memory, e.g. 512Mi or 4Gi. @default the platform's"),
+});
 
-/** An agent's override of the direct resources (`agents.X.resources`): only what it names changes. */
-export const AgentResourcesSchema = z.strictObject({ requests: QuantitiesSchema.optional(), limits: QuantitiesSchema.optional() });
+/**
+ * An agent's override of the direct resources (`agents.X.resources`): only what it names changes.
+ * @internal zod's types stay out of the public declarations: `AgentResourcesOverride` is its type.
+ */
+export const AgentResourcesSchema = z.strictObject({
+  requests: QuantitiesSchema.optional().describe("The container's requests. @default the platform's"),
+  limits: QuantitiesSchema.optional().describe("The container's limits. @default the platform's"),
+});
 
-/** The resources of a direct agent's container: requests and limits of CPU and memory. */
+/**
+ * The resources of a direct agent's container: requests and limits of CPU and memory.
+ * @internal zod's types stay out of the public declarations: `AgentResources` is its type.
+ */
 export const ResourcesSchema = z.strictObject({
   requests: z
     .strictObject({
-      cpu: cpu.default(DEFAULT_DIRECT_RESOURCES.requests.cpu),
-      memory: memory.default(DEFAULT_DIRECT_RESOURCES.requests.memory),
+      cpu: cpu.default(DEFAULT_DIRECT_RESOURCES.requests.cpu).describe('The CPU requested, e.g. 500m or 2.'),
+      memory: memory.default(DEFAULT_DIRECT_RESOURCES.requests.memory).describe('The memory requested, e.g. 512Mi or 4Gi.'),
     })
-    .prefault({}),
+    .prefault({})
+    .describe("The container's requests."),
   limits: z
     .strictObject({
-      cpu: cpu.default(DEFAULT_DIRECT_RESOURCES.limits.cpu),
-      memory: memory.default(DEFAULT_DIRECT_RESOURCES.limits.memory),
+      cpu: cpu.default(DEFAULT_DIRECT_RESOURCES.limits.cpu).describe('The most CPU the container may use.'),
+      memory: memory.default(DEFAULT_DIRECT_RESOURCES.limits.memory).describe('The most memory the container may use.'),
     })
-    .prefault({}),
+    .prefault({})
+    .describe("The container's limits."),
 });
 
 /** GitHub's REST API, where a direct agent's App gets its installation tokens, unless the config says otherwise. */
@@ -75,28 +92,30 @@ const httpsUrl = (example: string) =>
 /**
  * Where direct agents reach GitHub: github.com, or a GitHub Enterprise Server (`apiUrl`
  * `https://{host}/api/v3`, `serverUrl` `https://{host}`).
+ * @internal zod's types stay out of the public declarations: `GithubEndpoints` is its type.
  */
 export const GithubEndpointsSchema = z.strictObject({
-  apiUrl: httpsUrl('https://github.example.com/api/v3').default(GITHUB_API_URL),
-  serverUrl: httpsUrl('https://github.example.com').default(GITHUB_SERVER_URL),
+  apiUrl: httpsUrl('https://github.example.com/api/v3')
+    .default(GITHUB_API_URL)
+    .describe("GitHub's REST API, where a direct agent's App gets its installation tokens."),
+  serverUrl: httpsUrl('https://github.example.com')
+    .default(GITHUB_SERVER_URL)
+    .describe("GitHub's git server, where a direct agent clones its repository."),
 });
-
-/** Where direct agents reach GitHub: its REST API and its git server. */
-export type GithubEndpoints = z.output<typeof GithubEndpointsSchema>;
 
 /**
  * The platform's settings of direct execution (`direct`): the default resources of every direct agent, and
  * the GitHub its agents work with.
+ * @internal zod's types stay out of the public declarations: `DirectConfig` is its type.
  */
 export const DirectSchema = z.strictObject({
-  resources: ResourcesSchema.prefault({}),
-  github: GithubEndpointsSchema.prefault({}),
+  resources: ResourcesSchema.prefault({}).describe("The default resources of every direct agent's container."),
+  github: GithubEndpointsSchema.prefault({}).describe('The GitHub direct agents work with: github.com or a GitHub Enterprise Server.'),
 });
 
-/** Requests and limits, every field set. */
-export type AgentResources = z.output<typeof ResourcesSchema>;
-/** An agent's partial override of the resources. */
-export type AgentResourcesOverride = z.output<typeof AgentResourcesSchema>;
+// Their types: plain interfaces generated from these schemas (scripts/generate-config-types.ts).
+import type { AgentResources, AgentResourcesOverride } from './config-types.generated';
+export type { AgentResources, AgentResourcesOverride, DirectConfig, GithubEndpoints } from './config-types.generated';
 
 /** The resources of an agent: the platform's, with the agent's overrides on top. */
 export function resourcesOf(platform: AgentResources, override: AgentResourcesOverride | undefined): AgentResources {

@@ -26,7 +26,10 @@ export function integerProblem(value: number, min: number, max: number): string 
   return `is out of range: expected a whole number from ${min} to ${max}`;
 }
 
-/** Why `value` does not fit the model's `schema` (its first problem, at its path), or `undefined` when it fits. */
+/**
+ * Why `value` does not fit the model's `schema` (its first problem, at its path), or `undefined` when it fits.
+ * @internal zod's types stay out of the public declarations.
+ */
 export function schemaProblem(schema: z.ZodType, value: unknown): string | undefined {
   const result = schema.safeParse(value);
   if (result.success) return undefined;

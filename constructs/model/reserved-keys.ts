@@ -18,6 +18,7 @@ export function reservedKeysOf(value: unknown): string[] {
 /**
  * A record of string keys that reports a reserved key at its path instead of dropping it. The check runs on
  * the input as read (JSON.parse and the YAML reader keep `__proto__` as an own key), before zod copies it.
+ * @internal zod's types stay out of the public declarations.
  */
 export function recordWithoutReservedKeys<T extends z.ZodType>(values: T) {
   return z

@@ -8,6 +8,9 @@ import { formatPath } from './format-path';
 import type { z } from 'zod';
 import { DEFAULT_AGENTS, DEFAULT_CLIS } from './default-config';
 import { PlatformConfigSchema, type PlatformConfig } from './config-schema';
+import { AgentSchema, CliSchema } from './config-shapes';
+import type { PlatformConfigInput } from './config-types.generated';
+import { nearestName } from './nearest-name';
 import { RESERVED_KEYS } from './reserved-keys';
 import { isRecord } from './is-record';
 import { ProblemsError } from './problems-error';
@@ -27,11 +30,21 @@ export class ConfigError extends ProblemsError {
 
 /** What `resolveConfig` reads: the parsed config file and the environment. */
 export interface ConfigInputs {
-  /** The parsed config file, if there is one. */
-  readonly file?: unknown;
-  /** Where the file came from, for messages. */
+  /**
+   * The config, as a user writes it (the shape of `agent-play.yaml`); a file parsed from YAML or JSON, whose
+   * shape is not known yet, is passed as it is read (`as PlatformConfigInput`): every field is checked.
+   * @default the embedded default platform
+   */
+  readonly file?: PlatformConfigInput;
+  /**
+   * Where the file came from, for messages.
+   * @default "config"
+   */
   readonly fileName?: string;
-  /** The environment; only `AGENT_PLAY_*` variables are read. */
+  /**
+   * The environment; only `AGENT_PLAY_*` variables are read.
+   * @default none: no overrides
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -56,6 +69,13 @@ export function resolveConfig(inputs: ConfigInputs = {}): PlatformConfig {
   const merged: Record<string, unknown> = { ...file };
   merged.agents = mergeEntries(DEFAULT_AGENTS, file.agents);
   merged.clis = mergeEntries(DEFAULT_CLIS, file.clis);
+  // A misspelt built-in name would be a new entry missing most fields: say which name it meant instead, and
+  // leave it out, so that the other problems are found in the same run.
+  const misspelt = [
+    ...misspeltEntries('agents', 'agent', DEFAULT_AGENTS, merged.agents, AgentSchema),
+    ...misspeltEntries('clis', 'CLI', DEFAULT_CLIS, merged.clis, CliSchema),
+  ];
+  reserved.push(...misspelt);
   const overrides = applyCliOverrides(merged.agents, inputs.env ?? {});
   const result = PlatformConfigSchema.safeParse(merged);
   if (result.success && reserved.length === 0) {
@@ -196,6 +216,29 @@ function mergeEntries(defaults: Record<string, object>, fromFile: unknown): unkn
     merged[key] = isRecord(base) && isRecord(entry) ? { ...base, ...entry } : entry;
   }
   return merged;
+}
+
+/**
+ * The entries of a registry that are new, lack fields a new entry needs, and are a typo away from a built-in
+ * name: one problem each (`agents.rexx: unknown agent rexx; did you mean rex?`); each is removed from `merged`.
+ */
+function misspeltEntries(
+  registry: string,
+  noun: string,
+  defaults: Record<string, object>,
+  merged: unknown,
+  schema: { safeParse(value: unknown): { success: boolean } },
+): string[] {
+  if (!isRecord(merged)) return [];
+  const problems: string[] = [];
+  for (const [name, entry] of Object.entries(merged)) {
+    if (Object.hasOwn(defaults, name) || !isRecord(entry) || schema.safeParse(entry).success) continue;
+    const meant = nearestName(name, Object.keys(defaults));
+    if (meant === undefined) continue;
+    problems.push(`${registry}.${name}: unknown ${noun} ${name}; did you mean ${meant}?`);
+    delete merged[name];
+  }
+  return problems;
 }
 
 /** Applies `AGENT_PLAY_CLI_<AGENT>`; returns, per config path, the variable that set it. */

@@ -14,9 +14,9 @@
  * Pure: no cdk8s, no I/O.
  */
 import { DEFAULT_STAGE_RETRIES, DEFAULT_STAGE_TIMEOUT, type ReleaseConfig, type WhenConfig } from './config-shapes';
-import { durationText, type DurationLike } from './duration';
+import { durationProblem, durationText, type DurationLike } from './duration';
 import { CONDITION_PARAMETERS } from './play-contract';
-import { StageMachine, type StageDefinition } from './stage-machine';
+import { StageMachine, stageMachineProblems, type StageDefinition } from './stage-machine';
 
 /** What a `StageMachineBuilder` checks stages against. */
 export interface StageMachineBuilderOptions {
@@ -66,26 +66,27 @@ export class StageMachineBuilder {
   }
 
   private readonly list: StageDefinition[] = [];
+  /** What the steps so far got wrong, each naming its stage: `build()` reports them with the stage rules' problems. */
+  private readonly problems: string[] = [];
   /** Where the next stage goes: after this stage, or at the end (before the end stage) when unset. */
   private cursor: string | undefined;
 
   public constructor(private readonly options: StageMachineBuilderOptions) {}
 
-  /** Adds the next stages after `stage` instead of at the end. @throws when no stage has that name */
+  /** Adds the next stages after `stage` instead of at the end (`build()` reports a stage that does not exist). */
   public after(stage: string): this {
-    this.indexOf(stage);
-    this.cursor = stage;
+    this.cursor = this.find('after', stage) === undefined ? undefined : stage;
     return this;
   }
 
   /** Adds an agent stage where one agent works. */
   public agent(name: string, agent: string, options: AgentStageOptions = {}): this {
-    return this.insert({ name, type: 'agent', agent, ...agentDefaults(options) });
+    return this.insert({ name, type: 'agent', agent, ...this.agentDefaults(name, options) });
   }
 
   /** Adds a stage where several agents work at once; the next stage starts when all are done. */
   public parallel(name: string, agents: readonly string[], options: AgentStageOptions = {}): this {
-    return this.insert({ name, type: 'agent', agents: [...agents], ...agentDefaults(options) });
+    return this.insert({ name, type: 'agent', agents: [...agents], ...this.agentDefaults(name, options) });
   }
 
   /** Adds a gate, released by any of the given events. */
@@ -106,20 +107,24 @@ export class StageMachineBuilder {
     return this;
   }
 
-  /** Turns an agent stage into a parallel one, keeping its place, name and settings. @throws when it is not an agent stage */
+  /** Turns an agent stage into a parallel one, keeping its place, name and settings (`build()` reports any other stage). */
   public replaceWithParallel(stage: string, agents: readonly string[]): this {
-    const index = this.indexOf(stage);
+    const index = this.find('replaceWithParallel', stage);
+    if (index === undefined) return this;
     const current = this.list[index];
-    if (current.type !== 'agent')
-      throw new Error(`stage "${stage}" is a ${current.type} stage; only an agent stage can run agents in parallel`);
+    if (current.type !== 'agent') {
+      this.problems.push(`replaceWithParallel (stage "${stage}"): a ${current.type} stage; only an agent stage can run agents in parallel`);
+      return this;
+    }
     const { agent: _agent, agents: _agents, ...rest } = current;
     this.list[index] = { ...rest, agents: [...agents] };
     return this;
   }
 
-  /** Removes a stage. @throws when no stage has that name */
+  /** Removes a stage (`build()` reports a stage that does not exist). */
   public remove(stage: string): this {
-    this.list.splice(this.indexOf(stage), 1);
+    const index = this.find('remove', stage);
+    if (index !== undefined) this.list.splice(index, 1);
     if (this.cursor === stage) this.cursor = undefined;
     return this;
   }
@@ -129,26 +134,45 @@ export class StageMachineBuilder {
     return this.list.map((stage) => structuredClone(stage));
   }
 
-  /** The stage machine. @throws listing every rule the stages break, each with what to change */
+  /**
+   * The stage machine.
+   * @throws listing every problem at once, each naming its stage: the steps' (a stage that does not exist, a
+   * duration that is not one) and every stage rule the stages break, each with what to change
+   */
   public build(): StageMachine {
-    return new StageMachine(this.list, this.options.agents, { parameters: this.options.parameters ?? CONDITION_PARAMETERS });
+    const parameters = this.options.parameters ?? CONDITION_PARAMETERS;
+    const problems = [...this.problems, ...stageMachineProblems(this.list, this.options.agents, parameters)];
+    if (problems.length > 0) throw new Error(`invalid stage machine:\n${problems.join('\n')}`);
+    return new StageMachine(this.list, this.options.agents, { parameters });
+  }
+
+  private agentDefaults(stage: string, options: AgentStageOptions): { timeout: string; retries: number; when?: WhenConfig } {
+    const defaults = agentDefaults(options);
+    const problem = durationProblem(defaults.timeout);
+    if (problem !== undefined) this.problems.push(`timeout (stage "${stage}"): ${problem}`);
+    return defaults;
+  }
+
+  /** The index of `stage`, or `undefined` (and a problem naming the step) when no stage has that name. */
+  private find(step: string, stage: string): number | undefined {
+    const index = this.list.findIndex((candidate) => candidate.name === stage);
+    if (index >= 0) return index;
+    this.problems.push(
+      `${step} (stage "${stage}"): no stage has that name; stages: ${this.list.map((candidate) => candidate.name).join(', ')}`,
+    );
+    return undefined;
   }
 
   private insert(stage: StageDefinition): this {
-    if (this.cursor !== undefined) {
-      this.list.splice(this.indexOf(this.cursor) + 1, 0, stage);
+    const after = this.cursor === undefined ? -1 : this.list.findIndex((candidate) => candidate.name === this.cursor);
+    if (after >= 0) {
+      this.list.splice(after + 1, 0, stage);
       this.cursor = stage.name;
       return this;
     }
     const endIndex = this.list.findIndex((candidate) => candidate.type === 'end');
     this.list.splice(endIndex < 0 ? this.list.length : endIndex, 0, stage);
     return this;
-  }
-
-  private indexOf(stage: string): number {
-    const index = this.list.findIndex((candidate) => candidate.name === stage);
-    if (index < 0) throw new Error(`no stage named "${stage}"; stages: ${this.list.map((candidate) => candidate.name).join(', ')}`);
-    return index;
   }
 }
 

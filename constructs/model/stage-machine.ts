@@ -15,6 +15,23 @@ export type { StageDefinition } from './stage-rules';
 export type { AgentStage, EndStage, GateStage, Stage } from './stage';
 import type { AgentStage, GateStage, Stage } from './stage';
 
+/**
+ * Every rule `stages` break, one line each: the path says where, the stage's name which stage (a builder's
+ * user knows the names, not the indexes).
+ */
+export function stageMachineProblems(
+  stages: readonly StageDefinition[],
+  agentNames: readonly string[],
+  parameters: readonly string[],
+): string[] {
+  return stageProblems(stages, agentNames, parameters).map((problem) => {
+    const where = `stages${problem.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('')}`;
+    const index = problem.path[0];
+    const name = typeof index === 'number' ? stages[index]?.name : undefined;
+    return `${where}${typeof name === 'string' ? ` (stage "${name}")` : ''}: ${problem.message}`;
+  });
+}
+
 /** Options of a `StageMachine`. */
 export interface StageMachineOptions {
   /** The play parameters a stage condition (`when`) may test. @default ['task-type'] */
@@ -31,14 +48,8 @@ export class StageMachine {
    * @throws listing every rule the stages break, each with what to change
    */
   public constructor(stages: readonly StageDefinition[], agentNames: readonly string[], options: StageMachineOptions = {}) {
-    const problems = stageProblems(stages, agentNames, options.parameters ?? CONDITION_PARAMETERS);
-    if (problems.length > 0) {
-      const lines = problems.map(
-        (problem) =>
-          `stages${problem.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)).join('')}: ${problem.message}`,
-      );
-      throw new Error(`invalid stage machine:\n${lines.join('\n')}`);
-    }
+    const problems = stageMachineProblems(stages, agentNames, options.parameters ?? CONDITION_PARAMETERS);
+    if (problems.length > 0) throw new Error(`invalid stage machine:\n${problems.join('\n')}`);
     this.list = stages.map(resolveStage);
   }
 

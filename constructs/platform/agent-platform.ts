@@ -1,5 +1,5 @@
-import { Chart } from 'cdk8s';
-import { Construct } from 'constructs';
+import { ApiObject, Chart, JsonPatch } from 'cdk8s';
+import { Construct, type IConstruct } from 'constructs';
 import { AgentsConfigMap } from '../config/agents-config-map';
 import { CodeRunCrd } from '../crds/coderun-crd';
 import { executionOf } from '../model/direct-execution';
@@ -66,8 +66,12 @@ export const PlatformCharts = {
 /**
  * The whole platform from one configuration: the CodeRun CRD, the play's RBAC, the agents ConfigMap, the
  * workspace PVCs, the coderun WorkflowTemplate, one play WorkflowTemplate per repository, and the event side
- * (the GitHub EventSource, one Sensor per gate, the resumer and their RBAC). Each concern is its own chart,
- * so each lands in its own file.
+ * (the GitHub EventSource, one Sensor per gate, the resumer and their RBAC).
+ *
+ * Where it lives decides its files (docs/library.md): directly in an `App`, it owns its charts, one per
+ * concern (`PlatformCharts`), each its own file, in the config's namespace; inside a user's `Chart`, every
+ * object goes into that chart (one file), in the chart's namespace when it has one. The cluster-scoped
+ * CodeRun CRD is emitted once per app, however many platforms it holds, and never with a namespace.
  */
 export class AgentPlatform extends Construct {
   /** The stage machine every play of this platform runs. */
@@ -86,22 +90,37 @@ export class AgentPlatform extends Construct {
    */
   public constructor(scope: Construct, id: string, props: AgentPlatformProps = {}) {
     super(scope, id);
+    const userChart = enclosingChart(scope);
     // Parsed here, so that every default is the schema's: a config already resolved parses to itself, and
-    // one resolveConfig has just returned, unchanged, is not parsed again.
-    this.config =
-      unchangedResolvedConfig(props.config) ??
+    // one resolveConfig has just returned, unchanged, is not parsed again. Inside a chart with a namespace,
+    // the chart's namespace is the platform's, as it is of every object a chart holds.
+    const resolved = unchangedResolvedConfig(props.config);
+    const namespace = userChart?.namespace;
+    if (resolved !== undefined && (namespace === undefined || resolved.namespace === namespace)) this.config = resolved;
+    else {
+      const given = resolved ?? props.config ?? {};
+      const file = namespace === undefined ? given : { ...given, namespace };
       // resolveConfig copies it, reporting at its path what is not plain data (a function, a Proxy whose reading
-      // throws, a value that holds itself): structuredClone answered "could not be cloned" for the whole prop.
-      resolveConfig({ file: props.config ?? {}, fileName: 'AgentPlatform config' });
+      // throws, a value that holds itself).
+      this.config = resolveConfig({ file, fileName: 'AgentPlatform config' });
+    }
     const config = this.config;
     if (props.stages !== undefined && !(props.stages instanceof StageMachine))
       throw new ConfigError(['AgentPlatform stages: expected a StageMachine (from StageMachineBuilder or StageMachine.fromConfig)']);
     this.stages = StageMachine.fromConfig(props.stages ? { ...config, stages: props.stages.stages } : config);
-    const chart = (name: string, namespaced = true): Chart => new Chart(this, name, namespaced ? { namespace: config.namespace } : {});
+    // In a user's chart, a plain construct per concern keeps the construct paths, and the objects in that chart.
+    const chart = (name: string, namespaced = true): Construct =>
+      userChart !== undefined ? new Construct(this, name) : new Chart(this, name, namespaced ? { namespace: config.namespace } : {});
 
     // A platform whose agents all run direct needs no CodeRun controller: no CRD, no CodeRun template.
     const codeRuns = Object.values(config.agents).some((agent) => executionOf(agent, config.execution) === 'coderun');
-    if (codeRuns) new CodeRunCrd(chart(PlatformCharts.crds, false), 'CodeRun');
+    if (codeRuns && claimCrd(this)) {
+      const crd = new CodeRunCrd(chart(PlatformCharts.crds, false), 'CodeRun');
+      // Cluster-scoped: a user's chart would give it the chart's namespace, which the API server refuses.
+      if (userChart?.namespace !== undefined)
+        for (const object of crd.node.findAll().filter((child): child is ApiObject => child instanceof ApiObject))
+          object.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    }
     const directAgents = Object.values(config.agents).some((agent) => executionOf(agent, config.execution) === 'direct');
     this.rbac = new PlayRbac(chart(PlatformCharts.rbac), 'Play', {
       serviceAccountName: config.play.serviceAccount,
@@ -157,7 +176,7 @@ export class AgentPlatform extends Construct {
   }
 
   /** A project WorkflowTemplate (or several, for a large one) per configured project, and its service account. */
-  private addProjects(chart: Chart): void {
+  private addProjects(chart: Construct): void {
     const config = this.config;
     new ScopedServiceAccount(chart, 'ProjectRbac', {
       name: PROJECT_SERVICE_ACCOUNT,
@@ -183,7 +202,7 @@ export class AgentPlatform extends Construct {
   }
 
   /** The GitHub EventSource, a Sensor per gate, and the resumer they start, with their RBAC. */
-  private addEvents(chart: (name: string) => Chart): ReadonlyMap<string, GateSensor> {
+  private addEvents(chart: (name: string) => Construct): ReadonlyMap<string, GateSensor> {
     const config = this.config;
     const events = config.events;
     const eventBus = EventBus.fromEventBusName(this, 'EventBus', events.eventBus.name, events.eventBus.namespace ?? config.namespace);
@@ -243,7 +262,7 @@ export class AgentPlatform extends Construct {
    * One shared workspace per repository when any implementation agent works in a stage, and one
    * isolated workspace per other agent that works in a stage.
    */
-  private addWorkspaces(chart: Chart): void {
+  private addWorkspaces(chart: Construct): void {
     const sharedAgents = this.stages.agents.filter((agent) => this.sharesWorkspace(agent));
     const isolatedAgents = this.stages.agents.filter((agent) => !this.sharesWorkspace(agent));
     for (const repository of this.config.repositories) {
@@ -267,4 +286,22 @@ export class AgentPlatform extends Construct {
       }
     }
   }
+}
+
+/** The chart `scope` is in (itself, or one above it), or `undefined` when it is in none (directly in the app). */
+function enclosingChart(scope: IConstruct): Chart | undefined {
+  for (let current: IConstruct | undefined = scope; current !== undefined; current = current.node.scope)
+    if (current instanceof Chart) return current;
+  return undefined;
+}
+
+/** The construct trees (apps) whose CodeRun CRD a platform has already emitted. */
+const crdEmitted = new WeakSet<IConstruct>();
+
+/** Whether `platform` emits the CodeRun CRD: the first platform of its app that runs CodeRuns does. */
+function claimCrd(platform: IConstruct): boolean {
+  const root = platform.node.root;
+  if (crdEmitted.has(root)) return false;
+  crdEmitted.add(root);
+  return true;
 }

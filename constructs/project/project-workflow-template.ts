@@ -15,7 +15,8 @@ import { inputParameter, stepOutput, WorkflowVariables } from '../model/argo-exp
 import { PlayLabels, ProjectLabels, WorkflowTypes } from '../model/labels';
 import { dnsName } from '../model/naming';
 import { PLAY_TEMPLATE_NAME, PlayParameters } from '../model/play-contract';
-import { chunkTasks, MAX_DAG_TASKS, orderTasks, ProjectError, ProjectSchema, type OrderedTask, type ProjectConfig } from './project';
+import { ProjectSchema } from '../model/config-shapes';
+import { chunkTasks, MAX_DAG_TASKS, orderTasks, ProjectError, type OrderedTask, type ProjectConfig } from './project';
 import type { StageMachine } from '../model/stage-machine';
 import type { DagTask, Template, WorkflowSpec, WorkflowStep } from '../workflows/argo-types';
 import { HARDENED_POD, SCRATCH_VOLUME } from '../workflows/hardened-pod';

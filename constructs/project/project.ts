@@ -8,7 +8,7 @@
 import type { ProjectTaskConfig } from '../model/config-shapes';
 import { ProblemsError } from '../model/problems-error';
 
-export { ProjectSchema, ProjectTaskSchema, type ProjectConfig, type ProjectTaskConfig } from '../model/config-shapes';
+export type { ProjectConfig, ProjectTaskConfig } from '../model/config-shapes';
 
 /** Argo accepts at most this many tasks in one DAG template. */
 export const MAX_DAG_TASKS = 200;

@@ -2,7 +2,7 @@
  * The remediation side of a platform, when a gate sends tasks back: the remediator WorkflowTemplate and its
  * service account, the `remediate` Sensor, and the `stale-work` Sensor (unless `cancelStaleWork` is off).
  */
-import type { Chart } from 'cdk8s';
+import type { Construct } from 'constructs';
 import type { PlatformConfig } from '../model/config-shapes';
 import { remediationPlan } from './remediation';
 import { RemediationKinds } from './remediator-contract';
@@ -24,7 +24,7 @@ export interface RemediationObjectsProps {
   readonly eventSource: IGithubEventSource;
   readonly eventBus: IEventBus;
   /** Makes the chart the objects go in (the platform's `remediation` file). */
-  readonly chart: () => Chart;
+  readonly chart: () => Construct;
 }
 
 /** The GitHub events the remediation Sensors need the EventSource to subscribe to. */

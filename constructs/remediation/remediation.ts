@@ -21,12 +21,7 @@ export const REVIEWING_ROLES: readonly string[] = ['quality', 'testing'];
 /** The role of the agents a task goes back to. */
 export const IMPLEMENTATION_ROLE = 'implementation';
 
-export {
-  DEFAULT_MAX_ROUNDS,
-  MAX_ROUNDS_LIMIT,
-  RemediationSchema,
-  type RemediationConfig,
-} from '../model/config-shapes';
+export { DEFAULT_MAX_ROUNDS, MAX_ROUNDS_LIMIT, type RemediationConfig } from '../model/config-shapes';
 import { RemediationSchema, type RemediationConfig } from '../model/config-shapes';
 
 /** The conditions a reviewing agent sends a task back with: a review requesting changes, or the `needs-fixes` label. */

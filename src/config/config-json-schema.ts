@@ -36,7 +36,7 @@ export function configJsonSchema(): Record<string, any> {
   const generated = z.toJSONSchema(PlatformConfigSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, any>;
   const properties: Record<string, any> = {};
   for (const [key, schema] of Object.entries(generated.properties as Record<string, any>)) {
-    properties[key] = { description: CONFIG_SECTIONS[key as keyof typeof CONFIG_SECTIONS], ...schema };
+    properties[key] = { ...schema, description: CONFIG_SECTIONS[key as keyof typeof CONFIG_SECTIONS] };
   }
   for (const registry of MERGED_REGISTRIES) properties[registry] = partialEntries(properties[registry]);
   properties.stages = oneAgentField(properties.stages);

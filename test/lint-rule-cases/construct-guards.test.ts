@@ -230,13 +230,15 @@ const GUARDS: readonly (readonly [string, () => unknown, string | RegExp])[] = [
       new StageMachineBuilder({ agents })
         .agent('build', 'rex')
         .gate('wait', [{ event: 'pull_request', actions: ['opened'], by: [] } as any])
-        .replaceWithParallel('wait', ['tess']),
-    'stage "wait" is a gate stage; only an agent stage can run agents in parallel',
+        .replaceWithParallel('wait', ['tess'])
+        .end()
+        .build(),
+    'replaceWithParallel (stage "wait"): a gate stage; only an agent stage can run agents in parallel',
   ],
   [
     'inserting after a stage that does not exist',
-    () => StageMachineBuilder.from(StageMachine.fromConfig(config), { agents }).after('deploy'),
-    /^no stage named "deploy"; stages: /,
+    () => StageMachineBuilder.from(StageMachine.fromConfig(config), { agents }).after('deploy').build(),
+    /^invalid stage machine:\nafter \(stage "deploy"\): no stage has that name; stages: /,
   ],
   [
     'a WorkflowTemplate name that is not a DNS label',

@@ -1,6 +1,9 @@
 import { parseAllDocuments } from 'yaml';
 import { plainCopy } from '../../constructs/model/plain-copy';
 import { resolveConfig, type ConfigInputs } from '../../constructs/model/resolve-config';
+
+/** What the tests hand `resolveConfig`: a file of any shape, since many are wrong on purpose. */
+export type LooseConfigInputs = Omit<ConfigInputs, 'file'> & { readonly file?: unknown };
 import { synthesizePlatform, SynthesizedManifests, type ManifestFiles } from '../../src/synth/synthesize';
 
 /** A Kubernetes object as the tests read it. */
@@ -50,8 +53,8 @@ export function parseManifests(files: ManifestFiles): K8sObject[] {
 }
 
 /** Synthesizes the platform of a config (the embedded default when none is given). */
-export function synth(inputs: ConfigInputs = { env: {} }): Synthesized {
-  const files = synthesizePlatform(resolveConfig({ env: {}, ...inputs }));
+export function synth(inputs: LooseConfigInputs = { env: {} }): Synthesized {
+  const files = synthesizePlatform(resolveConfig({ env: {}, ...inputs } as ConfigInputs));
   const objects = parseManifests(files);
   return {
     files,
