@@ -23,7 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { canonicalJson, pruneSchema } from '../src/validate/schema/compact-schema';
 import { isRecord, type JsonSchema, mapSchema } from '../src/validate/schema/json-schema-passes';
-import { KUBERNETES_FORMATS } from '../src/validate/schema/kubernetes-formats';
+import { KUBERNETES_FORMATS, QUANTITY_DEFINITION } from '../src/validate/schema/kubernetes-formats';
 
 /** The upstream module the OpenAPI documents come from. */
 export const KUBERNETES_UPSTREAM = {
@@ -54,7 +54,6 @@ const STABLE_DOCUMENT = /^(api|apis__[a-z0-9.-]+)__v[0-9]+_openapi\.json$/;
 
 const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
 
-const QUANTITY_DEFINITION = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 
 /** Keywords of the Kubernetes OpenAPI that validation of a built-in kind does not read. */
 const NOT_CHECKED = ['x-kubernetes-list-type', 'x-kubernetes-list-map-keys'];

@@ -24,7 +24,7 @@
 import type { ErrorObject } from 'ajv';
 import data from '../../../schemas/kubernetes.json';
 import { closeObjectSchema, type JsonSchema, mapSchema } from './json-schema-passes';
-import { formatDescription } from './kubernetes-formats';
+import { formatDescription, KUBERNETES_FORMATS, QUANTITY_DEFINITION } from './kubernetes-formats';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
 import { cachedValidators, type ValidatorRequest } from './validator-cache';
 
@@ -89,7 +89,7 @@ function validatorRequest(): ValidatorRequest {
   return request;
 }
 
-const typeName = (type: unknown): string => (type === 'integer' ? 'an integer' : type === 'object' ? 'an object' : `a ${type}`);
+const typeName = (type: unknown): string => `${/^[aeiou]/.test(String(type)) ? 'an' : 'a'} ${type}`;
 
 /** One error in the words of the format or types it stands for, instead of ajv's. */
 function readable(error: ErrorObject, branches: readonly ErrorObject[]): ErrorObject {
@@ -100,6 +100,8 @@ function readable(error: ErrorObject, branches: readonly ErrorObject[]): ErrorOb
   }
   if (error.keyword === 'pattern') return { ...error, message: formatDescription(params.pattern) ?? error.message };
   if (error.keyword !== 'anyOf') return error;
+  // A quantity that is neither a number nor a string fails no pattern: its definition says what it is.
+  if (error.schemaPath.endsWith(`/${QUANTITY_DEFINITION}/anyOf`)) return { ...error, message: KUBERNETES_FORMATS.quantity.description };
   const format = branches.map((branch) => formatDescription((branch.params as Record<string, unknown>).pattern)).find(Boolean);
   if (format) return { ...error, message: format };
   const types = branches.flatMap((branch) => (branch.keyword === 'type' ? [branch.params.type as unknown] : [])).flat();

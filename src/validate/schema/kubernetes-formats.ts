@@ -30,6 +30,9 @@ export const KUBERNETES_FORMATS = {
   },
 } as const;
 
+/** The definition of resource.Quantity in the Kubernetes OpenAPI: a string (of the form above) or a number. */
+export const QUANTITY_DEFINITION = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+
 const DESCRIPTIONS = new Map<string, string>(Object.values(KUBERNETES_FORMATS).map((format) => [format.pattern, format.description]));
 
 /** What a report says for a value that fails `pattern`, when it is one of the formats; `undefined` otherwise. */
