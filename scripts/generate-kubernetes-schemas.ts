@@ -45,7 +45,9 @@ export const KUBERNETES_SCHEMA_FILES = ['kubernetes.json', 'PROVENANCE-kubernete
  */
 export function kubernetesModuleDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const cache = env.GOMODCACHE || path.join(env.GOPATH?.split(path.delimiter)[0] || path.join(os.homedir(), 'go'), 'pkg', 'mod');
-  const dir = path.join(cache, KUBERNETES_UPSTREAM.module.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`)) + `@${KUBERNETES_UPSTREAM.version}`;
+  // The module cache escapes upper-case letters of a module path as `!` and the lower-case letter.
+  const escaped = KUBERNETES_UPSTREAM.module.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
+  const dir = path.join(cache, `${escaped}@${KUBERNETES_UPSTREAM.version}`);
   return existsSync(path.join(dir, KUBERNETES_UPSTREAM.openApiPath)) ? dir : undefined;
 }
 
@@ -53,7 +55,6 @@ export function kubernetesModuleDir(env: NodeJS.ProcessEnv = process.env): strin
 const STABLE_DOCUMENT = /^(api|apis__[a-z0-9.-]+)__v[0-9]+_openapi\.json$/;
 
 const COMPONENT_REF = /^#\/components\/schemas\/(.+)$/;
-
 
 /** Keywords of the Kubernetes OpenAPI that validation of a built-in kind does not read. */
 const NOT_CHECKED = ['x-kubernetes-list-type', 'x-kubernetes-list-map-keys'];
@@ -89,7 +90,9 @@ function compactDefinition(name: string, definition: unknown): JsonSchema {
   const compact = mapSchema(pruneSchema(definition, `components/schemas/${name}`), compactNode) as JsonSchema;
   if (name === QUANTITY_DEFINITION) {
     if (!Array.isArray(compact.anyOf)) throw new Error(`${name}: expected a string or a number`);
-    compact.anyOf = compact.anyOf.map((branch: JsonSchema) => (branch.type === 'string' ? { ...branch, pattern: KUBERNETES_FORMATS.quantity.pattern } : branch));
+    compact.anyOf = compact.anyOf.map((branch: JsonSchema) =>
+      branch.type === 'string' ? { ...branch, pattern: KUBERNETES_FORMATS.quantity.pattern } : branch,
+    );
   }
   return compact;
 }
@@ -151,7 +154,10 @@ function kubernetesData(documents: ReadonlyMap<string, OpenApiDocument>): string
       .sort()
       .map((apiVersion) => [apiVersion, Object.fromEntries(Object.entries(kinds[apiVersion]).sort(([a], [b]) => (a < b ? -1 : 1)))]),
   );
-  const names = reachable(definitions, Object.values(kinds).flatMap((byKind) => Object.values(byKind)));
+  const names = reachable(
+    definitions,
+    Object.values(kinds).flatMap((byKind) => Object.values(byKind)),
+  );
   const used = Object.fromEntries([...names].sort().map((name) => [name, definitions[name]]));
   return `${canonicalJson({ project: 'kubernetes', version: KUBERNETES_UPSTREAM.version, kinds: sortedKinds, definitions: used })}\n`;
 }
@@ -164,7 +170,7 @@ function stableDocumentFiles(openApiDir: string): string[] {
 }
 
 function provenance(files: readonly string[], read: (file: string) => string): string {
-  const { module, version, repository, openApiPath, license, licenseName } = KUBERNETES_UPSTREAM;
+  const { module, version, repository, openApiPath, licenseName } = KUBERNETES_UPSTREAM;
   const sha = Object.fromEntries(files.map((file) => [file, sha256(read(file))]));
   return `${JSON.stringify(
     {

@@ -18,7 +18,12 @@ const BAD = readdirSync(path.join(FIXTURES, 'bad')).sort();
 
 const validate = (paths: readonly string[]) => {
   const manifests = readManifestPaths(paths);
-  return validateObjects({ objects: manifests.objects, readingFindings: manifests.findings, catalog: SchemaCatalog.builtIn(), rules: LINT_RULES });
+  return validateObjects({
+    objects: manifests.objects,
+    readingFindings: manifests.findings,
+    catalog: SchemaCatalog.builtIn(),
+    rules: LINT_RULES,
+  });
 };
 
 describe(`the built-in Kubernetes ${BUILT_IN_KUBERNETES_VERSION} schemas`, () => {
@@ -26,7 +31,10 @@ describe(`the built-in Kubernetes ${BUILT_IN_KUBERNETES_VERSION} schemas`, () =>
     const report = validate([path.join(FIXTURES, 'good')]);
     expect(report.findings).toEqual([]);
     expect(report.objects.length).toBeGreaterThanOrEqual(27);
-    for (const object of report.objects) expect(object.schema).toMatch(new RegExp(`^built-in: Kubernetes ${BUILT_IN_KUBERNETES_VERSION} OpenAPI io\\.k8s\\..*\\.${object.kind}$`));
+    for (const object of report.objects)
+      expect(object.schema).toMatch(
+        new RegExp(`^built-in: Kubernetes ${BUILT_IN_KUBERNETES_VERSION} OpenAPI io\\.k8s\\..*\\.${object.kind}$`),
+      );
   });
 
   it('has one bad manifest per mistake', () => {
@@ -47,6 +55,7 @@ describe(`the built-in Kubernetes ${BUILT_IN_KUBERNETES_VERSION} schemas`, () =>
     const object = (port: unknown, cpu: unknown) => [
       {
         file: 'x.yaml',
+        index: 0,
         kind: 'Pod',
         name: 'p',
         object: {
@@ -61,8 +70,11 @@ describe(`the built-in Kubernetes ${BUILT_IN_KUBERNETES_VERSION} schemas`, () =>
       },
     ];
     const errors = (port: unknown, cpu: unknown) =>
-      validateObjects({ objects: object(port, cpu), catalog: SchemaCatalog.builtIn(), rules: [] }).findings.map((finding) => `${finding.path}: ${finding.message}`);
-    for (const port of [8080, 'http', null]) for (const cpu of [0.5, '500m', '1', '+1.5e3', ' 2Gi ', '1.', null]) expect(errors(port, cpu)).toEqual([]);
+      validateObjects({ objects: object(port, cpu), catalog: SchemaCatalog.builtIn(), rules: [] }).findings.map(
+        (finding) => `${finding.path}: ${finding.message}`,
+      );
+    for (const port of [8080, 'http', null])
+      for (const cpu of [0.5, '500m', '1', '+1.5e3', ' 2Gi ', '1.', null]) expect(errors(port, cpu)).toEqual([]);
     expect(errors(1.5, '1')).toEqual(['spec.containers[0].readinessProbe.httpGet.port: must be an integer or a string']);
     for (const cpu of ['', '1 Gi', '1GB', 'Gi', '1e', true])
       expect(errors(80, cpu)).toEqual([expect.stringMatching(/^spec\.containers\[0\]\.resources\.limits\.cpu: must be a quantity/)]);

@@ -1,17 +1,19 @@
 import { parseArgs } from 'node:util';
-import { validateObjects } from '../validate/engine';
+import { ENGINE_CHECKS, validateObjects } from '../validate/engine';
+import type { ManifestObject } from '../validate/finding';
 import { readManifestPaths } from '../validate/manifest-files';
 import { formatJsonReport, formatTextReport } from '../validate/report-format';
 import { LINT_RULES } from '../validate/rules';
 import { SchemaCatalog, SchemaSourceError } from '../validate/schema/schema-catalog';
+import { disabledRules, SelectionError, skipSelector } from '../validate/selection';
 import { type Command, ExitCode, HELP_OPTION, InputError, type Io, printUsage, UsageError } from './command';
 
 const DEFAULT_PATH = 'dist-manifests';
 
-const USAGE = `Usage: agent-play validate [PATH...] [--crds DIR]... [--format text|json] [--verbose]
+const USAGE = `Usage: agent-play validate [PATH...] [--crds DIR]... [--skip KIND]... [--disable RULE]... [--format text|json] [--verbose]
 
 Checks Kubernetes manifests offline: Workflows, WorkflowTemplates, ClusterWorkflowTemplates, CronWorkflows,
-Sensors, EventSources, EventBuses, CodeRuns and core objects. Each object is checked against its schema
+Sensors, EventSources, EventBuses, CodeRuns and every stable built-in Kubernetes kind. Each object is checked against its schema
 (unknown fields rejected), its metadata against the API server's rules, and the whole set against
 agent-play's lint rules (Argo semantics the schemas cannot express, and what must agree across objects).
 
@@ -22,7 +24,10 @@ Options:
   --crds DIR       schemas: CRDs as exported from a cluster (kubectl get crd NAME -o yaml), and JSON Schema
                    files such as Argo Events' argo-events.schema.json; repeatable; they override the
                    built-in schemas per kind. Built in: Argo Workflows v4.1.2 CRDs, Argo Events v1.9.11
-                   JSON Schema, CodeRun, and the core objects agent-play emits
+                   JSON Schema, CodeRun, and the Kubernetes v1.37.2 OpenAPI of every stable built-in kind
+  --skip KIND      leave objects of this kind unchecked: Kind, group/Kind (core/Pod) or apiVersion/Kind;
+                   repeatable; the report says what was skipped
+  --disable RULE   turn off a lint rule or check by its id (docs/lint-rules.md, docs/validate.md); repeatable
   --format FORMAT  text (default) or json
   --verbose        list what each object was checked against
   -h, --help       show this help
@@ -37,6 +42,8 @@ function run(args: string[], io: Io): number {
     args,
     options: {
       crds: { type: 'string', multiple: true, default: [] },
+      skip: { type: 'string', multiple: true, default: [] },
+      disable: { type: 'string', multiple: true, default: [] },
       format: { type: 'string', default: 'text' },
       verbose: { type: 'boolean' },
       ...HELP_OPTION,
@@ -49,9 +56,29 @@ function run(args: string[], io: Io): number {
   if (!FORMATS.includes(format)) throw new UsageError(`--format: expected one of ${FORMATS.join(', ')}, got "${values.format}"`);
   const catalog = loadCatalog(values.crds);
   const manifests = readManifestPaths(positionals.length > 0 ? positionals : [DEFAULT_PATH]);
-  const report = validateObjects({ objects: manifests.objects, readingFindings: manifests.findings, catalog, rules: LINT_RULES });
+  const { skip, disabled } = selection(values.skip, values.disable, catalog, manifests.objects);
+  const report = validateObjects({
+    objects: manifests.objects,
+    readingFindings: manifests.findings,
+    catalog,
+    rules: LINT_RULES,
+    skip,
+    disabledRules: disabled,
+  });
   io.out(format === 'json' ? formatJsonReport(report) : formatTextReport(report, { verbose: values.verbose }));
   return report.errors > 0 ? ExitCode.failed : ExitCode.ok;
+}
+
+function selection(skipped: readonly string[], disable: readonly string[], catalog: SchemaCatalog, objects: readonly ManifestObject[]) {
+  try {
+    return {
+      skip: skipSelector(skipped, { schemaKinds: catalog.kinds, objects }),
+      disabled: disabledRules(disable, [...LINT_RULES.map((rule) => rule.id), ...Object.keys(ENGINE_CHECKS)]),
+    };
+  } catch (error) {
+    if (error instanceof SelectionError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 function loadCatalog(directories: readonly string[]): SchemaCatalog {
