@@ -56,8 +56,16 @@ export async function runProgram(io: ProgramIo, steps: readonly AnyRuntimeStep[]
     io.err(`${step.name}: ${error.message}`);
     return 2;
   }
+  let api: KubeApi;
+  try {
+    api = io.api();
+  } catch (error) {
+    // No service account mounted, or not in a pod: the cause in one line, not a stack.
+    io.err(`${step.name}: cannot make the API client: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
   const context: StepContext = {
-    api: io.api(),
+    api,
     now: io.now ?? (() => new Date()),
     sleep: io.sleep ?? ((milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds))),
     log: io.out,
@@ -77,6 +85,7 @@ export async function runProgram(io: ProgramIo, steps: readonly AnyRuntimeStep[]
 }
 
 /* c8 ignore start: the process itself, run by the runtime bundle's tests */
+// Stryker disable all: the process entry, never run in the tests' own process (the bundle's tests run it)
 if (require.main === module) {
   runProgram({
     argv: process.argv.slice(2),
@@ -94,4 +103,5 @@ if (require.main === module) {
     },
   );
 }
+// Stryker restore all
 /* c8 ignore stop */

@@ -12,7 +12,7 @@
  * The corpus tests (1) need `../shared/argo/` and are skipped, with the reason, without it; 2 and 3 run
  * everywhere. Compiled validators are cached (see src/validate/schema/validator-cache.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ import {
   ARGO_SCHEMAS_DIR,
   ARGO_WORKFLOWS_KINDS,
   describeWithUpstream,
-  HAS_UPSTREAM_ARGO,
+  upstreamCorpusFiles,
   validateArgoEventsObject,
   validateArgoWorkflowsObject,
   validateCrdSchema,
@@ -145,10 +145,6 @@ function readExample(file: string, special: SpecialReading | undefined): unknown
 }
 
 const label = (object: Json): string => `${object.kind}/${object.metadata?.name ?? object.metadata?.generateName}`;
-const yamlFiles = (directory: string): string[] =>
-  readdirSync(directory)
-    .filter((file) => file.endsWith('.yaml'))
-    .sort();
 
 // ---------------------------------------------------------------------------------------------------------
 // 1a. The Argo Workflows example corpus
@@ -157,7 +153,7 @@ const yamlFiles = (directory: string): string[] =>
 const WORKFLOWS_EXAMPLES = path.join(ARGO_SCHEMAS_DIR, 'examples-workflows');
 
 describeWithUpstream('the Argo Workflows validator on the upstream examples (argo-workflows v4.1.2 examples/*.yaml)', () => {
-  const files = HAS_UPSTREAM_ARGO ? yamlFiles(WORKFLOWS_EXAMPLES) : [];
+  const files = upstreamCorpusFiles('examples-workflows', { recursive: false }).map((file) => path.basename(file));
   const seen = new Map<string, number>();
 
   it('finds the corpus', () => {
@@ -230,8 +226,8 @@ const EVENTS_FINDINGS: Readonly<Record<string, EventsFinding>> = {
 };
 
 describeWithUpstream('the Argo Events validator on the upstream examples (argo-events v1.9.11 examples/{sensors,event-sources})', () => {
-  const files = (HAS_UPSTREAM_ARGO ? ['sensors', 'event-sources'] : []).flatMap((directory) =>
-    yamlFiles(path.join(EVENTS_EXAMPLES, directory)).map((file) => `${directory}/${file}`),
+  const files = ['sensors', 'event-sources'].flatMap((directory) =>
+    upstreamCorpusFiles(`examples-events/${directory}`, { recursive: false }).map((file) => `${directory}/${path.basename(file)}`),
   );
   const seen = new Map<string, number>();
 

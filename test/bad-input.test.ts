@@ -24,6 +24,7 @@ import { MAX_INPUT_BYTES, readCapped } from '../src/io/read-text-file';
 import { MAX_NESTING_DEPTH } from '../src/validate/kubernetes-yaml';
 import { runCapturing, runCapturingAsync } from './support/run-cli';
 import { useScratchDirs } from './support/scratch-dir';
+import { NOT_BUILT, skipNote } from './support/skip-note';
 
 const scratch = useScratchDirs('agent-play-bad-');
 const DIST = resolve(__dirname, '../dist-manifests');
@@ -124,23 +125,29 @@ describe('files that are not manifests', () => {
     );
   });
 
-  it.runIf(existsSync('/dev/zero'))('standard input that never ends (< /dev/zero) is cut at the limit, not read forever', () => {
-    const fd = openSync('/dev/zero', 'r');
-    try {
-      expect(() => readCapped(fd, 1024 * 1024)).toThrow('more than the 1.0 MiB an input may hold; is it the right file?');
-    } finally {
-      closeSync(fd);
-    }
-  });
+  it.runIf(existsSync('/dev/zero'))(
+    `standard input that never ends (< /dev/zero) is cut at the limit, not read forever${skipNote(existsSync('/dev/zero'), 'no /dev/zero here')}`,
+    () => {
+      const fd = openSync('/dev/zero', 'r');
+      try {
+        expect(() => readCapped(fd, 1024 * 1024)).toThrow('more than the 1.0 MiB an input may hold; is it the right file?');
+      } finally {
+        closeSync(fd);
+      }
+    },
+  );
 
-  it.runIf(canMakeFifo)('a FIFO nobody writes to is refused at once instead of hanging', async () => {
-    const fifo = join(scratch(), 'pipe.yaml');
-    execFileSync('mkfifo', [fifo]);
-    expect(runCapturing(['validate', fifo]).err).toBe(`${fifo}: a FIFO (named pipe), not a file: name a regular file\n`);
-    expect((await runCapturingAsync(['simulate', fifo])).err).toBe(
-      `${fifo}: cannot read the scenario (a FIFO (named pipe), not a file: name a regular file)\n`,
-    );
-  });
+  it.runIf(canMakeFifo)(
+    `a FIFO nobody writes to is refused at once instead of hanging${skipNote(canMakeFifo, 'no FIFOs here')}`,
+    async () => {
+      const fifo = join(scratch(), 'pipe.yaml');
+      execFileSync('mkfifo', [fifo]);
+      expect(runCapturing(['validate', fifo]).err).toBe(`${fifo}: a FIFO (named pipe), not a file: name a regular file\n`);
+      expect((await runCapturingAsync(['simulate', fifo])).err).toBe(
+        `${fifo}: cannot read the scenario (a FIFO (named pipe), not a file: name a regular file)\n`,
+      );
+    },
+  );
 
   it('validate follows folder links once, reads each real file once and names a symlink loop', () => {
     const folder = scratch();
@@ -240,7 +247,7 @@ describe('the process around the command', () => {
   });
 
   it.runIf(existsSync(resolve(__dirname, '../build/cli.cjs')) && canMakeFifo)(
-    'agent-play validate ... | head ends without a stack trace',
+    `agent-play validate ... | head ends without a stack trace${skipNote(existsSync(resolve(__dirname, '../build/cli.cjs')), NOT_BUILT)}${skipNote(canMakeFifo, 'no pipes between processes here')}`,
     () => {
       const bin = resolve(__dirname, '../bin/agent-play.cjs');
       const shell = `{ node ${JSON.stringify(bin)} validate ${JSON.stringify(DIST)} --verbose --format json; echo "exit $?" >&2; } | true`;

@@ -11,6 +11,7 @@ import { COMMANDS } from '../src/commands';
 import type { Command } from '../src/commands/command';
 import { lazyCommand } from '../src/commands/lazy-command';
 import { useScratchDirs } from './support/scratch-dir';
+import { NOT_BUILT, skipNote } from './support/skip-note';
 
 const ROOT = resolve(__dirname, '..');
 const BUILT = resolve(ROOT, 'build/cli.cjs');
@@ -58,7 +59,7 @@ describe('lazyCommand', () => {
   });
 });
 
-describe.runIf(existsSync(BUILT))('the compiled command line', () => {
+describe.runIf(existsSync(BUILT))(`the compiled command line${skipNote(existsSync(BUILT), NOT_BUILT)}`, () => {
   it('lists the commands of src/commands/index.ts in the same order', () => {
     const usage = readFileSync(resolve(ROOT, 'build/usage.txt'), 'utf8');
     const listed = [...usage.matchAll(/^ {2}(\S+) {2,}/gm)].map((match) => match[1]);

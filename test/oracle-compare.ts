@@ -39,6 +39,11 @@ export const INTENDED: Readonly<Record<string, string>> = {
   'remediator-stages': 'a remediator naming a stage the play does not have is accepted, and restarts nowhere',
   'spec-labels': 'a workflowMetadata label with a placeholder or illegal value is accepted, and every Workflow created from it is refused',
   'suspend-duration': 'a suspend duration Go cannot parse is accepted at lint and fails the step at run time',
+  'labels-from-variable':
+    'a {{workflow.labels.K}} for a labelsFrom key is accepted at lint, and every step after the first reconciliation gets the text itself',
+  'agent-service-account-token':
+    "an agent's pod with the play's service-account token is accepted, and hands the CLI the rights of the play",
+  'argo-cli-version': 'an Argo CLI of another major is just an image to Argo, and its updates drop the node fields its version lacks',
 };
 
 const WORKFLOW_KINDS = new Set(['Workflow', 'WorkflowTemplate', 'ClusterWorkflowTemplate', 'CronWorkflow']);

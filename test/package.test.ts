@@ -50,6 +50,8 @@ const LINKED = [
   'undici-types',
 ];
 
+/** The composition example of the library guide (it moved there from the README). */
+const EXAMPLE_DOC = 'docs/library.md';
 const README_EXAMPLE = /## Composing your own platform in TypeScript[\s\S]*?```ts\n([\s\S]*?)```/;
 
 const COMPOSITION = `import { App } from 'cdk8s';
@@ -113,8 +115,8 @@ beforeAll(() => {
   );
   writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(STRICT_TSCONFIG));
   writeFileSync(path.join(app, 'composition.ts'), COMPOSITION);
-  const readme = README_EXAMPLE.exec(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
-  if (!readme) throw new Error("README.md: no TypeScript example under 'Composing your own platform in TypeScript'");
+  const readme = README_EXAMPLE.exec(readFileSync(path.join(ROOT, EXAMPLE_DOC), 'utf8'));
+  if (!readme) throw new Error(`${EXAMPLE_DOC}: no TypeScript example under 'Composing your own platform in TypeScript'`);
   writeFileSync(path.join(app, 'readme.ts'), readme[1]);
 }, 240_000);
 
@@ -232,7 +234,7 @@ describe("the README's TypeScript example inside the checkout", () => {
     const folder = path.join(ROOT, 'build', `readme-example-${process.pid}`);
     mkdirSync(folder, { recursive: true });
     try {
-      const readme = README_EXAMPLE.exec(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+      const readme = README_EXAMPLE.exec(readFileSync(path.join(ROOT, EXAMPLE_DOC), 'utf8'));
       writeFileSync(path.join(folder, 'example.ts'), readme?.[1] ?? '');
       execFileSync(
         process.execPath,

@@ -8,6 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useScratchDirs } from './support/scratch-dir';
+import { NOT_BUILT, skipNote } from './support/skip-note';
 
 const ROOT = resolve(__dirname, '..');
 const BIN = resolve(ROOT, 'bin/agent-play.cjs');
@@ -46,7 +47,7 @@ function builtInsLoadedAfterFlags(args: readonly string[]): string[] | null {
   return JSON.parse(line) as string[] | null;
 }
 
-describe.runIf(existsSync(BUILT))('the flags the compiled command line sets', () => {
+describe.runIf(existsSync(BUILT))(`the flags the compiled command line sets${skipNote(existsSync(BUILT), NOT_BUILT)}`, () => {
   it('are set after every built-in module a synthesis loads', () => {
     const after = builtInsLoadedAfterFlags(['synth', '--out', join(scratch, 'out')]);
     expect(after, 'the command set no V8 flag: the recorder saw nothing').not.toBeNull();

@@ -5,8 +5,10 @@
  * a temp folder that nothing removes.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { removeNowAndAtExit } from './support/scratch-dir';
 
 const ROOT = path.resolve(__dirname, '..');
 const HELPERS = ['test/support/scratch-dir.ts', 'test/support/test-chart.ts'];
@@ -36,5 +38,15 @@ describe('temp folders of the tests', () => {
       expect(TEMP_FOLDER_CALL.test(call), call).toBe(true);
     for (const call of ['mkdtempish(', 'Testing.synth(chart)', 'new Chart(new App(), "test")'])
       expect(TEMP_FOLDER_CALL.test(call), call).toBe(false);
+  });
+});
+
+describe('removing the scratch folders at exit', () => {
+  it('adds at most one exit listener however many folders a worker removes (no MaxListenersExceededWarning)', () => {
+    const before = process.listenerCount('exit');
+    const folders = Array.from({ length: 20 }, (_, index) => path.join(os.tmpdir(), `agent-play-never-made-${process.pid}-${index}`));
+    for (const folder of folders) removeNowAndAtExit(folder);
+    expect(process.listenerCount('exit') - before).toBeLessThanOrEqual(1);
+    expect(process.listenerCount('exit')).toBeLessThan(process.getMaxListeners());
   });
 });

@@ -12,7 +12,7 @@
  *
  * The files that need Kubernetes' way of reading YAML are checked for the values Go reads.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateObjects } from '../src/validate/engine';
@@ -23,7 +23,7 @@ import { SchemaCatalog } from '../src/validate/schema/schema-catalog';
 import { allowed, type Difference, groupDifferences } from './oracle-compare';
 import { GOLDEN_FILES, type GroupsGolden, readGolden } from './oracle-goldens';
 import { groupHash } from './oracle-inputs';
-import { ARGO_SCHEMAS_DIR, describeWithUpstream, HAS_UPSTREAM_ARGO } from './support/argo-schemas';
+import { ARGO_SCHEMAS_DIR, describeWithUpstream, HAS_UPSTREAM_ARGO, upstreamCorpusFiles } from './support/argo-schemas';
 
 /**
  * Why an upstream example has findings: the example is wrong, what it says is not what Argo does (a dropped
@@ -117,13 +117,10 @@ const CATALOGS: readonly [string, () => SchemaCatalog][] = [
   ['the built-in schemas', () => SchemaCatalog.builtIn()],
   ['--crds ../shared/argo', () => SchemaCatalog.fromDirectories([ARGO_SCHEMAS_DIR])],
 ];
-const yamlFiles = (directory: string): string[] =>
-  readdirSync(path.join(ARGO_SCHEMAS_DIR, directory), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.yaml'))
-    .sort()
-    .map((file) => `${directory}/${file}`);
-
-const CORPUS = HAS_UPSTREAM_ARGO ? [...yamlFiles('examples-workflows'), ...yamlFiles('examples-events')] : [];
+const CORPUS = [
+  ...upstreamCorpusFiles('examples-workflows', { recursive: true }),
+  ...upstreamCorpusFiles('examples-events', { recursive: true }),
+];
 
 function validateFile(file: string, catalog: SchemaCatalog = SchemaCatalog.builtIn()) {
   const text = readFileSync(path.join(ARGO_SCHEMAS_DIR, file), 'utf8');

@@ -38,3 +38,17 @@ it('starts an isolated file before every shared one, so that no shared worker is
   expect(SLOWEST_TEST_FILES.map((file) => startRank(file, false))).toEqual(SLOWEST_TEST_FILES.map((_, index) => index));
   expect(startRank('test/naming.test.ts', false)).toBeGreaterThan(startRank(SLOWEST_TEST_FILES[SLOWEST_TEST_FILES.length - 1], false));
 });
+
+it('gives every test that may be skipped its reason in the title (vitest reports a skipped test by its title only)', () => {
+  const CONDITIONAL = /\.(?:runIf|skipIf)\(/g;
+  const SAYS_WHY = /skipNote\(|SKIP_REASON|\(skipped: /;
+  const silent = (text: string): number =>
+    [...text.matchAll(CONDITIONAL)].filter((match) => !SAYS_WHY.test(text.slice(match.index, match.index + 400))).length;
+  // The scan finds a conditional test without its reason.
+  expect(silent("it.runIf(hasGo)('builds the oracle', () => {});")).toBe(1);
+  expect(silent("it.runIf(hasGo)(`builds the oracle${skipNote(hasGo, 'no Go')}`, () => {});")).toBe(0);
+  const files = readdirSync(resolve(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts') && name !== 'vitest-config.test.ts')
+    .map((name) => join('test', name));
+  expect(files.filter((file) => silent(readFileSync(join(ROOT, file), 'utf8')) > 0)).toEqual([]);
+});

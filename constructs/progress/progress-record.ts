@@ -173,9 +173,25 @@ export function recordExit(before: ProgressRecord, event: ExitEvent): ProgressRe
   };
 }
 
-/** The record with a gate's release, recorded now. */
+/**
+ * The record with a gate's release, recorded now. The same release recorded already (the same pull request)
+ * keeps its time: a redelivered event (GitHub's redelivery, Argo Events' retry) must not move it past the
+ * creation of a later run, which would then take the old event for a release of its own.
+ */
 export function recordRelease(before: ProgressRecord, gate: string, release: Omit<Release, 'releasedAt'>, now: Date): ProgressRecord {
-  return { ...before, releases: { ...(before.releases ?? {}), [gate]: { ...release, releasedAt: recordTime(now) } } };
+  const recorded = before.releases?.[gate];
+  const releasedAt = recorded !== undefined && sameRelease(recorded, release) ? recorded.releasedAt : recordTime(now);
+  return { ...before, releases: { ...(before.releases ?? {}), [gate]: { ...release, releasedAt } } };
+}
+
+/** Whether a stored release is `release` again, with a time (a record edited by hand may hold anything). */
+function sameRelease(recorded: Release, release: Omit<Release, 'releasedAt'>): boolean {
+  return (
+    recorded.prUrl === release.prUrl &&
+    recorded.prNumber === release.prNumber &&
+    typeof recorded.releasedAt === 'string' &&
+    recorded.releasedAt !== ''
+  );
 }
 
 /**

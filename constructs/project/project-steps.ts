@@ -6,7 +6,9 @@
  *   stored stage. A record that cannot be read fails the task rather than restart it from the beginning.
  * - `project-start-play`: creates the task's play unless one exists. A play of that name is the task's, in
  *   whatever round: a re-run of the project finds the plays of the last run, and the remediator's successor
- *   of the original, which must never be overwritten with the original (round 1).
+ *   of the original, which must never be overwritten with the original (round 1). A play restarted from the
+ *   task's record continues its run, as one `agent-play resume` recreates does: in the record's round, and
+ *   annotated `resumed-from`, so that its gate check keeps the releases recorded while no play ran.
  * - `project-wait-play`: waits for the task, by its progress record, not for one Workflow: the remediator
  *   replaces a play by stopping, deleting and re-creating it under the same name.
  *
@@ -14,8 +16,9 @@
  */
 import { ARGO_COMPLETED_LABEL } from '../model/argo-api';
 import { PlayLabels, ProjectLabels } from '../model/labels';
-import { ProgressStatuses } from '../model/play-contract';
+import { ProgressStatuses, RESUMED_FROM_ANNOTATION } from '../model/play-contract';
 import { playWorkflow } from '../model/play-workflow';
+import { progressConfigMapOf, progressKeyOf } from '../progress/progress-layout';
 import { readRecord } from '../progress/progress-store';
 import type { ProgressRecord } from '../progress/progress-record';
 import { explainApiError } from '../runtime/conflict-retry';
@@ -93,6 +96,7 @@ export const startPlayStep = runtimeStep({
   env: startEnv,
   outputs: [],
   async run(context, values) {
+    const record = await recordOf(context, values);
     const play = playWorkflow({
       service: values.service,
       template: values.playTemplate,
@@ -102,6 +106,7 @@ export const startPlayStep = runtimeStep({
       stage: values.startStage,
       parameters: Object.entries(values.parameters).map(([name, value]) => ({ name, value })),
       extraLabels: { [ProjectLabels.project]: values.project },
+      ...(record?.stage === undefined ? {} : resumedFromRecord(record, values)),
     }) as unknown as KubeObject;
     try {
       await context.api.create(ApiResources.workflows, values.namespace, play);
@@ -113,6 +118,20 @@ export const startPlayStep = runtimeStep({
     return {};
   },
 });
+
+/**
+ * What a play restarted from the task's record carries: the record's round, and where it was resumed from.
+ * Without them its gate check would take it for a fresh run and drop the releases recorded while no play ran
+ * (`gate-check-step.ts`), and the wait would compare a round-1 play with a later round's record.
+ */
+function resumedFromRecord(record: ProgressRecord, values: { repository: string; task: number }) {
+  const round = String(record.round ?? 1);
+  const where = `${progressConfigMapOf(values.repository, values.task)}/${progressKeyOf(values.repository, values.task)}`;
+  return {
+    round,
+    extraAnnotations: { [RESUMED_FROM_ANNOTATION]: `${where}: stage ${record.stage}, status ${record.status ?? 'none'}, round ${round}` },
+  };
+}
 
 const waitEnv = new StepEnv({
   ...taskFields,

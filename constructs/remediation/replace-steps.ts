@@ -150,10 +150,10 @@ async function waitUntilGone(context: StepContext, namespace: string, name: stri
       throw explainApiError(error, `listing the pods of play ${name}`);
     }
     if (play === undefined && pods.length === 0) return;
-    if (waited >= timeoutSeconds)
-      throw new StepFailure(
-        `play ${name} ${play === undefined ? '' : 'and '}${pods.length} of its pods are still there ${timeoutSeconds} s after its deletion`,
-      );
+    if (waited >= timeoutSeconds) {
+      const left = play === undefined ? `${pods.length} pods of play ${name} are` : `play ${name} and ${pods.length} of its pods are`;
+      throw new StepFailure(`${left} still there ${timeoutSeconds} s after its deletion`);
+    }
     await context.sleep(POLL_SECONDS * 1000);
   }
 }

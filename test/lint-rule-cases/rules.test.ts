@@ -8,11 +8,12 @@ import { parseFieldPath, type ManifestObject, type Violation } from '../../src/v
 import { LINT_RULES } from '../../src/validate/rules';
 import { WORKFLOW_KINDS } from '../../src/validate/rules/argo-spec';
 import { manifest, run, type RuleTable } from './cases';
+import { CONTROLLER_TABLES } from './tables/controller';
 import { EVENTS_TABLES } from './tables/events';
 import { RUNTIME_TABLES } from './tables/runtime';
 import { WORKFLOW_TABLES } from './tables/workflow';
 
-const TABLES: RuleTable[] = [...WORKFLOW_TABLES, ...EVENTS_TABLES, ...RUNTIME_TABLES];
+const TABLES: RuleTable[] = [...WORKFLOW_TABLES, ...EVENTS_TABLES, ...RUNTIME_TABLES, ...CONTROLLER_TABLES];
 
 /**
  * Where a violation points must exist in the object it blames, up to its last step (a missing field may be

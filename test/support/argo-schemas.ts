@@ -12,7 +12,7 @@
  * (CI has it, a user's clone does not): tests that read it use `describeWithUpstream`, which skips them
  * with the reason when it is absent.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe } from 'vitest';
 import { isDnsLabel, isDnsSubdomain } from '../../constructs/model/naming';
@@ -41,6 +41,35 @@ export function describeWithUpstream(title: string, body: () => void): void {
   // vitest's default report lists a skipped file without its titles: say why where everyone sees it.
   console.warn(`${title}: ${UPSTREAM_SKIP_REASON}`);
   describe.skip(`${title} (${UPSTREAM_SKIP_REASON})`, body);
+}
+
+/**
+ * The YAML files of a folder of the upstream corpus (`examples-workflows`, `examples-events/sensors` ...), as
+ * paths from `../shared/argo/`, sorted. Read from the folder when it is there; otherwise from the list of files
+ * Argo answered for (test/golden/oracle/corpus.json), so that a clone without `../shared/` still lists every
+ * corpus test, each reported as skipped with the reason, instead of dropping them from the report.
+ */
+export function upstreamCorpusFiles(directory: string, options: { recursive: boolean }): string[] {
+  const files = HAS_UPSTREAM_ARGO ? filesOnDisk(directory, options.recursive) : filesArgoAnswered(directory, options.recursive);
+  return files.sort();
+}
+
+function filesOnDisk(directory: string, recursive: boolean): string[] {
+  return readdirSync(path.join(ARGO_SCHEMAS_DIR, directory), { recursive, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.yaml'))
+    .map((file) => `${directory}/${file.split(path.sep).join('/')}`);
+}
+
+const CORPUS_GOLDEN = path.resolve(__dirname, '../golden/oracle/corpus.json');
+const CORPUS_GROUP_PREFIX = 'corpus/';
+
+function filesArgoAnswered(directory: string, recursive: boolean): string[] {
+  const golden = JSON.parse(readFileSync(CORPUS_GOLDEN, 'utf8')) as { groups: Record<string, unknown> };
+  const prefix = `${CORPUS_GROUP_PREFIX}${directory}/`;
+  return Object.keys(golden.groups)
+    .filter((id) => id.startsWith(prefix) && id.endsWith('.yaml'))
+    .map((id) => id.slice(CORPUS_GROUP_PREFIX.length))
+    .filter((file) => recursive || !file.slice(directory.length + 1).includes('/'));
 }
 
 type Json = Record<string, any>;

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll } from 'vitest';
+import { saveAtExit } from '../../src/save-at-exit';
 
 /**
  * Scratch folders for the calling test file (or describe block): each call of the returned function makes a
@@ -13,16 +14,22 @@ import { afterAll } from 'vitest';
 export function useScratchDirs(prefix: string): () => string {
   const made: string[] = [];
   afterAll(() => {
-    for (const folder of made.splice(0)) {
-      rmSync(folder, { recursive: true, force: true });
-      // The product's caches write at exit (compile-cache.ts, stored-map.ts): one opened on this folder
-      // during the tests would make it again then, after everything else; this removal comes after them.
-      process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
-    }
+    for (const folder of made.splice(0)) removeNowAndAtExit(folder);
   });
   return () => {
     const folder = mkdtempSync(path.join(tmpdir(), prefix));
     made.push(folder);
     return folder;
   };
+}
+
+/**
+ * Removes a folder now and again at exit. The product's caches write at exit (compile-cache.ts,
+ * stored-map.ts): one opened on this folder during the tests would make it again then. The second removal
+ * runs under the product's one exit listener, after those writes; a listener per folder passed Node's limit
+ * of ten in a worker that runs many files (MaxListenersExceededWarning).
+ */
+export function removeNowAndAtExit(folder: string): void {
+  rmSync(folder, { recursive: true, force: true });
+  saveAtExit(() => rmSync(folder, { recursive: true, force: true }));
 }

@@ -26,6 +26,11 @@ import { sensorDuplicateDependencySourceRule } from './sensor-event-bus';
 import { sensorTriggerAtLeastOnceRule } from './sensor-at-least-once';
 import { eventsPodSecurityRule } from './events-pod-security';
 import { claimPodDeadlineRule } from './claim-pod-deadline';
+import { labelsFromVariableRule } from './labels-from-variable';
+import { resourceCreateWaitRule } from './resource-create-wait';
+import { argoResumeContinueOnRule } from './argo-resume-continue-on';
+import { agentServiceAccountTokenRule } from './agent-service-account-token';
+import { argoCliVersionRule } from './argo-cli-version';
 
 /** Every lint rule `agent-play validate` and `validatePlatform` run, in the order they report. */
 export const LINT_RULES: readonly LintRule[] = [
@@ -55,4 +60,9 @@ export const LINT_RULES: readonly LintRule[] = [
   sensorDuplicateDependencySourceRule,
   sensorTriggerAtLeastOnceRule,
   eventsPodSecurityRule,
+  labelsFromVariableRule,
+  resourceCreateWaitRule,
+  argoResumeContinueOnRule,
+  agentServiceAccountTokenRule,
+  argoCliVersionRule,
 ];

@@ -25,7 +25,7 @@ export function argoDurationSeconds(value: unknown): number | undefined {
 }
 
 /** A whole number of seconds, as Argo takes `activeDeadlineSeconds` (an int or a numeric string). */
-function deadlineSeconds(value: unknown): number | undefined {
+export function deadlineSeconds(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isInteger(value)) return value;
   if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
   return undefined;

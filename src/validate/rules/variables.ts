@@ -138,7 +138,7 @@ function workflowUnresolved(tail: string, workflow: { names: Set<string>; anyPar
  * Every string of a value that holds a `{{`, with its path. One path grows and shrinks as the walk goes and
  * is copied only for a string found: a generator per level, and a path per node, cost more than the rule.
  */
-function taggedStringsIn(value: unknown, at: Path): { text: string; at: Path }[] {
+export function taggedStringsIn(value: unknown, at: Path): { text: string; at: Path }[] {
   const found: { text: string; at: Path }[] = [];
   const path: (string | number)[] = [...at];
   const visit = (node: unknown): void => {

@@ -1,0 +1,15 @@
+// The tests a mutation run of the runtime program (`npm run mutation:runtime`, stryker.runtime.config.json) may
+// use to kill mutants: the runtime's behaviour tests only. test/runtime-program.test.ts (the committed bundle
+// is current, runs under node, needs no package) is left out: a mutated source makes the committed bundle
+// stale, so it would "kill" every mutant without saying anything of the behaviour.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('../..', import.meta.url)),
+  test: {
+    include: ['test/runtime/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
