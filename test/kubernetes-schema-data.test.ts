@@ -14,9 +14,13 @@ import {
   KUBERNETES_UPSTREAM,
   kubernetesModuleDir,
 } from '../scripts/generate-kubernetes-schemas';
+import { skipNote } from './support/skip-note';
 
 const MODULE_DIR = kubernetesModuleDir();
-const SKIP_REASON = `skipped: ${KUBERNETES_UPSTREAM.module}@${KUBERNETES_UPSTREAM.version} is not in the Go module cache (go mod download ${KUBERNETES_UPSTREAM.module}@${KUBERNETES_UPSTREAM.version})`;
+const SKIP_NOTE = skipNote(
+  MODULE_DIR !== undefined,
+  `${KUBERNETES_UPSTREAM.module}@${KUBERNETES_UPSTREAM.version} is not in the Go module cache (go mod download ${KUBERNETES_UPSTREAM.module}@${KUBERNETES_UPSTREAM.version})`,
+);
 
 const committed = (name: string): string => readFileSync(path.resolve(__dirname, '..', 'schemas', name), 'utf8');
 
@@ -67,7 +71,7 @@ describe('schemas/kubernetes.json (the built-in Kubernetes schemas)', () => {
   });
 
   it.skipIf(MODULE_DIR === undefined)(
-    `is what \`npm run schemas:kubernetes\` writes from the module (run it and commit the result)${MODULE_DIR === undefined ? ` (${SKIP_REASON})` : ''}`,
+    `is what \`npm run schemas:kubernetes\` writes from the module (run it and commit the result)${SKIP_NOTE}`,
     () => {
       const generated = generateKubernetesSchemaFiles(MODULE_DIR as string);
       expect([...generated.keys()].sort()).toEqual([...KUBERNETES_SCHEMA_FILES].sort());
@@ -77,7 +81,7 @@ describe('schemas/kubernetes.json (the built-in Kubernetes schemas)', () => {
   );
 
   it.skipIf(MODULE_DIR === undefined)(
-    `keeps each kind's fields and required lists as the upstream definition states them${MODULE_DIR === undefined ? ` (${SKIP_REASON})` : ''}`,
+    `keeps each kind's fields and required lists as the upstream definition states them${SKIP_NOTE}`,
     () => {
       const openApi = path.join(MODULE_DIR as string, KUBERNETES_UPSTREAM.openApiPath);
       const upstream = JSON.parse(readFileSync(path.join(openApi, 'apis__apps__v1_openapi.json'), 'utf8')).components.schemas;
