@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { canonicalJson, pruneSchema } from '../src/validate/schema/compact-schema';
+import { canonicalJson, pruneSchema, reachableDefinitions } from '../src/validate/schema/compact-schema';
 import { isRecord, type JsonSchema, mapSchema } from '../src/validate/schema/json-schema-passes';
 import { KUBERNETES_FORMATS, QUANTITY_DEFINITION } from '../src/validate/schema/kubernetes-formats';
 
@@ -97,20 +97,6 @@ function compactDefinition(name: string, definition: unknown): JsonSchema {
   return compact;
 }
 
-/** The names of the definitions `start` reaches through `$ref`, itself included. */
-function reachable(definitions: Record<string, JsonSchema>, start: readonly string[]): Set<string> {
-  const found = new Set<string>();
-  const pending = [...start];
-  while (pending.length > 0) {
-    const name = pending.pop() as string;
-    if (found.has(name)) continue;
-    if (!definitions[name]) throw new Error(`missing definition ${name}`);
-    found.add(name);
-    for (const match of JSON.stringify(definitions[name]).matchAll(/"\$ref":"#\/definitions\/([^"]+)"/g)) pending.push(match[1]);
-  }
-  return found;
-}
-
 interface OpenApiDocument {
   readonly components: { readonly schemas: Record<string, JsonSchema> };
 }
@@ -154,9 +140,10 @@ function kubernetesData(documents: ReadonlyMap<string, OpenApiDocument>): string
       .sort()
       .map((apiVersion) => [apiVersion, Object.fromEntries(Object.entries(kinds[apiVersion]).sort(([a], [b]) => (a < b ? -1 : 1)))]),
   );
-  const names = reachable(
+  const names = reachableDefinitions(
     definitions,
     Object.values(kinds).flatMap((byKind) => Object.values(byKind)),
+    'the Kubernetes OpenAPI',
   );
   const used = Object.fromEntries([...names].sort().map((name) => [name, definitions[name]]));
   return `${canonicalJson({ project: 'kubernetes', version: KUBERNETES_UPSTREAM.version, kinds: sortedKinds, definitions: used })}\n`;
