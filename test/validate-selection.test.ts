@@ -95,9 +95,7 @@ describe('validate --disable', () => {
     const run = runCapturing(['validate', DIST, '--disable', 'pvc-prune']);
     expect(run.code).toBe(2);
     expect(run.err.trim().split('\n')).toHaveLength(1);
-    expect(run.err).toMatch(
-      /--disable pvc-prune: no such rule; did you mean pvc-prune-protection\? \(known: argo-names, .*, yaml-duplicate-key\)/,
-    );
+    expect(run.err).toMatch(/--disable pvc-prune: no such rule; did you mean pvc-prune-protection\? \(known: [a-z-]+(, [a-z-]+)*\)\n?$/);
   });
 
   it('suggests the name a typo meant, and nothing for a name far from every one', () => {
