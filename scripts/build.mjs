@@ -94,6 +94,46 @@ const lazyCommands = {
   },
 };
 
+/**
+ * The Kubernetes client (@kubernetes/client-node, an ES module of some hundred files and three megabytes
+ * bundled) is a bundle of its own, build/kube-client.cjs, that the command line requires when a command
+ * first talks to a cluster (src/cluster/kube-client.ts imports it dynamically; the command line's bundle turns
+ * that import into a require of the file beside it): the commands that never reach a cluster do not read it.
+ */
+const KUBE_CLIENT = '@kubernetes/client-node';
+const kubeClientBeside = {
+  name: 'kube-client-beside',
+  setup(build) {
+    build.onResolve({ filter: /^@kubernetes\/client-node$/ }, () => ({ path: './kube-client.cjs', external: true }));
+  },
+};
+
+/**
+ * Builds build/kube-client.cjs, unless the one there was built from the same client and esbuild (its bundle
+ * depends on nothing else; bundling it is most of a build's time). Returns the bundle's inputs, for the
+ * notices.
+ */
+async function buildKubeClient() {
+  const version = (name) => JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')).version;
+  const stampFile = 'build/.kube-client-stamp';
+  const stamp = `${KUBE_CLIENT}@${version(KUBE_CLIENT)} esbuild@${version('esbuild')} ${common.target}\n`;
+  const kept = existsSync('build/kube-client.cjs') && existsSync(stampFile) && readFileSync(stampFile, 'utf8').startsWith(stamp);
+  const asInputs = (files) => Object.fromEntries(files.map((file) => [file, {}]));
+  const keptFiles = kept ? JSON.parse(readFileSync(stampFile, 'utf8').slice(stamp.length)) : undefined;
+  if (Array.isArray(keptFiles)) return asInputs(keptFiles);
+  const built = await esbuild.build({
+    ...common,
+    entryPoints: { 'kube-client': KUBE_CLIENT },
+    sourcemap: false,
+    minify: true,
+    keepNames: true,
+    metafile: true,
+  });
+  const files = Object.keys(built.metafile.inputs);
+  writeFileSync(stampFile, `${stamp}${JSON.stringify(files)}`);
+  return asInputs(files);
+}
+
 /** The peers the command line carries: the packages the library leaves to the user's app (package.json). */
 const PEERS = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).peerDependencies);
 
@@ -133,7 +173,7 @@ function thirdPartyNotices(metafile) {
       .map((file) => `--- ${file}\n${readFileSync(join(folder, file), 'utf8').trimEnd()}\n`);
     return `=== ${manifest.name} ${manifest.version} (${manifest.license ?? 'see below'})\n${texts.join('')}`;
   });
-  return `The agent-play command line (build/cli-bundle.cjs) carries these packages:\n\n${sections.join('\n')}`;
+  return `The agent-play command line (build/cli-bundle.cjs and build/kube-client.cjs) carries these packages:\n\n${sections.join('\n')}`;
 }
 
 const entryPoints = {
@@ -143,7 +183,13 @@ const entryPoints = {
   validate: 'src/validate/index.ts',
 };
 if (!release) Object.assign(entryPoints, { 'minimal-app': 'bench/minimal-app.ts', 'project-app': 'bench/project-app.ts' });
-if (release) rmSync('build', { recursive: true, force: true });
+if (release) {
+  // A release starts from an empty build/, but for the client's bundle, which its stamp vouches for.
+  const keep = ['build/kube-client.cjs', 'build/.kube-client-stamp'].filter(existsSync).map((file) => [file, readFileSync(file)]);
+  rmSync('build', { recursive: true, force: true });
+  mkdirSync('build');
+  for (const [file, bytes] of keep) writeFileSync(file, bytes);
+}
 const common = {
   outdir: 'build',
   outExtension: { '.js': '.cjs' },
@@ -163,16 +209,22 @@ esbuild.buildSync({ ...common, entryPoints, packages: 'external' });
 // ajv stays in node_modules: it only compiles new schemas. Minified (a quarter less to read and for V8 to
 // take back from its cache: 4% of `agent-play synth`), with the names of functions and classes kept, which
 // messages print (constructs names a construct's class when two children share an id).
-const cli = await esbuild.build({
-  ...common,
-  entryPoints: { 'cli-bundle': 'src/cli.ts' },
-  external: ['ajv'],
-  plugins: [lazyCommands, markPeerLoads],
-  minify: true,
-  keepNames: true,
-  metafile: true,
-});
-writeFileSync('build/THIRD-PARTY-NOTICES.txt', thirdPartyNotices(cli.metafile));
+const [cli, kubeClientInputs] = await Promise.all([
+  esbuild.build({
+    ...common,
+    entryPoints: { 'cli-bundle': 'src/cli.ts' },
+    external: ['ajv'],
+    plugins: [lazyCommands, markPeerLoads, kubeClientBeside],
+    // import() as require(): the bundle runs as a vm.Script (start-cli.ts), which has no module loader.
+    supported: { 'dynamic-import': false },
+    minify: true,
+    keepNames: true,
+    metafile: true,
+  }),
+  buildKubeClient(),
+]);
+const inputs = { ...cli.metafile.inputs, ...kubeClientInputs };
+writeFileSync('build/THIRD-PARTY-NOTICES.txt', thirdPartyNotices({ inputs }));
 renameSync('build/start-cli.cjs', 'build/cli.cjs');
 if (!release) renameSync('build/start-cli.cjs.map', 'build/cli.cjs.map');
 

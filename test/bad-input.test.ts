@@ -193,7 +193,7 @@ describe('outputs are followed, never replaced', () => {
     expect(runCapturing(['config', 'init', '--out', join(folder, 'agent-play.yaml'), '--force']).code).toBe(0);
     expect(lstatSync(join(folder, 'agent-play.yaml')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(folder, 'target.yaml'), 'utf8')).toContain('namespace: agents');
-    expect(readdirSync(folder).sort()).toEqual(['agent-play.yaml', 'target.yaml']);
+    expect(readdirSync(folder).sort()).toEqual(['agent-play.schema.json', 'agent-play.yaml', 'target.yaml']);
     expect(runCapturing(['config', 'init', '--out', '/dev/null', '--force'])).toMatchObject({
       code: 2,
       err: '/dev/null: is not a regular file (a device, FIFO or socket); pass --out a file\n',

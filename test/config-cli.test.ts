@@ -105,7 +105,7 @@ describe('agent-play config validate', () => {
     const run = runCapturing(['config', 'validate']);
     expect(run).toMatchObject({
       code: 0,
-      out: 'ok: the embedded default configuration is valid (1 repositories, 7 stages, 3 gates, 6 agents, 0 projects)\n',
+      out: 'ok: the embedded default configuration is valid (1 repository, 7 stages, 3 gates, 6 agents, 0 projects)\n',
     });
   });
 

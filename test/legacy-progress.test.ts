@@ -105,7 +105,7 @@ describe('what neither format explains is flagged', () => {
       '! ? task ?: unreadable record ConfigMap play-progress-empty: labelled as progress but holds no task record',
     );
     expect(status.out).toContain('unreadable record hello: in ConfigMap play-progress-odd, neither a task record');
-    expect(status.out).toMatch(/3 task\(s\), 3 flagged\n$/);
+    expect(status.out).toMatch(/3 tasks, 3 flagged\n$/);
     expect(runCapturing(['status', '-', '--fail-on-stuck'], { stdin: list(configMap('play-progress-empty')), now: NOW }).code).toBe(1);
   });
 

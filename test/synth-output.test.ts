@@ -173,7 +173,7 @@ describe('agent-play synth', () => {
     expect(run(['synth', '--help']).out).toContain('--config FILE');
     expect(run(['deploy'])).toMatchObject({
       code: 2,
-      err: `agent-play: unknown command "deploy"; commands: ${COMMANDS.map((command) => command.name).join(', ')}\n`,
+      err: `agent-play: unknown command "deploy"; commands: ${[...COMMANDS.map((command) => command.name), 'completion'].join(', ')}\n`,
     });
     const unknownOption = run(['synth', '--ouput', 'x']);
     expect(unknownOption.code).toBe(2);

@@ -26,7 +26,7 @@ describe('agent-play synth validates before it writes', () => {
     expect(run.err).toContain(
       `error: ${join(out, 'plays.yaml')}: WorkflowTemplate/lint-case: spec.templates[0].dag.tasks: dependency cycle: a -> b -> a`,
     );
-    expect(run.err).toMatch(/nothing written to .*: the platform has 1 error\(s\)/);
+    expect(run.err).toMatch(/nothing written to .*: the platform has 1 error;/);
   });
 
   it('prints warnings and still writes', () => {

@@ -4,6 +4,7 @@
  */
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 import type { ManifestFiles } from '../synth/generated-files';
+import type { OptionSpec } from './options';
 
 /** Exit codes: 0 done, 1 the command found errors, 2 the input was unusable. */
 export const ExitCode = { ok: 0, failed: 1, badInput: 2 } as const;
@@ -22,15 +23,15 @@ export interface Io {
    * manifests the constructs would refuse to build). @default the platform's synthesis (synthesizePlatform)
    */
   readonly synthesize?: (config: PlatformConfig) => ManifestFiles;
+  /** Whether a person is at the terminal to answer a question. @default standard input is a TTY */
+  readonly interactive?: boolean;
+  /** Asks a yes/no question and resolves to the answer line. @default reads a line from the terminal */
+  readonly ask?: (question: string) => Promise<string>;
+  /** Ends what a command follows (status --watch). @default Ctrl-C (SIGINT) */
+  readonly signal?: AbortSignal;
 }
 
-/** Thrown for a command line that cannot be run as written; reported as one line, exit 2. */
-export class UsageError extends Error {
-  public constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError } from './usage-error';
 
 export { InputError } from '../io/input-error';
 
@@ -42,15 +43,16 @@ export interface Command {
   readonly summary: string;
   /** The whole `--help` text. */
   readonly usage: string;
+  /** Its options: what it parses, what its help lists and what shell completion offers. */
+  readonly options: readonly OptionSpec[];
+  /** Its subcommands (`config init`...), each with its options, for completion. */
+  readonly subcommands?: Readonly<Record<string, { readonly summary: string; readonly options: readonly OptionSpec[] }>>;
   /**
    * Runs the command with the arguments after its name and returns the exit code; a command that waits (the
    * simulator runs the runtime steps, which are asynchronous) returns it as a promise.
    */
   readonly run: (args: string[], io: Io) => number | Promise<number>;
 }
-
-/** The `-h, --help` option every command and subcommand takes. */
-export const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
 
 /** Prints a usage text; what `--help` does everywhere. */
 export function printUsage(io: Io, usage: string): number {

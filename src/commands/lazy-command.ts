@@ -26,6 +26,12 @@ export function lazyCommand(name: string, load: () => Command): Command {
     get usage() {
       return command().usage;
     },
+    get options() {
+      return command().options;
+    },
+    get subcommands() {
+      return command().subcommands;
+    },
     run: (args: string[], io: Io) => command().run(args, io),
   };
 }

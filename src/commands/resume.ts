@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import type { z } from 'zod';
 import { ParameterNameSchema, ParameterValueSchema } from '../../constructs/model/config-schema';
@@ -6,29 +5,44 @@ import { parseRepository } from '../../constructs/model/naming';
 import { RESERVED_KEYS } from '../../constructs/model/resolve-config';
 import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { loadConfig } from '../config/load-config';
-import { readProgressState } from '../state/progress-state';
+import { CLUSTER_OPTIONS } from './cluster-options';
+import { createWorkflow } from '../cluster/create-workflow';
 import { resumeWorkflow } from '../state/resume-plan';
-import { type Command, ExitCode, HELP_OPTION, type Io, printUsage, UsageError } from './command';
-import { readInput } from './read-input';
+import { type Command, ExitCode, type Io, printUsage, UsageError } from './command';
+import { CONFIG, formatOption, formatOptions, HELP, type OptionSpec, parseOptions } from './options';
+import { progressInput, readProgressCluster, readProgressText } from './progress-input';
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'repository', value: 'OWNER/NAME', description: "the task's repository" },
+  { name: 'task', value: 'N', description: 'the task id' },
+  CONFIG,
+  {
+    name: 'parameter',
+    value: 'NAME=VALUE',
+    multiple: true,
+    description: `a play parameter overriding the record's, e.g. task-type=backend; needed for
+records that kept none when a conditional stage is ahead`,
+  },
+  formatOption(['yaml', 'json']),
+  ...CLUSTER_OPTIONS,
+  { name: 'apply', description: 'create the Workflow in the cluster (asks first; needs a terminal unless --yes)' },
+  { name: 'yes', short: 'y', description: 'with --apply: create it without asking' },
+  HELP,
+];
 
 const USAGE = `Usage: agent-play resume --repository OWNER/NAME --task N [FILE|-] [--config FILE] [--parameter NAME=VALUE]...
+       agent-play resume --repository OWNER/NAME --task N [--kubeconfig FILE] [--context NAME] [--namespace NAME] [--apply [--yes]]
 
 Prints the Workflow that recreates a task's play at the stage its progress record holds (after its
 Workflow was deleted, or failed): the same name, labels and play WorkflowTemplate (so the same workspace
-claims) and play parameters, starting at the stored stage. Apply it with kubectl create -f -.
+claims) and play parameters, starting at the stored stage. With --apply it creates it in the cluster.
 
-Input (FILE, - for standard input, or a pipe):
+Input: the cluster of the kubeconfig (when a cluster option or --apply is given, or no FILE and no pipe),
+or FILE, or - (or a pipe) for standard input:
+  agent-play resume --repository octo-org/payments --task 5 -n argo --apply
   kubectl get cm -l ${PROGRESS_TRACKING_LABEL}=true -o yaml | agent-play resume --repository octo-org/payments --task 5 | kubectl create -f -
 
-Options:
-  --repository OWNER/NAME   the task's repository
-  --task N                  the task id
-  --config FILE             the configuration the platform was synthesized from (default: agent-play.yaml
-                            when it exists, else the embedded default)
-  --parameter NAME=VALUE    a play parameter overriding the record's, e.g. task-type=backend; needed for
-                            records that kept none when a conditional stage is ahead; repeatable
-  -h, --help                show this help
-
+${formatOptions(OPTIONS)}
 Missing, unreadable or inconsistent state is refused with the reason (exit 2), never replaced by a
 fresh start from the first stage; so is a completed play.
 `;
@@ -77,52 +91,75 @@ function taskOption(value: string | undefined): string {
   return String(Number(value));
 }
 
-/**
- * `--task -1` as `--task=-1`: the parser would take the value for an option and refuse the line as
- * ambiguous, saying nothing about the value; joined, the value is checked and its problem named.
- */
-function joinNegativeValues(args: readonly string[]): string[] {
-  const joined: string[] = [];
-  for (let index = 0; index < args.length; index += 1) {
-    const next = args[index + 1];
-    if ((args[index] === '--task' || args[index] === '--repository') && next !== undefined && /^-[^-]/.test(next) && next !== '-') {
-      joined.push(`${args[index]}=${next}`);
-      index += 1;
-    } else joined.push(args[index]);
+function run(args: string[], io: Io): number | Promise<number> {
+  const options = parseOptions(OPTIONS, args);
+  if (options.flag('help')) return printUsage(io, USAGE);
+  const repository = repositoryOption(options.string('repository'));
+  const task = taskOption(options.string('task'));
+  const given = parameters(options.list('parameter'));
+  if (options.positionals.length > 1) throw new UsageError('expected at most one FILE (or - for standard input)');
+  const apply = options.flag('apply');
+  if (options.flag('yes') && !apply) throw new UsageError('--yes: only with --apply');
+  const config = loadConfig({ file: options.string('config'), env: io.env });
+  const input = progressInput(options, io, apply);
+  const print = (workflow: Record<string, unknown>): void =>
+    // As synth writes manifests: YAML 1.1, which kubectl reads, so a stage such as `on` stays a string.
+    io.out(
+      options.string('format') === 'json'
+        ? `${JSON.stringify(workflow, null, 2)}\n`
+        : stringify(workflow, { lineWidth: 0, version: '1.1' }),
+    );
+  if (input.kind === 'text') {
+    print(resumeWorkflow(readProgressText(input.file, io), config, { repository, task, parameters: given }));
+    return ExitCode.ok;
   }
-  return joined;
+  return readProgressCluster(input.target, io, { allNamespaces: false }).then(async ({ cluster, configMaps }) => {
+    const workflow = resumeWorkflow(configMaps, config, { repository, task, parameters: given }) as Record<string, any>;
+    if (!apply) {
+      print(workflow);
+      return ExitCode.ok;
+    }
+    const name = workflow.metadata?.name ?? workflow.metadata?.generateName;
+    const namespace = workflow.metadata?.namespace ?? cluster.namespace;
+    const question = `create Workflow ${name} in namespace ${namespace} of context ${cluster.context} (${cluster.server}), resuming ${repository} task ${task} at stage ${stageOf(workflow)}? [y/N] `;
+    if (!options.flag('yes') && !(await confirmed(io, question))) {
+      io.err('nothing created\n');
+      return ExitCode.failed;
+    }
+    const created = await createWorkflow(cluster, workflow);
+    io.out(`created Workflow ${created.name} in namespace ${created.namespace}\n`);
+    return ExitCode.ok;
+  });
 }
 
-function run(args: string[], io: Io): number {
-  const { values, positionals } = parseArgs({
-    args: joinNegativeValues(args),
-    options: {
-      repository: { type: 'string' },
-      task: { type: 'string' },
-      config: { type: 'string' },
-      parameter: { type: 'string', multiple: true, default: [] },
-      ...HELP_OPTION,
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) return printUsage(io, USAGE);
-  const repository = repositoryOption(values.repository);
-  const task = taskOption(values.task);
-  const given = parameters(values.parameter);
-  if (positionals.length > 1) throw new UsageError('expected at most one FILE (or - for standard input)');
-  const config = loadConfig({ file: values.config, env: io.env });
-  const input = readInput(positionals[0], io, 'the progress ConfigMaps');
-  const configMaps = readProgressState(input.text, input.source);
-  const workflow = resumeWorkflow(configMaps, config, { repository, task, parameters: given });
-  // As synth writes manifests: YAML 1.1, which kubectl reads, so a stage such as `on` stays a string.
-  io.out(stringify(workflow, { lineWidth: 0, version: '1.1' }));
-  return ExitCode.ok;
+/** The stage the Workflow starts at, for the question. */
+function stageOf(workflow: Record<string, any>): string {
+  const parameters: { name: string; value?: string }[] = workflow.spec?.arguments?.parameters ?? [];
+  return parameters.find((parameter) => parameter.name === 'start-stage')?.value ?? 'its recorded stage';
+}
+
+/** Asks at the terminal; refuses without one (a script passes --yes). */
+async function confirmed(io: Io, question: string): Promise<boolean> {
+  const interactive = io.interactive ?? (process.stdin.isTTY === true && process.stderr.isTTY === true);
+  if (!interactive) throw new UsageError('--apply: no terminal to ask on; pass --yes to create the Workflow without asking');
+  const answer = await (io.ask ?? askTerminal)(question);
+  return /^(y|yes)$/i.test(answer.trim());
+}
+
+async function askTerminal(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await terminal.question(question);
+  } finally {
+    terminal.close();
+  }
 }
 
 export const resumeCommand: Command = {
   name: 'resume',
   summary: "print the Workflow that recreates a task's play at its recorded stage",
   usage: USAGE,
+  options: OPTIONS,
   run,
 };
