@@ -14,7 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
 const release = args.has('--release');
@@ -238,7 +238,8 @@ if (release) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--noCheck'], { stdio: 'inherit' });
   // Validating the committed manifests compiles the built-in schemas' validators (every kind of each
   // schema document at once) into a scratch cache; the package ships them so that no user compiles them.
-  const cache = 'build/.validators-cache';
+  // Absolute: agent-play ignores a relative cache folder, as the XDG specification says of its variables.
+  const cache = resolve('build/.validators-cache');
   execFileSync(process.execPath, ['build/cli.cjs', 'validate', 'dist-manifests'], {
     stdio: 'ignore',
     env: { ...process.env, AGENT_PLAY_CACHE_DIR: cache },

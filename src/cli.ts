@@ -5,6 +5,7 @@ import { completionCommand } from './commands/completion';
 import packageJson from '../package.json';
 import { UnsupportedFeatureError } from './simulate/engine/unsupported';
 import { OutputError } from './synth/write-manifests';
+import { visibleText } from './io/visible-text';
 import { z } from 'zod';
 
 // A command parses each zod schema once or a few times: compiling zod's fast path (`new Function`) costs
@@ -54,7 +55,14 @@ function findCommand(name: string, io: Io): Command | undefined {
  * Runs the command line and returns the exit code (as a promise for a command that waits, such as `simulate`).
  * Every expected failure becomes one line per problem on stderr; nothing is written when anything fails.
  */
-export function runCli(argv: readonly string[], io: Io = PROCESS_IO): number | Promise<number> {
+/** `io` whose output and error streams receive only visible text (visible-text.ts). */
+function visibleIo(io: Io): Io {
+  return { ...io, out: (text) => io.out(visibleText(text)), err: (text) => io.err(visibleText(text)) };
+}
+
+export function runCli(argv: readonly string[], given: Io = PROCESS_IO): number | Promise<number> {
+  // Values from configs, records and manifests are shown, never acted on by the terminal (visible-text.ts).
+  const io = visibleIo(given);
   const [name, ...args] = argv;
   if (name === '--version' || name === '-V') {
     if (args.length > 0) return refuse(io, `${name} takes no argument`);

@@ -9,12 +9,12 @@
  * compiled something the cache did not hold, at exit, so that the functions the command ran are in it too.
  */
 import { isAscii } from 'node:buffer';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
 import { saveAtExit } from './save-at-exit';
-import { writeCacheFile } from './user-cache-dir';
+import { readCacheFile, writeCacheFile } from './user-cache-dir';
 
 interface Entry {
   readonly key: string;
@@ -42,7 +42,8 @@ export class CompileCache {
    */
   public static open(file: string, replaces?: RegExp): CompileCache {
     try {
-      const data = readFileSync(file);
+      const data = readCacheFile(file);
+      if (data === undefined) throw new Error('no cache file');
       const headerLength = data.readUInt32LE(0);
       const entries = JSON.parse(data.subarray(4, 4 + headerLength).toString('utf8')) as Record<string, Entry>;
       return new CompileCache(file, entries, data.subarray(4 + headerLength), replaces);

@@ -4,10 +4,9 @@
  * whole on first use, written whole at exit when a run added to it. A missing, unreadable or unwritable file
  * costs time, never an error.
  */
-import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { saveAtExit } from './save-at-exit';
-import { userCacheDir, writeCacheFile } from './user-cache-dir';
+import { readCacheJson, userCacheDir, writeCacheFile } from './user-cache-dir';
 
 export class StoredMap {
   private entries: Map<string, unknown> | undefined;
@@ -52,7 +51,7 @@ export class StoredMap {
   private read(): Map<string, unknown> {
     if (!this.entries) {
       try {
-        const stored: unknown = JSON.parse(readFileSync(this.file, 'utf8'));
+        const stored = readCacheJson(this.file);
         this.entries = new Map(stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? Object.entries(stored) : []);
       } catch {
         this.entries = new Map();

@@ -4,6 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { progressKeyOf } from '../constructs/progress/progress-layout';
 import { stringify } from 'yaml';
@@ -199,14 +200,9 @@ describe('config validate accepts exactly what synth accepts', () => {
       ['projects[0].tasks[0].dependsOn[0]: task 1 depends on task 9, which is not in the project; add it or remove the dependency'],
     ],
     [
-      'a task id too long for a play name',
-      {
-        repositories: [{ name: 'octo/a', service: longService }],
-        projects: [{ name: 'p', repository: 'octo/a', tasks: [{ id: 10 ** 15 }] }],
-      },
-      [
-        `projects[0].tasks[0].id: task 1000000000000000 gives the play name "play-${longService}-task-1000000000000000", longer than the 63 characters Kubernetes allows; use a smaller task id or a shorter service`,
-      ],
+      'a task id past the largest',
+      { repositories: [{ name: 'octo/a', service: 'a' }], projects: [{ name: 'p', repository: 'octo/a', tasks: [{ id: 10 ** 15 }] }] },
+      ["projects[0].tasks[0].id: expected a task id of at most 2147483647 (a CodeRun's taskId is a 32-bit integer)"],
     ],
   ])('%s: both refuse it with the same lines, naming the project', (_case, config, expected) => {
     const file = write(config);
@@ -216,6 +212,17 @@ describe('config validate accepts exactly what synth accepts', () => {
     expect(synth.code).toBe(2);
     expect(validate.err).toBe(expected.map((line) => `${line}\n`).join(''));
     expect(synth.err).toBe(validate.err);
+  });
+
+  it('the longest service and the largest task id still give a legal play name', () => {
+    // Which is why no config reaches the play-name length check of project tasks any more.
+    const file = write({
+      repositories: [{ name: 'octo/a', service: longService }],
+      projects: [{ name: 'p', repository: 'octo/a', tasks: [{ id: 2147483647 }] }],
+    });
+    const validate = runCapturing(['config', 'validate', '--config', file]);
+    expect(validate.err).toBe('');
+    expect(validate.code).toBe(0);
   });
 
   it('reports every problem of a file at once', () => {
@@ -232,5 +239,32 @@ describe('config validate accepts exactly what synth accepts', () => {
       'play.deadline',
       'projects[0].tasks[0].dependsOn[0]',
     ]);
+  });
+});
+
+describe('text and numbers no manifest can hold as themselves', () => {
+  it('a lone surrogate anywhere (a prompt, a setting, a key) or a NaN or infinite setting is refused at its path', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('\ud800', '\udfff', 'x\udc00', '\ud83d!'),
+        fc.constantFrom(Number.NaN, Infinity, -Infinity),
+        (lone, number) => {
+          expect(problemsOf({ agents: { rex: { systemPrompt: `be${lone}` } } })).toEqual([
+            expect.stringMatching(/^agents\.rex\.systemPrompt: holds a lone UTF-16 surrogate \(U\+D[89A-F][0-9A-F]{2} at character \d+\)/),
+          ]);
+          expect(problemsOf({ clis: { codex: { settings: { [`k${lone}`]: 1 } } } })[0]).toMatch(
+            /^clis\.codex\.settings\.k.*: the key holds a lone UTF-16 surrogate/,
+          );
+          expect(problemsOf({ clis: { codex: { settings: { limits: [1, number] } } } })).toEqual([
+            `clis.codex.settings.limits[1]: ${number} is not a number a manifest can hold; write a number`,
+          ]);
+        },
+      ),
+      { seed: 20261123, numRuns: 20 },
+    );
+  });
+
+  it('a pair of surrogates (an emoji) is text like any other', () => {
+    expect(() => resolveConfig({ file: { agents: { rex: { systemPrompt: 'be kind 😀' } } }, env: {} })).not.toThrow();
   });
 });

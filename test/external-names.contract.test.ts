@@ -142,8 +142,12 @@ describe('object names derived from a task, and the GitHub conventions', () => {
   });
 
   it('task labels, branches and bot logins', () => {
-    expect(TASK_LABEL_PATTERN).toBe('^task-[0-9]+$');
-    expect(TASK_BRANCH_PATTERN).toBe('^feature/task-([0-9]+)(-.*)?$');
+    // `task-N` and `feature/task-N-...` with N in its one form (no leading zero, at most 2147483647): the
+    // runtime reads no other, so a Sensor that took `task-0005` recorded a task no play ever read.
+    const id =
+      '(?:0|[1-9][0-9]{0,8}|1[0-9]{9}|20[0-9]{8}|21[0-3][0-9]{7}|214[0-6][0-9]{6}|2147[0-3][0-9]{5}|21474[0-7][0-9]{4}|214748[0-2][0-9]{3}|2147483[0-5][0-9]{2}|21474836[0-3][0-9]{1}|214748364[0-6]|2147483647)';
+    expect(TASK_LABEL_PATTERN).toBe(`^task-${id}$`);
+    expect(TASK_BRANCH_PATTERN).toBe(`^feature/task-(${id})(-.*)?$`);
     expect(githubAppBotLogin('5DLabs-Cleo')).toBe('5dlabs-cleo[bot]');
   });
 });

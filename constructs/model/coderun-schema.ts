@@ -6,6 +6,7 @@
  * Pure: no cdk8s, no I/O.
  */
 import { z } from 'zod';
+import { RELATIVE_PATH_PATTERN } from './relative-path';
 
 export {
   CODERUN_API_VERSION,
@@ -38,15 +39,18 @@ export const SecretEnvSchema = z.strictObject({
   secretKey: z.string().min(1),
 });
 
+/** A folder inside the checkout, as the config requires it: the API server refuses any other (relative-path.ts). */
+const RELATIVE_PATH = new RegExp(RELATIVE_PATH_PATTERN);
+
 /** A CodeRun's `spec`: the task, repository, agent and CLI of one run. */
 export const CodeRunSpecSchema = z.strictObject({
   taskId: z.number().int().min(0).max(4294967295).describe('Task id'),
   service: z.string().min(1).describe('Service: the key of the workspace PVCs'),
   repositoryUrl: z.string().min(1).describe('Repository the agent works in (owner/name or URL)'),
   docsRepositoryUrl: z.string().min(1).describe('Repository that holds the task documents'),
-  docsProjectDirectory: z.string().optional().describe('Folder of the task documents'),
+  docsProjectDirectory: z.string().regex(RELATIVE_PATH).optional().describe('Folder of the task documents (relative, no ..)'),
   docsBranch: z.string().default('main').describe('Branch of the docs repository'),
-  workingDirectory: z.string().optional().describe('Where the agent works; defaults to the service'),
+  workingDirectory: z.string().regex(RELATIVE_PATH).optional().describe('Where the agent works (relative, no ..); defaults to the service'),
   model: z.string().min(1).describe('Legacy model field; cliConfig.model is preferred'),
   githubApp: z.string().min(1).describe('GitHub App the agent acts as, e.g. 5DLabs-Rex'),
   localTools: z.string().optional().describe('Comma-separated local tools'),

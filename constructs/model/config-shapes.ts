@@ -8,11 +8,13 @@
 import { z } from 'zod';
 import { DURATION_PATTERN, durationProblem } from './duration';
 import { DEFAULT_AGENTS, DEFAULT_CLIS, DEFAULT_REPOSITORIES, DEFAULT_STAGES } from './default-config';
-import { parseRepository } from './naming';
+import { MAX_TASK_ID, parseRepository } from './naming';
 import { DEFAULT_RUNTIME_IMAGE } from '../runtime/runtime-layout';
 import { pinnedImageProblem } from './image-reference';
+import { configMapKeyProblem, gitBranchProblem, webhookEndpointProblem } from './external-formats';
 import { AgentResourcesSchema, DEFAULT_EXECUTION, DirectSchema, ExecutionSchema } from './direct-execution';
 import { EXECUTORS } from './executors';
+import { RELATIVE_PATH_PATTERN, relativePathProblem } from './relative-path';
 
 const KEY = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const keyMessage = 'expected lower-case letters, digits and "-", starting with a letter';
@@ -45,8 +47,22 @@ function templateExpressionPaths(value: unknown, path: (string | number)[] = [])
   );
 }
 
-/** A Secret's data key, as the API server accepts it. */
-const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
+/** A refinement that reports what `problem` says of a value. */
+const checkedBy =
+  (problem: (value: string) => string | undefined) =>
+  (value: string, context: z.RefinementCtx): void => {
+    const message = problem(value);
+    if (message !== undefined) context.addIssue({ code: 'custom', message });
+  };
+
+/**
+ * A branch: the characters a template and a step carry as they are (no braces, quotes or spaces), in a name
+ * git accepts (`git check-ref-format --branch`).
+ */
+const gitBranch = z
+  .string()
+  .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name', abort: true })
+  .superRefine(checkedBy(gitBranchProblem));
 
 /** `owner/name` as GitHub spells it, checked by the one repository parser. */
 const repositoryName = z.string().superRefine((name, ctx) => {
@@ -56,6 +72,18 @@ const repositoryName = z.string().superRefine((name, ctx) => {
     ctx.addIssue({ code: 'custom', message: (error as Error).message });
   }
 });
+
+/**
+ * A folder inside a repository's checkout, which steps `cd` and clone into (relative-path.ts); the pattern is
+ * for editors (the config's JSON Schema), the refinement says what is wrong.
+ */
+const folderInRepository = z
+  .string()
+  .superRefine((path, ctx) => {
+    const problem = relativePathProblem(path);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ pattern: RELATIVE_PATH_PATTERN });
 
 /** A text that is pasted into a YAML manifest as a quoted string: no quotes, backslashes or line breaks. */
 const plainText = z
@@ -116,27 +144,15 @@ export const RepositorySchema = z.strictObject({
   /** The service: the key of the workspaces and of the CodeRuns. */
   service: keyName,
   /** The branch pull requests merge into. */
-  branch: z
-    .string()
-    .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name' })
-    .default('main'),
-  /** Where the agents work inside the repository. @default the service */
-  workingDirectory: z
-    .string()
-    .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' })
-    .optional(),
+  branch: gitBranch.default('main'),
+  /** Where the agents work inside the repository: a relative path without `..`. @default the service */
+  workingDirectory: folderInRepository.optional(),
   /** The repository that holds the task documents. @default the repository itself */
   docsRepository: repositoryName.optional(),
-  /** The folder of the task documents in the docs repository. */
-  docsProjectDirectory: z
-    .string()
-    .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a relative path' })
-    .default('docs'),
+  /** The folder of the task documents in the docs repository: a relative path without `..`. */
+  docsProjectDirectory: folderInRepository.default('docs'),
   /** The branch of the docs repository. @default the branch */
-  docsBranch: z
-    .string()
-    .regex(/^[A-Za-z0-9._/-]+$/, { message: 'expected a git branch name' })
-    .optional(),
+  docsBranch: gitBranch.optional(),
   /** Agents that use another CLI in this repository than their registry binding, e.g. `{ rex: codex }`. */
   agentClis: z.record(keyName, keyName).default({}),
 });
@@ -303,10 +319,7 @@ export const EventsSchema = z.strictObject({
       name: keyName.default('github'),
       webhook: z
         .strictObject({
-          endpoint: z
-            .string()
-            .regex(/^\/[A-Za-z0-9._/-]*$/, { message: 'expected a path such as /github/webhook' })
-            .default('/github/webhook'),
+          endpoint: z.string().superRefine(checkedBy(webhookEndpointProblem)).default('/github/webhook'),
           port: z.number().int().min(1).max(65535).default(12000),
           /** The public URL GitHub posts to; needed only to let Argo Events create the hook itself. */
           url: z
@@ -320,11 +333,7 @@ export const EventsSchema = z.strictObject({
       webhookSecret: z
         .strictObject({
           name: keyName.default('github-webhook-secret'),
-          key: z
-            .string()
-            .max(253)
-            .regex(SECRET_KEY, { message: 'expected a Secret key: letters, digits, "-", "_" and "."' })
-            .default('secret'),
+          key: z.string().superRefine(checkedBy(configMapKeyProblem)).default('secret'),
         })
         .prefault({}),
       /** Listen to whole organisations instead of the configured repositories. @default - the repositories */
@@ -340,12 +349,19 @@ export const EventsSchema = z.strictObject({
   resumerServiceAccount: keyName.default('agent-play-resumer'),
 });
 
+/** A project's task id: positive, and at most what a CodeRun's 32-bit `taskId` holds. */
+const taskIdNumber = z
+  .number()
+  .int()
+  .positive()
+  .max(MAX_TASK_ID, { message: `expected a task id of at most ${MAX_TASK_ID} (a CodeRun's taskId is a 32-bit integer)` });
+
 /** A task of a project (`projects[].tasks[]`): its id, the tasks it waits for, and its play parameters. */
 export const ProjectTaskSchema = z.strictObject({
   /** The task id, as the play's `task-id` parameter. */
-  id: z.number().int().positive(),
+  id: taskIdNumber,
   /** Tasks that must finish (their plays succeed) before this one starts. @default none */
-  dependsOn: z.array(z.number().int().positive()).default([]),
+  dependsOn: z.array(taskIdNumber).default([]),
   /** Play parameters of this task, e.g. `{ task-type: backend }`. @default none */
   parameters: z.record(ParameterNameSchema, ParameterValueSchema).default({}),
 });

@@ -8,7 +8,7 @@
  */
 import { PROJECT_SERVICE_ACCOUNT } from '../rbac/project-rbac';
 import type { AgentStageConfig, GateStageConfig, PlatformConfig, StageConfig } from './config-shapes';
-import { githubAppSecretName, isDnsLabel, repositoryLabelValue, systemPromptKey, workspacePvcName, dnsName } from './naming';
+import { githubAppSecretName, isDnsLabel, repositoryLabelValue, systemPromptKey, workspacePvcName, dnsName, MAX_TASK_ID } from './naming';
 import {
   agentRunTemplateName,
   enterTaskName,
@@ -169,6 +169,8 @@ function projectPlayNameProblems(config: PlatformConfig): NameProblem[] {
     const repository = config.repositories.find((candidate) => candidate.name === project.repository);
     if (!repository) return;
     project.tasks.forEach((task, taskIndex) => {
+      // An id that is no task id is its own schema's problem (and names no play).
+      if (!Number.isSafeInteger(task.id) || task.id < 0 || task.id > MAX_TASK_ID) return;
       const name = playWorkflowName(repository.service, task.id);
       if (!isDnsLabel(name)) {
         problems.push({

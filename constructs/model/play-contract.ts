@@ -5,7 +5,7 @@
  *
  * Pure: no cdk8s, no I/O.
  */
-import { dnsName } from './naming';
+import { dnsName, MAX_TASK_ID } from './naming';
 
 /** The play's workflow parameters. */
 export const PlayParameters = {
@@ -126,18 +126,34 @@ export function playTemplateVariantName(bindingsHash: string): string {
  * and the registry (the `workflow-name` strategy) and a project finds its task's play again. At most 61
  * characters (services have at most 40).
  *
- * @throws when the service has no letter or digit
+ * @throws when the service has no letter or digit, or the task id is none (see taskIdText)
  */
 export function playWorkflowName(service: string, taskId: number | string): string {
-  return `${dnsName(['play', service])}-task-${taskId}`;
+  return `${dnsName(['play', service])}-task-${taskIdText(taskId, 'playWorkflowName')}`;
+}
+
+/**
+ * A task id as a name carries it: a whole number from 0 to MAX_TASK_ID, its digits without a leading zero, or
+ * an Argo expression that gives one at run time (`{{inputs.parameters.task-id}}`). Anything else (NaN, 1.5,
+ * `007`) would name an object no play looks for, so it is refused, naming the function and the value.
+ * @throws TypeError naming `caller`
+ */
+function taskIdText(taskId: number | string, caller: string): string {
+  const text = typeof taskId === 'number' ? String(taskId) : taskId;
+  const canonical = typeof text === 'string' && /^(0|[1-9][0-9]{0,9})$/.test(text) && Number(text) <= MAX_TASK_ID;
+  if (canonical || (typeof taskId === 'string' && /^\{\{[^{}]+\}\}$/.test(taskId))) return text;
+  throw new TypeError(
+    `${caller}: taskId ${typeof taskId === 'string' ? JSON.stringify(taskId) : String(taskId)}: expected a task id, a whole number from 0 to ${MAX_TASK_ID} (or an Argo expression that gives one)`,
+  );
 }
 
 /**
  * The ConfigMap where an earlier layout recorded a task's gate releases, one key per gate. Releases now live
  * in the task's progress record; a play recreated from that layout's state still reads these (read only).
+ * @throws TypeError when the task id is none (see taskIdText)
  */
 export function legacyReleaseConfigMapName(service: string, taskId: number | string): string {
-  return `${dnsName(['play-release', service])}-task-${taskId}`;
+  return `${dnsName(['play-release', service])}-task-${taskIdText(taskId, 'legacyReleaseConfigMapName')}`;
 }
 
 /** The resumer WorkflowTemplate's name; its whole contract is in `resumer-contract.ts`. */

@@ -12,6 +12,7 @@ import { RESERVED_KEYS } from './reserved-keys';
 import { isRecord } from './is-record';
 import { ProblemsError } from './problems-error';
 import { byCodeUnits } from './code-unit-order';
+import { LONE_SURROGATE } from './text-characters';
 
 /** The prefix of the environment variables that rebind an agent to another CLI: `AGENT_PLAY_CLI_REX=codex`. */
 export const CLI_OVERRIDE_PREFIX = 'AGENT_PLAY_CLI_';
@@ -46,9 +47,12 @@ export function cliOverrideVariable(agent: string): string {
  */
 export function resolveConfig(inputs: ConfigInputs = {}): PlatformConfig {
   const given = inputs.file ?? {};
-  if (!isRecord(given)) throw new ConfigError([`${inputs.fileName ?? 'config'}: expected a mapping of settings at the top level`]);
+  if (!isRecord(given) || dataProblem(given) !== undefined)
+    throw new ConfigError([`${inputs.fileName ?? 'config'}: expected a mapping of settings at the top level`]);
   const reserved: string[] = [];
   const file = withoutReservedKeys(given, [], reserved) as Record<string, unknown>;
+  // A value that is not plain data leaves nothing for the schema to check there: its problem is the answer.
+  if (holdsNotData(file)) throw new ConfigError([...new Set(reserved)].sort());
   const merged: Record<string, unknown> = { ...file };
   merged.agents = mergeEntries(DEFAULT_AGENTS, file.agents);
   merged.clis = mergeEntries(DEFAULT_CLIS, file.clis);
@@ -82,12 +86,86 @@ export function unchangedResolvedConfig(config: unknown): PlatformConfig | undef
 
 export { RESERVED_KEYS } from './reserved-keys';
 
-/** A copy of `value` without reserved keys; each one found is reported at its path. */
-function withoutReservedKeys(value: unknown, path: (string | number)[], problems: string[]): unknown {
-  if (Array.isArray(value)) return value.map((item, index) => withoutReservedKeys(item, [...path, index], problems));
-  if (!isRecord(value)) return value;
+/**
+ * Why a scalar of the config cannot reach a manifest as itself, or `undefined`: a string with a lone
+ * surrogate (no UTF-8 text holds one), a number JSON has no form for (NaN would be `.nan` in one file and
+ * `null` in another).
+ */
+function scalarProblem(value: unknown): string | undefined {
+  if (typeof value === 'number' && !Number.isFinite(value)) return `${value} is not a number a manifest can hold; write a number`;
+  if (typeof value !== 'string') return undefined;
+  const lone = LONE_SURROGATE.exec(value);
+  if (!lone) return undefined;
+  const code = lone[0].charCodeAt(0).toString(16).toUpperCase();
+  return `holds a lone UTF-16 surrogate (U+${code} at character ${lone.index}), which no UTF-8 text, so no manifest, can hold`;
+}
+
+/** What stands for a value that is not plain data in the copy: the config is refused before the schema sees it. */
+const NOT_DATA = Symbol('not plain data');
+
+/** Whether a copy made by `withoutReservedKeys` holds a value that is not plain data. */
+function holdsNotData(value: unknown): boolean {
+  if (value === NOT_DATA) return true;
+  if (Array.isArray(value)) return value.some(holdsNotData);
+  return isRecord(value) && Object.values(value).some(holdsNotData);
+}
+
+/** How deep a config may nest: far more than any setting needs, far less than the stack holds. */
+const MAX_CONFIG_DEPTH = 64;
+
+/**
+ * Why a value of the config is not plain data (what YAML or JSON can say), or `undefined`: a function, a
+ * symbol or a bigint, a class instance such as a Date or a Map (a copy would keep none of it).
+ */
+function dataProblem(value: unknown): string | undefined {
+  if (typeof value === 'function') return 'a function is not a setting; write the value itself';
+  if (typeof value === 'symbol' || typeof value === 'bigint') return `a ${typeof value} is not a setting; write a string or a number`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype === Object.prototype || prototype === null) return undefined;
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return `a ${typeof name === 'string' && name !== '' ? name : 'class instance'} is not plain data; write a mapping, a list or a value`;
+}
+
+/**
+ * A plain copy of `value` without reserved keys; each reserved key, each scalar no manifest can hold, each
+ * value that is not plain data (a function, a class instance, a value that refers to itself, an object whose
+ * reading throws, as a revoked Proxy does) is reported at its path instead of failing later with a message
+ * that names nothing ("could not be cloned", "Maximum call stack size exceeded").
+ */
+function withoutReservedKeys(value: unknown, path: (string | number)[], problems: string[], within: Set<object> = new Set()): unknown {
+  const report = (problem: string): typeof NOT_DATA => {
+    problems.push(`${formatPath(path)}: ${problem}`);
+    return NOT_DATA;
+  };
+  try {
+    const notData = dataProblem(value);
+    if (notData !== undefined) return report(notData);
+    if (typeof value !== 'object' || value === null) {
+      const problem = scalarProblem(value);
+      if (problem !== undefined) report(problem);
+      return value;
+    }
+    if (within.has(value)) return report('refers to itself (a value that holds itself cannot be written as YAML)');
+    if (within.size >= MAX_CONFIG_DEPTH) return report(`nested deeper than ${MAX_CONFIG_DEPTH} levels`);
+    within.add(value);
+    try {
+      return Array.isArray(value)
+        ? value.map((item, index) => withoutReservedKeys(item, [...path, index], problems, within))
+        : copyOfRecord(value as Record<string, unknown>, path, problems, within);
+    } finally {
+      within.delete(value);
+    }
+  } catch (error) {
+    return report(`cannot be read (${(error as Error).message})`);
+  }
+}
+
+function copyOfRecord(value: Record<string, unknown>, path: (string | number)[], problems: string[], within: Set<object>): unknown {
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
+    const keyProblem = scalarProblem(key);
+    if (keyProblem !== undefined) problems.push(`${formatPath([...path, key])}: the key ${keyProblem}`);
     if (RESERVED_KEYS.includes(key)) {
       problems.push(
         `${formatPath([...path, key])}: "${key}" cannot be used as a key (JavaScript reserves it, and the entry would be lost); choose another name`,
@@ -95,7 +173,7 @@ function withoutReservedKeys(value: unknown, path: (string | number)[], problems
       continue;
     }
     Object.defineProperty(copy, key, {
-      value: withoutReservedKeys(value[key], [...path, key], problems),
+      value: withoutReservedKeys(value[key], [...path, key], problems, within),
       enumerable: true,
       writable: true,
       configurable: true,

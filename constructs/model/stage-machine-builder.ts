@@ -52,8 +52,13 @@ export interface GateStageOptions {
 
 /** Builds a `StageMachine` step by step in TypeScript, from scratch or from an existing one; `build()` checks every rule. */
 export class StageMachineBuilder {
-  /** Starts from the stages of an existing machine (or stage list), e.g. the default platform's. */
+  /**
+   * Starts from the stages of an existing machine (or stage list), e.g. the default platform's.
+   * @throws TypeError when `stages` is neither a StageMachine nor a list of stage definitions
+   */
   public static from(stages: StageMachine | readonly StageDefinition[], options: StageMachineBuilderOptions): StageMachineBuilder {
+    if (!(stages instanceof StageMachine) && !Array.isArray(stages))
+      throw new TypeError('StageMachineBuilder.from: stages: expected a StageMachine or a list of stage definitions');
     const builder = new StageMachineBuilder(options);
     builder.list.push(...(stages instanceof StageMachine ? stages.stages : stages.map((stage) => structuredClone(stage))));
     builder.cursor = undefined;

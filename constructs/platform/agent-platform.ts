@@ -5,7 +5,7 @@ import { CodeRunCrd } from '../crds/coderun-crd';
 import { executionOf } from '../model/direct-execution';
 import type { PlatformConfig, PlatformConfigInput } from '../model/config-shapes';
 import { PlayParameters } from '../model/play-contract';
-import { resolveConfig, unchangedResolvedConfig } from '../model/resolve-config';
+import { ConfigError, resolveConfig, unchangedResolvedConfig } from '../model/resolve-config';
 import { StageMachine } from '../model/stage-machine';
 import { EventBus } from '../events/event-bus';
 import { GateSensor } from '../gate/gate-sensor';
@@ -90,8 +90,12 @@ export class AgentPlatform extends Construct {
     // one resolveConfig has just returned, unchanged, is not parsed again.
     this.config =
       unchangedResolvedConfig(props.config) ??
-      resolveConfig({ file: structuredClone(props.config ?? {}), fileName: 'AgentPlatform config' });
+      // resolveConfig copies it, reporting at its path what is not plain data (a function, a Proxy whose reading
+      // throws, a value that holds itself): structuredClone answered "could not be cloned" for the whole prop.
+      resolveConfig({ file: props.config ?? {}, fileName: 'AgentPlatform config' });
     const config = this.config;
+    if (props.stages !== undefined && !(props.stages instanceof StageMachine))
+      throw new ConfigError(['AgentPlatform stages: expected a StageMachine (from StageMachineBuilder or StageMachine.fromConfig)']);
     this.stages = StageMachine.fromConfig(props.stages ? { ...config, stages: props.stages.stages } : config);
     const chart = (name: string, namespaced = true): Chart => new Chart(this, name, namespaced ? { namespace: config.namespace } : {});
 

@@ -100,6 +100,7 @@ ${formatOptions(INIT_OPTIONS)}`,
     const options = parseOptions(INIT_OPTIONS, args, false);
     if (options.flag('help')) return help(io, init);
     const out = options.string('out') as string;
+    if (out === '') throw new UsageError('--out "": expected a file, or - to print it');
     const text = configTemplate();
     if (out === '-') {
       io.out(text);

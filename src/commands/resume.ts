@@ -1,7 +1,8 @@
-import { stringify } from 'yaml';
 import type { z } from 'zod';
 import { ParameterNameSchema, ParameterValueSchema } from '../../constructs/model/config-schema';
-import { parseRepository } from '../../constructs/model/naming';
+import { MAX_TASK_ID, parseRepository } from '../../constructs/model/naming';
+import { toYamlText } from '../../constructs/model/yaml-text';
+import { taskIdSpelling } from '../state/task-id-spelling';
 import { RESERVED_KEYS } from '../../constructs/model/resolve-config';
 import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { loadConfig } from '../config/load-config';
@@ -82,13 +83,22 @@ function repositoryOption(value: string | undefined): string {
   return value;
 }
 
-/** The task id named by `--task`: a positive whole number, as a project's task ids. */
+/**
+ * The task id named by `--task`, in the one form every part of the platform writes and reads (the runtime's
+ * `canonicalTaskId`): digits without a leading zero, at most MAX_TASK_ID. `007` is refused with the form to
+ * write, never read as 7 in silence.
+ */
 function taskOption(value: string | undefined): string {
   if (value === undefined || value === '') throw new UsageError('--task N is required (the task id, digits)');
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < 1) {
-    throw new UsageError(`--task ${JSON.stringify(value)}: expected the task id, a positive whole number such as 5`);
-  }
-  return String(Number(value));
+  const spelling = taskIdSpelling(value);
+  if (spelling.form === 'canonical') return value;
+  if (spelling.form === 'leading-zeros')
+    throw new UsageError(
+      `--task ${JSON.stringify(value)}: a task id is written without leading zeros, as its records and plays name it: --task ${spelling.id}`,
+    );
+  if (spelling.form === 'too-large')
+    throw new UsageError(`--task ${JSON.stringify(value)}: more than the largest task id (${MAX_TASK_ID})`);
+  throw new UsageError(`--task ${JSON.stringify(value)}: expected the task id, a whole number such as 5`);
 }
 
 function run(args: string[], io: Io): number | Promise<number> {
@@ -103,12 +113,9 @@ function run(args: string[], io: Io): number | Promise<number> {
   const config = loadConfig({ file: options.string('config'), env: io.env });
   const input = progressInput(options, io, apply);
   const print = (workflow: Record<string, unknown>): void =>
-    // As synth writes manifests: YAML 1.1, which kubectl reads, so a stage such as `on` stays a string.
-    io.out(
-      options.string('format') === 'json'
-        ? `${JSON.stringify(workflow, null, 2)}\n`
-        : stringify(workflow, { lineWidth: 0, version: '1.1' }),
-    );
+    // As synth writes manifests: what kubectl (YAML 1.1) and YAML 1.2 readers read alike, so a stage such as `on`
+    // stays a string and a reason holding U+2028 stays one line.
+    io.out(options.string('format') === 'json' ? `${JSON.stringify(workflow, null, 2)}\n` : toYamlText(workflow));
   if (input.kind === 'text') {
     print(resumeWorkflow(readProgressText(input.file, io), config, { repository, task, parameters: given }));
     return ExitCode.ok;

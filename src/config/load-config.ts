@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { readTextFile, UnreadableFileError } from '../io/read-text-file';
-import { describeYamlFailure, readYamlValue, YamlSyntaxError } from '../validate/kubernetes-yaml';
+import { assertYamlBounds, describeYamlFailure, readYamlValue, YamlSyntaxError } from '../validate/kubernetes-yaml';
 import { ConfigError, resolveConfig } from '../../constructs/model/resolve-config';
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 
@@ -42,6 +42,12 @@ export function readConfigFile(file: string): unknown {
   } catch (error) {
     if (!(error instanceof UnreadableFileError)) throw error;
     throw new ConfigError([`${file}: cannot read the config file (${error.reason})`]);
+  }
+  try {
+    assertYamlBounds(text);
+  } catch (error) {
+    if (error instanceof YamlSyntaxError) throw new ConfigError([`${file}: not valid YAML: ${error.message}`]);
+    throw error;
   }
   // Duplicate keys are an error: the original platform lost a whole `templates:` list to one.
   const documents = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: true });

@@ -1,10 +1,12 @@
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { yamlBoundsProblem } from '../io/yaml-bounds';
 import { z } from 'zod';
 import { readTextFile, type UnreadableFileError } from '../io/read-text-file';
 import { formatPath } from '../../constructs/model/resolve-config';
 import { recordWithoutReservedKeys } from '../../constructs/model/reserved-keys';
 import { ProblemsError } from '../../constructs/model/problems-error';
+import { MAX_TASK_ID } from '../../constructs/model/naming';
 
 /** Thrown for an unusable scenario or payload: one line per problem. */
 export class ScenarioError extends ProblemsError {
@@ -16,7 +18,12 @@ export class ScenarioError extends ProblemsError {
 
 const TaskRef = z.strictObject({
   repository: z.string().regex(/^[^/\s]+\/[^/\s]+$/, { message: 'expected owner/name' }),
-  task: z.number().int().min(0),
+  // As the platform reads a task id (the runtime's canonicalTaskId): a CodeRun's taskId is a 32-bit integer.
+  task: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_TASK_ID, { message: `expected a task id of at most ${MAX_TASK_ID}` }),
 });
 
 /** The step kinds, as the one-line error for an unknown step names them (docs/simulate.md documents each). */
@@ -109,6 +116,8 @@ function readYaml(file: string): unknown {
   } catch (error) {
     throw new ScenarioError([`${file}: cannot read the scenario (${(error as UnreadableFileError).reason})`]);
   }
+  const bounds = yamlBoundsProblem(text);
+  if (bounds !== undefined) throw new ScenarioError([`${file}: not valid YAML: line ${bounds.line}: ${bounds.message}`]);
   try {
     return parse(text, { uniqueKeys: true });
   } catch (error) {
@@ -124,8 +133,14 @@ function readPayload(file: string, index: number, path: string, written: string)
   } catch (error) {
     throw new ScenarioError([`${where}: cannot read ${written} (${(error as UnreadableFileError).reason})`]);
   }
+  const bounds = yamlBoundsProblem(text);
+  if (bounds !== undefined) throw new ScenarioError([`${where}: ${written} is not JSON: line ${bounds.line}: ${bounds.message}`]);
   let payload: unknown;
   try {
+    // Of duplicate keys the last wins, at every level, as in Argo Events: its GitHub EventSource decodes the
+    // body into a map with encoding/json before anything else reads it (argo-events v1.9.11,
+    // pkg/eventsources/sources/github/start.go, parseValidateRequest) and hands on that map re-encoded, so the
+    // Sensor's gjson lookups, which would take the first of two keys, never see a duplicate.
     payload = JSON.parse(text);
   } catch (error) {
     throw new ScenarioError([`${where}: ${written} is not JSON: ${(error as Error).message}`]);

@@ -18,7 +18,11 @@ export interface GithubEventData {
   readonly metadata: Record<string, string>;
 }
 
-/** Builds the data Argo Events' GitHub EventSource publishes for a delivery (`X-GitHub-Event` is copied into the body). */
+/**
+ * Builds the data Argo Events' GitHub EventSource publishes for a delivery: the body as decoded into a map
+ * (duplicate keys resolved, the last winning: see readPayload), with `X-GitHub-Event` and `X-GitHub-Delivery`
+ * set into it over any keys of those names (argo-events v1.9.11, pkg/eventsources/sources/github/start.go).
+ */
 export function githubEventData(event: string, payload: Record<string, unknown>, delivery: string): GithubEventData {
   return {
     headers: { 'X-Github-Event': [event], 'X-Github-Delivery': [delivery], 'Content-Type': ['application/json'] },

@@ -5,12 +5,14 @@
  */
 import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { legacyProgressKey, parseProgressKey } from '../../constructs/progress/progress-layout';
-import { repositoryLabelValue } from '../../constructs/model/naming';
+import { MAX_TASK_ID, repositoryLabelValue } from '../../constructs/model/naming';
 import { readKubernetesYaml, type YamlDocument, YamlSyntaxError } from '../validate/kubernetes-yaml';
 import { InputError } from '../io/input-error';
 import { otherProgressEntries } from './legacy-progress';
 import { parseProgressRecord, type ProgressRecord } from './progress-record';
 import { isRecord } from '../is-record';
+import { taskIdSpelling } from './task-id-spelling';
+import { misplacedRecordProblem, readingOrder } from './record-location';
 
 /** One task key of one progress ConfigMap. */
 export interface TaskEntry {
@@ -24,6 +26,11 @@ export interface TaskEntry {
   readonly record?: ProgressRecord;
   /** Why the record cannot be used. */
   readonly problem?: string;
+  /**
+   * Another record of the same task, which the runtime reads before this one (an earlier layout's copy left
+   * beside the task's shard): this one is stale, and `status` says so rather than list the task twice.
+   */
+  readonly supersededBy?: { readonly configMap: string; readonly key: string; readonly stage: string };
 }
 
 /** A progress ConfigMap as found in the input. */
@@ -78,9 +85,39 @@ export function readProgressState(text: string, source: string): ProgressConfigM
 
 /** The progress ConfigMaps among Kubernetes objects (ConfigMaps labelled as progress), read into their entries. */
 export function progressConfigMaps(objects: readonly unknown[]): ProgressConfigMap[] {
-  return objects
+  const configMaps = objects
     .filter((object): object is Record<string, any> => isRecord(object) && object.kind === 'ConfigMap' && isTracked(object))
     .map(progressConfigMap);
+  return markSuperseded(configMaps);
+}
+
+/**
+ * Each record the runtime would not read because it reads another record of the same task first (same
+ * namespace, repository and task; `readingOrder`), marked with that record: one task is one row of `status`,
+ * and its stale copies are flagged, never listed as a second task.
+ */
+function markSuperseded(configMaps: readonly ProgressConfigMap[]): ProgressConfigMap[] {
+  const taskOf = (entry: TaskEntry): string =>
+    `${entry.namespace ?? ''}\u0000${entry.record?.repository.toLowerCase()}\u0000${entry.record?.task}`;
+  const read = new Map<string, TaskEntry>();
+  const rank = (entry: TaskEntry): number => {
+    const record = entry.record as ProgressRecord;
+    const at = readingOrder(record.repository, Number(record.task)).indexOf(entry.configMap);
+    return at < 0 ? Number.MAX_SAFE_INTEGER : at;
+  };
+  for (const entry of configMaps.flatMap((configMap) => configMap.entries)) {
+    if (entry.record === undefined) continue;
+    const first = read.get(taskOf(entry));
+    if (first === undefined || rank(entry) < rank(first)) read.set(taskOf(entry), entry);
+  }
+  return configMaps.map((configMap) => ({
+    ...configMap,
+    entries: configMap.entries.map((entry) => {
+      const first = entry.record === undefined ? undefined : read.get(taskOf(entry));
+      if (first === undefined || first === entry) return entry;
+      return { ...entry, supersededBy: { configMap: first.configMap, key: first.key, stage: first.record?.stage ?? '?' } };
+    }),
+  }));
 }
 
 const isTracked = (object: Record<string, any>): boolean => object.metadata?.labels?.[PROGRESS_TRACKING_LABEL] === 'true';
@@ -96,17 +133,44 @@ function progressConfigMap(object: Record<string, any>): ProgressConfigMap {
       if (place === undefined) return [];
       const value = data[key];
       const base = { configMap: name, namespace, repository: repository ?? repositoryOfText(value), key, task: place.task };
+      const uncanonical = uncanonicalKeyProblem(place.task);
+      if (uncanonical !== undefined) return [{ ...base, problem: uncanonical }];
       if (typeof value !== 'string') return [{ ...base, problem: 'the value is not a string' }];
       // A record with releases and nothing else: events came for a task whose play has not started yet.
       if (place.repositoryLabel !== undefined && releasesOnly(value)) return [];
       const parsed = parseProgressRecord(value);
       if ('problem' in parsed) return [{ ...base, problem: parsed.problem }];
-      const mismatch = disagreement(parsed.record, place, repository);
+      const mismatch =
+        disagreement(parsed.record, place, repository) ??
+        misplacedRecordProblem(
+          name,
+          place.repositoryLabel === undefined ? 'legacy' : 'shared',
+          parsed.record.repository,
+          Number(place.task),
+        );
       return [mismatch ? { ...base, problem: mismatch } : { ...base, repository: parsed.record.repository, record: parsed.record }];
     })
     .sort((a, b) => byRepositoryThenTask(a, b));
-  const others = otherProgressEntries({ configMap: name, namespace, repository }, data, (key) => placeOfKey(key) !== undefined);
+  const others = otherProgressEntries({ configMap: name, namespace, repository }, data, (key) => placeOfKey(key) !== undefined).map(
+    (entry): TaskEntry => {
+      if (entry.record === undefined) return entry;
+      const misplaced = misplacedRecordProblem(name, 'flat', entry.record.repository, Number(entry.record.task));
+      return misplaced === undefined ? entry : { ...entry, record: undefined, problem: misplaced };
+    },
+  );
   return { name, namespace, repository, entries: [...entries, ...others] };
+}
+
+/**
+ * Why a key's task id is not the one form every part of the platform writes and reads (`task-007.json`,
+ * which the runtime never reads: it reads and writes `task-7.json`), or `undefined`.
+ */
+function uncanonicalKeyProblem(task: string): string | undefined {
+  const spelling = taskIdSpelling(task);
+  if (spelling.form === 'canonical') return undefined;
+  if (spelling.form === 'leading-zeros')
+    return `the key names task "${task}", which is not a task id in its one form: the runtime reads and writes the key of task ${spelling.id}; rename the key or delete it`;
+  return `the key names task "${task}", more than the largest task id (${MAX_TASK_ID}); delete the key`;
 }
 
 /** A record filed under another task or repository than its own says is not trusted. */

@@ -14,6 +14,7 @@ import { playTemplateOf } from '../../constructs/registry/registry-entries';
 import { stageCondition } from '../../constructs/model/stage-behaviour';
 import { StageMachine } from '../../constructs/model/stage-machine';
 import type { ProgressConfigMap, TaskEntry } from './progress-state';
+import { readingOrder } from './record-location';
 import { ProblemsError } from '../../constructs/model/problems-error';
 
 /** Why a play cannot be resumed; one problem, reported as unusable input. */
@@ -44,15 +45,19 @@ function repositoryOf(config: PlatformConfig, name: string): RepositoryConfig {
 }
 
 function entryOf(configMaps: readonly ProgressConfigMap[], request: ResumeRequest): TaskEntry {
-  // The task's record is in its shard (the name progressConfigMapOf gives); an earlier layout kept it in a
-  // ConfigMap of the repository's own. The shard's is the newer: a play resumed from an earlier layout's record
-  // writes its shard from its first stage on.
+  // The record the runtime reads (record-location.ts): the task's shard first, then the earlier layouts'
+  // ConfigMaps; a play resumed from an earlier layout's record writes its shard from its first stage on.
   const shard = progressConfigMapOf(request.repository, Number(request.task));
   const key = progressKeyOf(request.repository, Number(request.task));
+  const order = readingOrder(request.repository, Number(request.task));
+  const rank = (entry: TaskEntry): number => (order.includes(entry.configMap) ? order.indexOf(entry.configMap) : order.length);
   const sameRepository = (entry: TaskEntry): boolean => entry.repository?.toLowerCase() === request.repository.toLowerCase();
   const entries = configMaps.flatMap((configMap) => configMap.entries).filter(sameRepository);
-  const ordered = [...entries.filter((entry) => entry.configMap === shard), ...entries.filter((entry) => entry.configMap !== shard)];
-  const entry = ordered.find((candidate) => candidate.task === request.task);
+  const ordered = [...entries].sort((a, b) => rank(a) - rank(b));
+  const entry =
+    ordered.find((candidate) => candidate.task === request.task) ??
+    // A record under a key that spells the task another way (task-007.json): its problem says so.
+    ordered.find((candidate) => /^\d+$/.test(candidate.task) && Number(candidate.task) === Number(request.task));
   if (!entry) {
     const recorded = [...new Set(entries.map((candidate) => candidate.task))].sort((a, b) => Number(a) - Number(b));
     throw new ResumeError(
@@ -126,6 +131,11 @@ export function resumeWorkflow(
   if (!machine.has(record.stage))
     throw new ResumeError(
       `the record of task ${request.task} is at stage "${record.stage}", which the configured stage machine does not have (stages: ${machine.names.join(', ')}): resume with the configuration the play ran with`,
+    );
+  const round = record.round ?? 1;
+  if (round > config.remediation.maxRounds)
+    throw new ResumeError(
+      `the record of task ${request.task} is in round ${round}, more than the ${config.remediation.maxRounds} rounds the configuration allows (remediation.maxRounds): resume with the configuration the play ran with`,
     );
   const stage = machine.get(record.stage);
   if (stage.type === 'end')

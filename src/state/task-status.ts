@@ -55,6 +55,24 @@ function flagOf(status: string, ageSeconds: number, thresholds: StuckThresholds,
   return undefined;
 }
 
+/** How far ahead of the reader's clock a record's time may be (clock skew between nodes) before it is a lie. */
+export const CLOCK_SKEW_SECONDS = 300;
+
+/**
+ * What makes a readable record untrustworthy: a stale copy the runtime does not read, or a last update in the
+ * future (such a record could never be found stuck, its age being always zero).
+ */
+function recordFlag(entry: TaskEntry, now: Date): string | undefined {
+  const record = entry.record as NonNullable<TaskEntry['record']>;
+  const newer = entry.supersededBy;
+  if (newer !== undefined)
+    return `stale copy in ConfigMap ${entry.configMap} (stage ${record.stage}): the runtime reads ${newer.configMap} ${newer.key} (stage ${newer.stage}); delete the key ${entry.key}`;
+  const ahead = Math.floor((Date.parse(record.lastUpdated) - now.getTime()) / 1000);
+  if (ahead > CLOCK_SKEW_SECONDS)
+    return `lastUpdated ${record.lastUpdated} is ${formatAge(ahead)} in the future: a clock far off, or a record written by hand; it can never be found stuck`;
+  return undefined;
+}
+
 /** The status of one entry at `now`. */
 export function taskStatus(entry: TaskEntry, now: Date, thresholds: StuckThresholds): TaskStatus {
   const record = entry.record;
@@ -72,7 +90,7 @@ export function taskStatus(entry: TaskEntry, now: Date, thresholds: StuckThresho
     };
   }
   const ageSeconds = Math.max(0, Math.floor((now.getTime() - Date.parse(record.lastUpdated)) / 1000));
-  const flag = flagOf(record.status, ageSeconds, thresholds, record.reason);
+  const flag = recordFlag(entry, now) ?? flagOf(record.status, ageSeconds, thresholds, record.reason);
   return {
     repository: record.repository,
     task: record.task,

@@ -3,7 +3,7 @@
  * the benchmark's minimal one among them, writes without loading agent-play's constructs.
  */
 import { ApiObject, Chart, DependencyGraph, type App } from 'cdk8s';
-import { toYamlText } from '../../constructs/model/yaml-text';
+import { toYamlText, YamlValueError } from '../../constructs/model/yaml-text';
 import { GENERATED_HEADER } from './generated-files';
 import { SynthError } from './synth-error';
 import { byCodeUnits } from '../../constructs/model/code-unit-order';
@@ -22,7 +22,8 @@ export class SynthesizedManifests extends Map<string, string> {
  * generated header. The same app always gives the same bytes; each object reads back, under YAML 1.1 (what
  * Kubernetes' decoder follows) and 1.2, as exactly the object validated (constructs/model/yaml-text.ts).
  *
- * @throws SynthError listing every construct validation problem, or two charts with one id
+ * @throws SynthError listing every construct validation problem, two charts with one id, or a value no YAML
+ *   reader and no Kubernetes object reads back as itself (a lone surrogate, NaN), at its file, object and path
  */
 export function synthesizeApp(app: App): SynthesizedManifests {
   const problems = app.node.findAll().flatMap((construct) => construct.node.validate());
@@ -38,10 +39,21 @@ export function synthesizeApp(app: App): SynthesizedManifests {
   }
   const manifests = new SynthesizedManifests();
   for (const [fileName, documents] of [...charts.entries()].sort(([a], [b]) => byCodeUnits(a, b))) {
-    manifests.set(fileName, GENERATED_HEADER + documents.map(toYamlText).join('---\n'));
+    manifests.set(fileName, GENERATED_HEADER + documents.map((document) => documentText(fileName, document)).join('---\n'));
     manifests.objects.set(fileName, documents);
   }
   return manifests;
+}
+
+/** One object's YAML; a value that cannot be written is refused naming the file, the object and the field. */
+function documentText(fileName: string, document: Record<string, unknown>): string {
+  try {
+    return toYamlText(document);
+  } catch (error) {
+    if (!(error instanceof YamlValueError)) throw error;
+    const metadata = (document.metadata ?? {}) as Record<string, unknown>;
+    throw new SynthError([`${fileName}: ${String(document.kind)} ${String(metadata.name)}: ${error.message}`]);
+  }
 }
 
 /**

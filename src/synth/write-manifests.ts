@@ -2,7 +2,6 @@ import {
   closeSync,
   existsSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readSync,
@@ -14,6 +13,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { GENERATED_HEADER, type ManifestFiles } from './generated-files';
+import { makeFolder } from '../io/make-folder';
 
 /** Thrown when the output folder cannot be replaced safely. */
 export class OutputError extends Error {
@@ -30,18 +30,39 @@ export class OutputError extends Error {
  * is followed: the folder it points to is replaced and the link stays. What a killed synth left beside the
  * folder is cleaned up first (and an output it had moved aside is put back).
  *
- * @throws OutputError when `outDir` holds foreign files, is not a folder, or is a dangling symlink
+ * @throws OutputError when `outDir` is empty, holds foreign files, is not a folder, is a dangling symlink, or
+ * cannot be made or replaced (a mount point, a folder under /proc), with the file system's code
  */
 export function writeManifests(outDir: string, files: ManifestFiles): void {
+  if (outDir === '') throw new OutputError('--out "": expected a folder (an empty path would be the current folder)');
   const target = followLink(resolve(outDir), outDir);
   const parent = dirname(target);
-  mkdirSync(parent, { recursive: true });
-  recoverInterrupted(parent, basename(target));
+  try {
+    makeFolder(parent);
+    recoverInterrupted(parent, basename(target));
+  } catch (error) {
+    throw new OutputError(`${outDir}: cannot make the folder it goes in (${codeOf(error)}); choose another --out`);
+  }
   assertReplaceable(target, outDir);
+  try {
+    replaceFolder(target, parent, files);
+  } catch (error) {
+    const code = codeOf(error);
+    const why =
+      code === 'EBUSY' ? 'EBUSY: a mount point cannot be replaced; pass --out a folder inside it' : `${code}; choose another --out`;
+    throw new OutputError(`${outDir}: cannot write the manifests (${why})`);
+  }
+}
+
+/** The code of a file system error (ENOENT, EACCES...), or its message. */
+const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+
+/** Writes `files` into a staging folder beside `target`, then puts it in `target`'s place (see writeManifests). */
+function replaceFolder(target: string, parent: string, files: ManifestFiles): void {
   const staging = join(parent, `.${basename(target)}.staging-${process.pid}`);
   const retired = join(parent, `.${basename(target)}.retired-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging);
+  makeFolder(staging);
   try {
     for (const [name, text] of files) writeFileSync(join(staging, name), text);
     if (existsSync(target)) renameSync(target, retired);

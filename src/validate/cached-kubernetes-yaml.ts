@@ -7,9 +7,8 @@
  * kept (it is read, and refused, every time). Only the reading is cached: every object is checked every run.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { userCacheDir, writeCacheFile } from '../user-cache-dir';
+import { readCacheJson, userCacheDir, writeCacheFile } from '../user-cache-dir';
 import { type DuplicateKey, readKubernetesYaml, type YamlDocument } from './kubernetes-yaml';
 import { jsonExact } from './json-exact';
 
@@ -34,10 +33,11 @@ export function readKubernetesYamlCached(text: string): YamlDocument[] {
   if (text.length < WORTH_CACHING_CHARS) return readKubernetesYaml(text);
   const hash = createHash('sha256').update(FORMAT).update(text).digest('hex');
   const file = path.join(userCacheDir(), 'yaml', `${hash}.manifests.json`);
+  const kept = readCacheJson(file);
   try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as KeptDocument[]).map(restore);
+    if (Array.isArray(kept)) return (kept as KeptDocument[]).map(restore);
   } catch {
-    // Not kept yet, or unreadable: read the text below.
+    // Not what was kept: read the text below.
   }
   const documents = readKubernetesYaml(text);
   // A value JSON cannot carry exactly (`.nan`, `-0`, `!!binary` bytes, a `!!set`) is read every time instead.

@@ -37,6 +37,11 @@ export const ENGINE_CHECKS: Readonly<Record<string, { readonly severity: Severit
     severity: 'error',
     description: 'a document that is not a Kubernetes object (not a mapping, or no apiVersion/kind)',
   },
+  [READER_RULES.characters]: {
+    severity: 'error',
+    description:
+      'a character written raw that YAML 1.1 readers (kubectl) read otherwise than YAML 1.2 (NEL, U+2028, U+2029) or refuse (controls, C1, U+FFFE)',
+  },
   [SCHEMA_RULES.schema]: {
     severity: 'error',
     description: 'the object against its schema, unknown fields rejected (kubectl --validate=strict, argo lint)',

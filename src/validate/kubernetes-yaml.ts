@@ -23,6 +23,7 @@ import {
   type ScalarTag,
   type Tags,
 } from 'yaml';
+import { MAX_NESTING_DEPTH, yamlBoundsProblem } from '../io/yaml-bounds';
 
 /** A key that appears twice in one mapping. */
 export interface DuplicateKey {
@@ -103,9 +104,11 @@ const firstError = (parsed: Parsed) => parsed.documents.flatMap((document) => do
 
 /**
  * Every document of a YAML stream, read as Kubernetes reads it.
- * @throws YamlSyntaxError when the text is not YAML even with Go's leniency
+ * @throws YamlSyntaxError when the text is not YAML even with Go's leniency, or is nested too deeply or holds
+ *   too many values to read (measured before it is parsed, src/io/yaml-bounds.ts)
  */
 export function readKubernetesYaml(text: string): YamlDocument[] {
+  assertYamlBounds(text);
   let parsed = parseStream(text);
   const error = firstError(parsed);
   if (error) {
@@ -128,9 +131,19 @@ const firstLineOf = (message: string): string =>
 
 /**
  * The deepest nesting read. Kubernetes objects go a few dozen levels deep (CRD schemas the deepest); a
- * document nested thousands of levels is an attack on the reader's stack, refused before it is walked.
+ * document nested thousands of levels is an attack on the reader's stack, refused before it is parsed
+ * (yaml-bounds.ts) and, within that bound, before it is walked.
  */
-export const MAX_NESTING_DEPTH = 256;
+export { MAX_NESTING_DEPTH } from '../io/yaml-bounds';
+
+/**
+ * Refuses, before any parser sees it, a text nested or sized past what any manifest needs.
+ * @throws YamlSyntaxError naming the line
+ */
+export function assertYamlBounds(text: string): void {
+  const problem = yamlBoundsProblem(text);
+  if (problem !== undefined) throw new YamlSyntaxError(`line ${problem.line}: ${problem.message}`, problem.line);
+}
 
 /**
  * How many aliases a document may resolve, weighted by what they copy (the `yaml` package's count): enough

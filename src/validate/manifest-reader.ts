@@ -7,10 +7,12 @@ import { fieldPath, type Finding, type ManifestObject } from './finding';
 import { readKubernetesYamlCached } from './cached-kubernetes-yaml';
 import type { YamlDocument } from './kubernetes-yaml';
 import { isRecord } from '../is-record';
+import { describeCharacter, NOT_YAML_PRINTABLE, YAML_1_1_LINE_BREAK } from '../../constructs/model/text-characters';
 
 export const READER_RULES = {
   duplicateKey: 'yaml-duplicate-key',
   shape: 'manifest-shape',
+  characters: 'yaml-characters',
 } as const;
 
 /** What reading one file gives. */
@@ -41,7 +43,52 @@ export function readManifestText(text: string, file: string): ManifestReading {
     }
     findings.push(...duplicateFindings(file, document, entries));
   }
+  findings.push(...characterFindings(file, text, objects));
   return { objects, findings };
+}
+
+/** What YAML 1.1 and 1.2 readers read differently, or a reader refuses, written raw: one expression finds either. */
+const MISREAD = new RegExp(`${YAML_1_1_LINE_BREAK.source}|${NOT_YAML_PRINTABLE.source}`, 'g');
+
+/**
+ * Each character written raw that YAML 1.1 readers (Go's yaml.v2: kubectl, client-go, ArgoCD) read otherwise
+ * than the YAML 1.2 reader this file was checked with (NEL, U+2028, U+2029: line breaks to them, so a block
+ * scalar ends there and the rest of its line is read as YAML), or refuse (controls, DEL, C1 controls, U+FFFE,
+ * U+FFFF): the first place of each, blamed on the object whose document holds it.
+ */
+function characterFindings(file: string, text: string, objects: readonly ManifestObject[]): Finding[] {
+  const first = new Map<string, { index: number; count: number }>();
+  for (const match of text.matchAll(MISREAD)) {
+    const seen = first.get(match[0]);
+    if (seen) seen.count += 1;
+    else first.set(match[0], { index: match.index, count: 1 });
+  }
+  return [...first].map(([character, { index, count }]) => {
+    const line = lineAt(text, index);
+    const object = [...objects].reverse().find((candidate) => (candidate.line ?? 1) <= line);
+    const times = count > 1 ? ` (${count} times in the file)` : '';
+    const what = YAML_1_1_LINE_BREAK.test(character)
+      ? 'YAML 1.1 readers (kubectl, client-go, ArgoCD) take it for a line break, YAML 1.2 readers for text, so they read different values'
+      : 'YAML readers (kubectl among them) refuse a file holding it';
+    const written = `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
+    return {
+      file,
+      kind: object?.kind ?? '',
+      name: object?.name ?? '',
+      path: '',
+      message: `line ${line}: ${describeCharacter(character)} written raw${times}: ${what}; write it as the escape ${written} in a double-quoted string`,
+      rule: READER_RULES.characters,
+      severity: 'error' as const,
+      line,
+    };
+  });
+}
+
+/** The 1-based line of a position in the text. */
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) line += 1;
+  return line;
 }
 
 interface Entry {

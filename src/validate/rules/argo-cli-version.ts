@@ -24,13 +24,36 @@ export function argoCliMajor(image: string): number | undefined {
 /** The major version of Argo Workflows the platform targets. */
 export const TARGET_ARGO_MAJOR = Number(/^v?(\d+)\./.exec(BUILT_IN_ARGO_VERSIONS.workflows)?.[1]);
 
-/** Every `image` string in a value, with its path. */
+/**
+ * Every `image` string in a value that names an Argo CLI, with its path. One path grows and shrinks as the
+ * walk goes and is copied only for an image found: the rule looks at every object of every kind, and a copy
+ * of the path per node cost more than the rest of the rule.
+ */
 function imagesIn(value: unknown, at: Path): { image: string; at: Path }[] {
-  if (Array.isArray(value)) return value.flatMap((item, index) => imagesIn(item, [...at, index]));
-  if (!isRecord(value)) return [];
-  return Object.entries(value).flatMap(([key, child]) =>
-    key === 'image' && typeof child === 'string' ? [{ image: child, at: [...at, key] }] : imagesIn(child, [...at, key]),
-  );
+  const found: { image: string; at: Path }[] = [];
+  const path: (string | number)[] = [...at];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => {
+        path.push(index);
+        visit(item);
+        path.pop();
+      });
+      return;
+    }
+    if (!isRecord(node)) return;
+    for (const [key, child] of Object.entries(node)) {
+      if (typeof child === 'string') {
+        if (key === 'image' && child.includes('argocli')) found.push({ image: child, at: [...path, key] });
+        continue;
+      }
+      path.push(key);
+      visit(child);
+      path.pop();
+    }
+  };
+  visit(value);
+  return found;
 }
 
 /** The images of the object's resource templates' manifests, each at its manifest's path. */
@@ -40,10 +63,16 @@ function manifestImages(target: Parameters<LintRule['check']>[0]): { image: stri
   if (!workflow) return [];
   return templatesOf(workflow).flatMap(({ template, at }) => {
     const manifest = isRecord(template.resource) ? template.resource.manifest : undefined;
-    if (typeof manifest !== 'string') return [];
+    if (typeof manifest !== 'string' || !manifest.includes('argocli')) return [];
     const where = [...at, 'resource', 'manifest'];
     return parseResourceManifest(manifest).values.flatMap((document) => imagesIn(document, []).map(({ image }) => ({ image, at: where })));
   });
+}
+
+/** The Argo CLI images an object names. Most objects name none: one native pass over their text says so before any walk. */
+function cliImagesOf(target: Parameters<LintRule['check']>[0]): { image: string; at: Path }[] {
+  if (!JSON.stringify(target.object).includes('argocli')) return [];
+  return [...imagesIn(target.object, []), ...manifestImages(target)];
 }
 
 export const argoCliVersionRule: LintRule = {
@@ -52,7 +81,7 @@ export const argoCliVersionRule: LintRule = {
   description: `an Argo CLI image (argocli:vX...) is of the Argo Workflows major the platform targets (v${TARGET_ARGO_MAJOR})`,
   kinds: [ANY_KIND],
   check: (target) =>
-    [...imagesIn(target.object, []), ...manifestImages(target)].flatMap(({ image, at }): Violation[] => {
+    cliImagesOf(target).flatMap(({ image, at }): Violation[] => {
       const major = argoCliMajor(image);
       if (major === undefined || major === TARGET_ARGO_MAJOR) return [];
       return [

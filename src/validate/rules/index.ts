@@ -31,6 +31,7 @@ import { resourceCreateWaitRule } from './resource-create-wait';
 import { argoResumeContinueOnRule } from './argo-resume-continue-on';
 import { agentServiceAccountTokenRule } from './agent-service-account-token';
 import { argoCliVersionRule } from './argo-cli-version';
+import { duplicateObjectRule } from './duplicate-objects';
 
 /** Every lint rule `agent-play validate` and `validatePlatform` run, in the order they report. */
 export const LINT_RULES: readonly LintRule[] = [
@@ -65,4 +66,5 @@ export const LINT_RULES: readonly LintRule[] = [
   argoResumeContinueOnRule,
   agentServiceAccountTokenRule,
   argoCliVersionRule,
+  duplicateObjectRule,
 ];

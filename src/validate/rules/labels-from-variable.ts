@@ -44,6 +44,8 @@ export const labelsFromVariableRule: LintRule = {
     const fromKeys = new Set(Object.keys(labelsFrom));
     if (fromKeys.size === 0) return [];
     const { workflowMetadata: _own, ...rest } = workflow.spec as Json;
+    // A play template is large and rarely reads a label: one native pass over its text says so before any walk.
+    if (!JSON.stringify(rest).includes('workflow.labels')) return [];
     const violations: Violation[] = [];
     for (const { text, at } of taggedStringsIn(rest, workflow.at)) {
       for (const match of text.matchAll(TAG)) {

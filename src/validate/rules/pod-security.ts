@@ -13,6 +13,7 @@
  * whose controller sets `executor.securityContext` hardens the executor containers itself.
  */
 import { parse } from 'yaml';
+import { yamlBoundsProblem } from '../../io/yaml-bounds';
 import type { LintRule, Violation } from '../finding';
 import { canonicalJsonValue } from './json-as-yaml';
 import { hasPlaceholder, isRecord, listOf, pathOf, templatesOf, workflowSpecOf, WORKFLOW_KINDS, type Json } from './argo-spec';
@@ -61,7 +62,8 @@ function parsedPatch(text: string): Json | undefined {
   if (parsedPatches.has(text)) return parsedPatches.get(text);
   let patch: Json | undefined;
   try {
-    patch = record(canonicalJsonValue(text)?.value ?? parse(text));
+    // A patch inside a manifest is input like any other: measured before it is parsed.
+    patch = yamlBoundsProblem(text) === undefined ? record(canonicalJsonValue(text)?.value ?? parse(text)) : undefined;
   } catch {
     patch = undefined;
   }

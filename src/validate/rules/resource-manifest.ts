@@ -3,6 +3,7 @@
  * and the spec-labels rule its objects, and parsing the same YAML twice was a sixth of a synthesis.
  */
 import { parseAllDocuments } from 'yaml';
+import { yamlBoundsProblem } from '../../io/yaml-bounds';
 import { canonicalJsonWithPlaceholders, PLACEHOLDER_WORD } from './json-as-yaml';
 
 export interface ParsedManifest {
@@ -23,8 +24,15 @@ const parsed = new Map<string, ParsedManifest>();
 export function parseResourceManifest(manifest: string): ParsedManifest {
   const known = parsed.get(manifest);
   if (known) return known;
-  const json = canonicalJsonWithPlaceholders(manifest);
-  const result = json ? { errors: [], values: [json.value] } : parseYaml(withoutPlaceholders(manifest));
+  // A manifest inside a manifest is input like any other: measured before it is parsed (as JSON or YAML).
+  const bounds = yamlBoundsProblem(manifest);
+  const json = bounds === undefined ? canonicalJsonWithPlaceholders(manifest) : undefined;
+  const result: ParsedManifest =
+    bounds !== undefined
+      ? { errors: [`line ${bounds.line}: ${bounds.message}`], values: [] }
+      : json
+        ? { errors: [], values: [json.value] }
+        : parseYaml(withoutPlaceholders(manifest));
   if (parsed.size >= REMEMBERED) for (const key of [...parsed.keys()].slice(0, REMEMBERED / 2)) parsed.delete(key);
   parsed.set(manifest, result);
   return result;

@@ -7,8 +7,10 @@
  * Any failure to read or write the cache falls back to parsing, never to an error.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { makeFolder } from '../../io/make-folder';
 import * as path from 'node:path';
+import { readCacheJson } from '../../user-cache-dir';
 import { userCacheDir } from './validator-cache';
 
 /** Files smaller than this parse fast enough. */
@@ -34,11 +36,9 @@ export function cachedFileDocuments(file: string, parse: (text: string) => unkno
   const index = readIndex(indexFile);
   const known = index[identity];
   if (known) {
-    try {
-      return JSON.parse(readFileSync(cacheFileOf(known), 'utf8')) as unknown[];
-    } catch {
-      // Dropped from the cache: read the file below.
-    }
+    // Dropped from the cache, or not what was stored: read the file below.
+    const documents = readCacheJson(cacheFileOf(known));
+    if (Array.isArray(documents)) return documents;
   }
   const text = readFileSync(file, 'utf8');
   const documents = cachedDocuments(text, parse);
@@ -52,23 +52,17 @@ export function cachedFileDocuments(file: string, parse: (text: string) => unkno
 }
 
 function readIndex(file: string): Record<string, string> {
-  try {
-    const index: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return index !== null && typeof index === 'object' && !Array.isArray(index) ? (index as Record<string, string>) : {};
-  } catch {
-    return {};
-  }
+  const index = readCacheJson(file);
+  return index !== null && typeof index === 'object' && !Array.isArray(index) ? (index as Record<string, string>) : {};
 }
 
 /** The documents of `text`, from the cache when it has them, else from `parse` (and then stored). */
 export function cachedDocuments(text: string, parse: (text: string) => unknown[]): unknown[] {
   const file = cacheFileFor(text);
   if (file) {
-    try {
-      return JSON.parse(readFileSync(file, 'utf8')) as unknown[];
-    } catch {
-      // Not cached yet, or unreadable: parse below.
-    }
+    // Not cached yet, unreadable, or not what was stored: parse below.
+    const documents = readCacheJson(file);
+    if (Array.isArray(documents)) return documents;
   }
   const documents = parse(text);
   if (file) store(file, documents);
@@ -77,7 +71,7 @@ export function cachedDocuments(text: string, parse: (text: string) => unknown[]
 
 function store(file: string, documents: unknown): void {
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
+    makeFolder(path.dirname(file));
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify(documents));
     renameSync(temporary, file);

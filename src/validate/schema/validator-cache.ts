@@ -11,12 +11,13 @@ import type { default as standaloneCodeFunction } from 'ajv/dist/standalone';
 import equal from 'ajv/dist/runtime/equal';
 import ucs2length from 'ajv/dist/runtime/ucs2length';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { makeFolder } from '../../io/make-folder';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { version as AJV_VERSION } from 'ajv/package.json';
 import { CompileCache, scriptSource } from '../../compile-cache';
-import { userCacheDir, writeCacheFile } from '../../user-cache-dir';
+import { readCacheFile, userCacheDir, writeCacheFile } from '../../user-cache-dir';
 import { goPatternEngine } from './go-pattern';
 import { AJV_OPTIONS, type JsonSchema } from './json-schema-passes';
 
@@ -85,8 +86,8 @@ export function cachedValidators(request: ValidatorRequest): Record<string, Vali
   let validators = loaded.get(key);
   if (!validators) {
     validators =
-      readCompiled(path.join(packagedDir(), `${key}.cjs`), key) ??
-      readCompiled(path.join(userCacheDir(), 'validators', `${key}.cjs`), key) ??
+      readCompiled(path.join(packagedDir(), `${key}.cjs`), key, Object.keys(request.refs)) ??
+      readCompiled(path.join(userCacheDir(), 'validators', `${key}.cjs`), key, Object.keys(request.refs)) ??
       compileAndStore(request, key);
     loaded.set(key, validators);
   }
@@ -96,7 +97,7 @@ export function cachedValidators(request: ValidatorRequest): Record<string, Vali
 /** Compiles `request` into `directory` (the build does this for the built-in schemas). */
 export function writeCompiledValidators(request: ValidatorRequest, directory: string): string {
   const file = path.join(directory, `${validatorKey(request)}.cjs`);
-  mkdirSync(directory, { recursive: true });
+  makeFolder(directory);
   writeFileSync(file, compiledCode(request));
   return file;
 }
@@ -144,10 +145,18 @@ export function saveValidatorCode(): void {
   for (const cache of codeCaches.values()) cache.save();
 }
 
-function readCompiled(file: string, key: string): Record<string, ValidateFunction> | undefined {
-  if (!existsSync(file)) return undefined;
+/**
+ * The validators compiled into `file`, or `undefined` when it is missing, not a regular file, or does not
+ * hold a validator function for each of `names` (a file emptied or cut short by a full disk or a killed
+ * process evaluated to no validators, and every later `validate --crds` failed on it): compiled again then,
+ * and the file rewritten.
+ */
+function readCompiled(file: string, key: string, names: readonly string[]): Record<string, ValidateFunction> | undefined {
+  const bytes = readCacheFile(file);
+  if (bytes === undefined) return undefined;
   try {
-    return evaluate(scriptSource(readFileSync(file)), key);
+    const validators = evaluate(scriptSource(bytes), key);
+    return names.every((name) => typeof validators[name] === 'function') ? validators : undefined;
   } catch {
     return undefined;
   }

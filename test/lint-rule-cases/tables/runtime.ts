@@ -13,6 +13,7 @@ import { objectSizeRule } from '../../../src/validate/rules/object-size';
 import { claimPodDeadlineRule } from '../../../src/validate/rules/claim-pod-deadline';
 import { podSecurityRestrictedRule } from '../../../src/validate/rules/pod-security';
 import { retryMaxDurationRule } from '../../../src/validate/rules/retry-max-duration';
+import { duplicateObjectRule } from '../../../src/validate/rules/duplicate-objects';
 import { sensorTriggerAtLeastOnceRule } from '../../../src/validate/rules/sensor-at-least-once';
 import { sensorDuplicateDependencySourceRule } from '../../../src/validate/rules/sensor-event-bus';
 import { BASE_WORKFLOW, eventSource, manifest, pair, sensor, workflowTemplate, type Json, type RuleTable } from '../cases';
@@ -124,7 +125,44 @@ const podTemplate = (change: (template: any) => void) => (spec: any) => {
   change(spec.template);
 };
 
+/** A ConfigMap `name` of `namespace` (in a file of its own) holding `data`. */
+const settings = (file: string, data: Json, metadata: Json = {}, apiVersion = 'v1'): ManifestObject => {
+  const object = { apiVersion, kind: 'ConfigMap', metadata: { name: 'settings', ...metadata }, data };
+  return { file, index: 0, line: 1, object, kind: 'ConfigMap', name: 'settings', namespace: metadata.namespace as string | undefined };
+};
+
 export const RUNTIME_TABLES: RuleTable[] = [
+  {
+    rule: duplicateObjectRule,
+    cases: [
+      {
+        name: 'one object in two files with other content',
+        message: 'ConfigMap settings is also at b.yaml:1, with other content: applied together, one overwrites the other',
+        path: '',
+        broken: [settings('a.yaml', { a: '1' }), settings('b.yaml', { a: '2' })],
+        fixed: [settings('a.yaml', { a: '1' }), settings('b.yaml', { a: '2' }, { namespace: 'other' })],
+      },
+      {
+        name: 'the same content twice',
+        message: 'ConfigMap settings is also at b.yaml:1, with the same content: keep one',
+        broken: [settings('a.yaml', { a: '1' }), settings('b.yaml', { a: '1' })],
+        fixed: [
+          settings('a.yaml', { a: '1' }),
+          {
+            ...settings('b.yaml', { a: '1' }),
+            name: 'other',
+            object: { ...settings('b.yaml', { a: '1' }).object, metadata: { name: 'other' } },
+          },
+        ],
+      },
+      {
+        name: 'one object is named by its API group, not its version',
+        message: 'is also at b.yaml:1',
+        broken: [settings('a.yaml', { a: '1' }, {}, 'example.com/v1'), settings('b.yaml', { a: '2' }, {}, 'example.com/v2')],
+        fixed: [settings('a.yaml', { a: '1' }, {}, 'example.com/v1'), settings('b.yaml', { a: '2' }, {}, 'other.com/v1')],
+      },
+    ],
+  },
   {
     rule: objectSizeRule,
     cases: [
