@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { canonicalJson, pruneSchema, shareRepeatedSchemas } from '../src/validate/schema/compact-schema';
+import { canonicalJson, pruneSchema, reachableDefinitions, shareRepeatedSchemas } from '../src/validate/schema/compact-schema';
 import { isRecord, type JsonSchema, withoutGoTagRequired } from '../src/validate/schema/json-schema-passes';
 
 /** The upstream releases the files in `../shared/argo/` are byte-identical to. */
@@ -88,29 +88,16 @@ function workflowsData(argoDir: string, readCrd: (file: string) => unknown): str
 /** The prefix of Argo Events' own definitions in its JSON Schema. */
 const ARGO_EVENTS_DEFINITION = 'io.argoproj.events.';
 
-/** The names of the definitions `start` reaches through `$ref`, itself included. */
-function reachable(definitions: Record<string, JsonSchema>, start: readonly string[]): Set<string> {
-  const found = new Set<string>();
-  const pending = [...start];
-  while (pending.length > 0) {
-    const name = pending.pop() as string;
-    if (found.has(name)) continue;
-    if (!definitions[name]) throw new Error(`argo-events.schema.json: missing definition ${name}`);
-    found.add(name);
-    for (const match of JSON.stringify(definitions[name]).matchAll(/"\$ref":"#\/definitions\/([^"]+)"/g)) pending.push(match[1]);
-  }
-  return found;
-}
-
 function eventsData(read: (file: string) => string): string {
   const document = JSON.parse(read(UPSTREAM.events.jsonSchema)) as JsonSchema;
   if (!isRecord(document.definitions)) throw new Error(`${UPSTREAM.events.jsonSchema}: no definitions`);
   const kinds = Object.fromEntries(
     UPSTREAM.events.kinds.map((kind) => [kind, { apiVersion: 'argoproj.io/v1alpha1', definition: `io.argoproj.events.v1alpha1.${kind}` }]),
   );
-  const names = reachable(
+  const names = reachableDefinitions(
     document.definitions,
     Object.values(kinds).map((kind) => kind.definition),
+    UPSTREAM.events.jsonSchema,
   );
   // Argo Events' own definitions lose the `required` lists of Go fields without omitempty, which nothing
   // in Argo enforces; the Kubernetes definitions keep Kubernetes' own.

@@ -202,6 +202,9 @@ describe('the packed package', () => {
       'schemas/PROVENANCE.json',
       'schemas/LICENSE-argo-workflows',
       'schemas/LICENSE-argo-events',
+      'schemas/kubernetes.json',
+      'schemas/PROVENANCE-kubernetes.json',
+      'schemas/LICENSE-kubernetes',
       'bin/agent-play.cjs',
     ]) {
       expect(files).toContain(expected);

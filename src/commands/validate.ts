@@ -1,9 +1,11 @@
-import { validateObjects } from '../validate/engine';
+import { ENGINE_CHECKS, validateObjects } from '../validate/engine';
+import type { ManifestObject } from '../validate/finding';
 import { readManifestPaths } from '../validate/manifest-files';
 import { formatJsonReport, formatTextReport } from '../validate/report-format';
 import { LINT_RULES } from '../validate/rules';
 import { SchemaCatalog, SchemaSourceError } from '../validate/schema/schema-catalog';
-import { type Command, ExitCode, InputError, type Io, printUsage } from './command';
+import { disabledRules, SelectionError, skipSelector } from '../validate/selection';
+import { type Command, ExitCode, InputError, type Io, printUsage, UsageError } from './command';
 import { formatOption, formatOptions, HELP, type OptionSpec, parseOptions } from './options';
 
 const DEFAULT_PATH = 'dist-manifests';
@@ -17,19 +19,32 @@ const OPTIONS: readonly OptionSpec[] = [
     description: `schemas: CRDs as exported from a cluster (kubectl get crd NAME -o yaml), and JSON Schema
 files such as Argo Events' argo-events.schema.json; they override the
 built-in schemas per kind. Built in: Argo Workflows v4.1.2 CRDs, Argo Events v1.9.11
-JSON Schema, CodeRun, and the core objects agent-play emits`,
+JSON Schema, CodeRun, and the Kubernetes v1.37.2 OpenAPI of every stable built-in kind`,
+  },
+  {
+    name: 'skip',
+    value: 'KIND',
+    multiple: true,
+    description: `leave objects of this kind unchecked: Kind, group/Kind (core/Pod) or apiVersion/Kind;
+the report says what was skipped`,
+  },
+  {
+    name: 'disable',
+    value: 'RULE',
+    multiple: true,
+    description: 'turn off a lint rule or check by its id (docs/lint-rules.md, docs/validate.md)',
   },
   formatOption(),
   { name: 'verbose', description: 'list what each object was checked against' },
   HELP,
 ];
 
-const USAGE = `Usage: agent-play validate [PATH...] [--crds DIR]... [--format text|json] [--verbose]
+const USAGE = `Usage: agent-play validate [PATH...] [--crds DIR]... [--skip KIND]... [--disable RULE]... [--format text|json] [--verbose]
 
 Checks Kubernetes manifests offline: Workflows, WorkflowTemplates, ClusterWorkflowTemplates, CronWorkflows,
-Sensors, EventSources, EventBuses, CodeRuns and core objects. Each object is checked against its schema
-(unknown fields rejected), its metadata against the API server's rules, and the whole set against
-agent-play's lint rules (Argo semantics the schemas cannot express, and what must agree across objects).
+Sensors, EventSources, EventBuses, CodeRuns and every stable built-in Kubernetes kind. Each object is checked
+against its schema (unknown fields rejected), its metadata against the API server's rules, and the whole set
+against agent-play's lint rules (Argo semantics the schemas cannot express, and what must agree across objects).
 
 Arguments:
   PATH             files, or folders searched for *.yaml, *.yml and *.json (default: ${DEFAULT_PATH})
@@ -44,9 +59,29 @@ function run(args: string[], io: Io): number {
   const catalog = loadCatalog(options.list('crds'));
   const paths = options.positionals.length > 0 ? [...options.positionals] : [DEFAULT_PATH];
   const manifests = readManifestPaths(paths);
-  const report = validateObjects({ objects: manifests.objects, readingFindings: manifests.findings, catalog, rules: LINT_RULES });
+  const { skip, disabled } = selection(options.list('skip'), options.list('disable'), catalog, manifests.objects);
+  const report = validateObjects({
+    objects: manifests.objects,
+    readingFindings: manifests.findings,
+    catalog,
+    rules: LINT_RULES,
+    skip,
+    disabledRules: disabled,
+  });
   io.out(options.string('format') === 'json' ? formatJsonReport(report) : formatTextReport(report, { verbose: options.flag('verbose') }));
   return report.errors > 0 ? ExitCode.failed : ExitCode.ok;
+}
+
+function selection(skipped: readonly string[], disable: readonly string[], catalog: SchemaCatalog, objects: readonly ManifestObject[]) {
+  try {
+    return {
+      skip: skipSelector(skipped, { schemaKinds: catalog.kinds, objects }),
+      disabled: disabledRules(disable, [...LINT_RULES.map((rule) => rule.id), ...Object.keys(ENGINE_CHECKS)]),
+    };
+  } catch (error) {
+    if (error instanceof SelectionError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 function loadCatalog(directories: readonly string[]): SchemaCatalog {

@@ -75,6 +75,8 @@ export interface CheckedObject {
   readonly name: string;
   /** The schema's source, or `undefined` when no schema knows the object's apiVersion and kind. */
   readonly schema?: string;
+  /** Why the object was not checked (`--skip Deployment`), when it was not. */
+  readonly skipped?: string;
 }
 
 /** What `validateObjects` found: every object checked and every finding. */
@@ -84,6 +86,8 @@ export interface ValidationReport {
   readonly objects: readonly CheckedObject[];
   readonly errors: number;
   readonly warnings: number;
+  /** The rules and checks that were turned off (`--disable`), sorted; none when absent. */
+  readonly disabledRules?: readonly string[];
 }
 
 /** What `validateObjects` checks: the objects read from manifests, and the schemas to check them against. */
@@ -93,6 +97,13 @@ export interface ValidationInput {
   readonly readingFindings?: readonly Finding[];
   readonly catalog: SchemaCatalog;
   readonly rules: readonly LintRule[];
+  /**
+   * Why an object is not to be checked (`--skip`), or `undefined` to check it. A skipped object gets no
+   * finding, but lint rules still see it when they look across objects. @default every object checked
+   */
+  readonly skip?: (object: ManifestObject) => string | undefined;
+  /** Rule and check ids whose findings are left out (`--disable`); those lint rules do not run. @default none */
+  readonly disabledRules?: ReadonlySet<string>;
 }
 
 /** Validates a run of objects. Never throws for a problem in the objects: every problem is a finding. */
@@ -100,17 +111,29 @@ export function validateObjects(input: ValidationInput): ValidationReport {
   const findings: Finding[] = [...(input.readingFindings ?? [])];
   const objects: CheckedObject[] = [];
   const context: LintContext = { objects: input.objects };
+  const skipped = new Set<ManifestObject>();
   for (const target of input.objects) {
+    const reason = input.skip?.(target);
+    if (reason !== undefined) {
+      skipped.add(target);
+      objects.push(checkedObject(target, undefined, reason));
+      continue;
+    }
     const schema = input.catalog.schemaFor(target.object);
     objects.push(checkedObject(target, schema));
     if (schema) findings.push(...schema.validate(target.object).map((problem) => schemaFinding(target, problem)));
     for (const violation of metadataViolations(target)) findings.push(locate(target, violation, violation.rule, 'error'));
   }
-  for (const rule of input.rules) findings.push(...runRule(rule, context));
-  return report(findings, objects);
+  const disabled = input.disabledRules ?? new Set<string>();
+  for (const rule of input.rules) if (!disabled.has(rule.id)) findings.push(...runRule(rule, context, skipped));
+  const onSkipped = new Set([...skipped].map((object) => `${object.file}|${object.kind}|${object.name}`));
+  const kept = findings.filter(
+    (finding) => !disabled.has(finding.rule) && (onSkipped.size === 0 || !onSkipped.has(`${finding.file}|${finding.kind}|${finding.name}`)),
+  );
+  return report(kept, objects, [...disabled].sort());
 }
 
-function checkedObject(target: ManifestObject, schema: ObjectSchema | undefined): CheckedObject {
+function checkedObject(target: ManifestObject, schema: ObjectSchema | undefined, skipped?: string): CheckedObject {
   return {
     file: target.file,
     line: target.line,
@@ -118,16 +141,21 @@ function checkedObject(target: ManifestObject, schema: ObjectSchema | undefined)
     kind: target.kind,
     name: target.name,
     schema: schema?.source,
+    ...(skipped === undefined ? {} : { skipped }),
   };
 }
 
-function runRule(rule: LintRule, context: LintContext): Finding[] {
+function runRule(rule: LintRule, context: LintContext, skipped: ReadonlySet<ManifestObject>): Finding[] {
   const findings: Finding[] = [];
   for (const target of context.objects) {
     if (!rule.kinds.includes(target.kind) && !rule.kinds.includes(ANY_KIND)) continue;
+    if (skipped.has(target)) continue;
     try {
-      for (const violation of rule.check(target, context))
+      for (const violation of rule.check(target, context)) {
+        // A cross-object rule may locate its finding on another object: not on a skipped one.
+        if (violation.object && skipped.has(violation.object)) continue;
         findings.push(locate(violation.object ?? target, violation, rule.id, rule.severity));
+      }
     } catch (error) {
       // A rule that breaks on an odd object must not hide the other findings nor end in a stack trace.
       const message = `lint rule ${rule.id} could not check this object (${(error as Error).message}); please report it`;
@@ -185,8 +213,8 @@ function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
-function report(findings: readonly Finding[], objects: readonly CheckedObject[]): ValidationReport {
+function report(findings: readonly Finding[], objects: readonly CheckedObject[], disabledRules: readonly string[]): ValidationReport {
   const unique = [...new Map(findings.map((finding) => [JSON.stringify(finding), finding])).values()].sort(compareFindings);
   const errors = unique.filter((finding) => finding.severity === 'error').length;
-  return { findings: unique, objects, errors, warnings: unique.length - errors };
+  return { findings: unique, objects, errors, warnings: unique.length - errors, ...(disabledRules.length > 0 ? { disabledRules } : {}) };
 }

@@ -19,10 +19,13 @@ export function formatTextReport(report: ValidationReport, options: { readonly v
   const warnings = report.findings.filter((finding) => finding.severity === 'warning');
   if (errors.length > 0) lines.push('errors:', ...errors.map((finding) => `  ${formatFinding(finding)}`));
   if (warnings.length > 0) lines.push('warnings:', ...warnings.map((finding) => `  ${formatFinding(finding)}`));
+  const checked = report.objects.filter((object) => object.skipped === undefined);
   lines.push(
     options.verbose ? 'checked against:' : 'schemas:',
-    ...(options.verbose ? objectLines(report.objects) : schemaSummary(report.objects)),
+    ...(options.verbose ? objectLines(report.objects) : schemaSummary(checked)),
   );
+  if (!options.verbose) lines.push(...skippedSummary(report.objects));
+  if (report.disabledRules && report.disabledRules.length > 0) lines.push(`rules disabled (--disable): ${report.disabledRules.join(', ')}`);
   const files = new Set(report.objects.map((object) => object.file)).size;
   lines.push(
     `${plural(report.objects.length, 'object')} in ${plural(files, 'file')}: ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`,
@@ -31,7 +34,21 @@ export function formatTextReport(report: ValidationReport, options: { readonly v
 }
 
 function objectLines(objects: readonly CheckedObject[]): string[] {
-  return objects.map((object) => `  ${object.file}: ${object.kind}/${object.name || '?'}: ${object.schema ?? NO_SCHEMA}`);
+  return objects.map(
+    (object) =>
+      `  ${object.file}: ${object.kind}/${object.name || '?'}: ${object.skipped ? `not checked (${object.skipped})` : (object.schema ?? NO_SCHEMA)}`,
+  );
+}
+
+/** The objects left unchecked, by the option that left them out. */
+function skippedSummary(objects: readonly CheckedObject[]): string[] {
+  const byReason = new Map<string, number>();
+  for (const object of objects) if (object.skipped !== undefined) byReason.set(object.skipped, (byReason.get(object.skipped) ?? 0) + 1);
+  if (byReason.size === 0) return [];
+  return [
+    'not checked:',
+    ...[...byReason.entries()].sort(([a], [b]) => byCodeUnits(a, b)).map(([reason, count]) => `  ${reason}: ${plural(count, 'object')}`),
+  ];
 }
 
 /** Each schema once, with how many objects it checked and of which kinds. */
@@ -49,12 +66,16 @@ function schemaSummary(objects: readonly CheckedObject[]): string[] {
     .map(([source, entry]) => `  ${source}: ${plural(entry.count, 'object')} (${[...entry.kinds].sort().join(', ')})`);
 }
 
-/** The JSON form: `{ findings, objects, summary }`, every object with its `schema` (`null` for none). */
+/**
+ * The JSON form: `{ findings, objects, summary }`, every object with its `schema` (`null` for none) and, when
+ * `--skip` left it out, `skipped` (why); `disabledRules` when `--disable` turned rules off.
+ */
 export function formatJsonReport(report: ValidationReport): string {
   const document = {
     findings: report.findings,
     objects: report.objects.map((object) => ({ ...object, schema: object.schema ?? null })),
     summary: { objects: report.objects.length, errors: report.errors, warnings: report.warnings },
+    ...(report.disabledRules ? { disabledRules: report.disabledRules } : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

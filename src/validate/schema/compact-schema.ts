@@ -234,3 +234,26 @@ export function inlineReferences(schema: JsonSchema, definitions: Record<string,
   };
   return visit(schema, []) as JsonSchema;
 }
+
+/**
+ * The names of the definitions that `start` reaches through `#/definitions/` references, themselves included:
+ * what a schema document of many kinds must keep for some of them.
+ * @param source the document's name, for the error
+ * @throws when a name reached has no definition
+ */
+export function reachableDefinitions(
+  definitions: Readonly<Record<string, unknown>>,
+  start: readonly string[],
+  source: string,
+): Set<string> {
+  const found = new Set<string>();
+  const pending = [...start];
+  while (pending.length > 0) {
+    const name = pending.pop() as string;
+    if (found.has(name)) continue;
+    if (!definitions[name]) throw new Error(`${source}: missing definition ${name}`);
+    found.add(name);
+    for (const match of JSON.stringify(definitions[name]).matchAll(/"\$ref":"#\/definitions\/([^"]+)"/g)) pending.push(match[1]);
+  }
+  return found;
+}

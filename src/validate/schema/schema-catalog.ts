@@ -3,7 +3,7 @@
  * them from a cluster, a `List` of them, or JSON Schema files with Kubernetes-style definitions such as
  * `argo-events.schema.json`) and from what agent-play carries itself (the Argo Workflows and Argo Events
  * schemas of `schemas/`, the CodeRun CRD, generated from the same zod schema as the CodeRuns the play
- * creates, and its schemas of the core objects it emits). The first
+ * creates, and the Kubernetes OpenAPI schemas of every stable built-in kind). The first
  * source that knows an object's apiVersion and kind wins: a directory's before the built-in ones, and a CRD
  * that describes fields before a JSON Schema (the Argo Events CRDs describe none).
  */
@@ -17,10 +17,10 @@ import {
   codeRunOpenApiSchema,
 } from '../../../constructs/model/coderun-schema';
 import { readKubernetesYaml, YamlSyntaxError } from '../kubernetes-yaml';
-import { CORE_SCHEMAS, zodProblems } from './core-schemas';
 import { builtInArgoSchemas } from './argo-built-in';
 import { COMPACT_DEFINITIONS, compactOpenApi, CrdSchema, CrdShapeError } from './crd-schema';
 import { DefinitionsSchema } from './events-json-schema';
+import { builtInKubernetesSchemas } from './kubernetes-built-in';
 import { isRecord } from './json-schema-passes';
 import { cachedFileDocuments } from './parsed-yaml-cache';
 import type { SchemaProblem } from './schema-problem';
@@ -48,7 +48,7 @@ const keyOf = (apiVersion: unknown, kind: unknown): string => `${String(apiVersi
 /** Schemas by apiVersion and kind. */
 export class SchemaCatalog {
   /**
-   * The schemas agent-play carries: the Argo kinds, the CodeRun CRD and the core kinds it emits.
+   * The schemas agent-play carries: the Argo kinds, the CodeRun CRD and the built-in Kubernetes kinds.
    * @param options.argo whether the Argo schemas are among them (without them, Argo objects are checked by
    * the lint rules alone, as against a cluster whose CRDs lack a kind) @default true
    */
@@ -72,13 +72,8 @@ export class SchemaCatalog {
       source: `built-in: CRD ${codeRun.name} (agent-play's CodeRun schema)`,
       validate: (object) => codeRun.validate(object),
     });
-    for (const [key, schema] of CORE_SCHEMAS) {
-      const slash = key.lastIndexOf('/');
-      catalog.add(key.slice(0, slash), key.slice(slash + 1), {
-        source: `built-in: agent-play's schema of ${key.slice(slash + 1)} (the fields agent-play emits)`,
-        validate: (object) => zodProblems(schema, object),
-      });
-    }
+    for (const kubernetes of builtInKubernetesSchemas())
+      catalog.add(kubernetes.apiVersion, kubernetes.kind, { source: kubernetes.source, validate: kubernetes.validate });
     return catalog;
   }
 
