@@ -1,24 +1,21 @@
 /**
- * Names the platform derives from the configuration, checked across the whole config before anything is
- * built: two config entries that derive one name would share a Kubernetes object (one task overwrites the
- * other's progress, one agent's workspace is another's) or be refused by the API server as a duplicate. Every
- * name is computed by the one naming function that the constructs use, never restated here.
+ * The names the platform derives from the configuration that are not objects of their own, checked across the
+ * whole config before anything is built: the label value of each repository (also its part of its tasks'
+ * progress keys and its registry key), the DAG tasks and templates inside the play WorkflowTemplate, the
+ * GitHub App of each agent (the key of its system prompt), and the name of each play a project starts. Two
+ * config entries that derive one of these would share a key or a task (one task overwrites the other's
+ * progress) or be refused by the API server. Every name is computed by the one naming function that the
+ * constructs use, never restated here.
+ *
+ * The names of objects (a workspace PVC, a Sensor, a WorkflowTemplate, a ServiceAccount) are checked on the
+ * objects built (`constructs/platform/object-collisions.ts`), not here.
  *
  * Pure: no cdk8s, no I/O.
  */
-import { PROJECT_SERVICE_ACCOUNT } from '../rbac/project-rbac';
-import type { AgentStageConfig, GateStageConfig, PlatformConfig, StageConfig } from './config-shapes';
-import { githubAppSecretName, isDnsLabel, repositoryLabelValue, systemPromptKey, workspacePvcName, dnsName, MAX_TASK_ID } from './naming';
-import {
-  agentRunTemplateName,
-  enterTaskName,
-  gateSensorName,
-  playWorkflowName,
-  PlayTemplates,
-  RESUMER_TEMPLATE_NAME,
-  CODERUN_TEMPLATE_NAME,
-  stageTaskName,
-} from './play-contract';
+import type { AgentStageConfig, PlatformConfig, StageConfig } from './config-shapes';
+import { githubAppSecretName, isDnsLabel, repositoryLabelValue, systemPromptKey, MAX_TASK_ID } from './naming';
+import { agentRunTemplateName, enterTaskName, playWorkflowName, PlayTemplates, stageTaskName } from './play-contract';
+import { formatPath } from './format-path';
 import { onStageOf } from './stage-behaviour';
 import { agentsOf } from './stage-rules';
 
@@ -30,16 +27,13 @@ export interface NameProblem {
 
 /** One derived name and the config entry it comes from. */
 interface Claim {
-  /** Where names must be unique: a Kubernetes kind in the namespace, or a list inside one object. */
+  /** Where names must be unique: the repositories' keys, or a list inside the play WorkflowTemplate. */
   readonly space: string;
   readonly name: string;
   readonly path: (string | number)[];
   /** What the entry is, for the message: `repository "octo/my.repo"`. */
   readonly owner: string;
 }
-
-const shownPath = (path: readonly (string | number)[]): string =>
-  path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('');
 
 /** A name function that throws (no letter or digit left) is reported at the entry, not at synth. */
 function derive(path: (string | number)[], make: () => string, problems: NameProblem[]): string | undefined {
@@ -51,24 +45,13 @@ function derive(path: (string | number)[], make: () => string, problems: NamePro
   }
 }
 
+/** The label value of each repository: also its part of its tasks' progress keys and its registry key. */
 function repositoryClaims(config: PlatformConfig, problems: NameProblem[]): Claim[] {
   const claims: Claim[] = [];
-  const stageAgents = [...new Set(config.stages.flatMap((stage) => agentsOf(stage)))];
   config.repositories.forEach((repository, index) => {
-    const namePath = ['repositories', index, 'name'];
-    const servicePath = ['repositories', index, 'service'];
-    const owner = `repository "${repository.name}"`;
-    const add = (space: string, path: (string | number)[], make: () => string): void => {
-      const name = derive(path, make, problems);
-      if (name !== undefined) claims.push({ space, name, path, owner });
-    };
-    // The label value is also the repository's part of its tasks' progress record keys.
-    add('repository label value', namePath, () => repositoryLabelValue(repository.name));
-    const shared = stageAgents.filter((agent) => config.agents[agent]?.role === 'implementation');
-    if (shared.length > 0) add('PersistentVolumeClaim', servicePath, () => workspacePvcName(repository.service, shared[0], true));
-    for (const agent of stageAgents.filter((name) => config.agents[name] !== undefined && !shared.includes(name))) {
-      add('PersistentVolumeClaim', servicePath, () => workspacePvcName(repository.service, agent, false));
-    }
+    const path = ['repositories', index, 'name'];
+    const name = derive(path, () => repositoryLabelValue(repository.name), problems);
+    if (name !== undefined) claims.push({ space: 'repository label value', name, path, owner: `repository "${repository.name}"` });
   });
   return claims;
 }
@@ -95,8 +78,8 @@ function githubAppProblems(config: PlatformConfig): NameProblem[] {
   return problems;
 }
 
-/** The DAG tasks and templates of the play WorkflowTemplate, and the gate Sensors. */
-function stageClaims(config: PlatformConfig, problems: NameProblem[]): Claim[] {
+/** The DAG tasks and templates of the play WorkflowTemplate. */
+function stageClaims(config: PlatformConfig): Claim[] {
   const claims: Claim[] = Object.values(PlayTemplates).map((name) => ({
     space: 'play template',
     name,
@@ -110,19 +93,11 @@ function stageClaims(config: PlatformConfig, problems: NameProblem[]): Claim[] {
     claims.push(
       ...onStageOf<StageConfig, Claim[]>(stage, {
         agent: (agent) => agentStageClaims(agent, path, owner),
-        gate: (gate) => gateStageClaims(gate, path, owner, problems),
+        gate: (gate) => [{ space: 'play DAG task', name: stageTaskName(gate.name), path, owner }],
         end: () => [],
       }),
     );
   });
-  return claims;
-}
-
-/** A gate waits in its own task and is released by its own Sensor. */
-function gateStageClaims(stage: GateStageConfig, path: (string | number)[], owner: string, problems: NameProblem[]): Claim[] {
-  const claims: Claim[] = [{ space: 'play DAG task', name: stageTaskName(stage.name), path, owner }];
-  const sensor = derive(path, () => gateSensorName(stage.name), problems);
-  if (sensor !== undefined) claims.push({ space: 'Sensor', name: sensor, path, owner });
   return claims;
 }
 
@@ -136,30 +111,6 @@ function agentStageClaims(stage: AgentStageConfig, path: (string | number)[], ow
       { space: 'play template', name: agentRunTemplateName(stage.name, parallel ? agent : undefined), path, owner: runOwner },
     ];
   });
-}
-
-function platformClaims(config: PlatformConfig, problems: NameProblem[]): Claim[] {
-  const claims: Claim[] = [
-    { space: 'WorkflowTemplate', name: CODERUN_TEMPLATE_NAME, path: [], owner: 'the coderun template' },
-    { space: 'ServiceAccount', name: config.play.serviceAccount, path: ['play', 'serviceAccount'], owner: 'the plays' },
-    { space: 'ServiceAccount', name: config.events.sensorServiceAccount, path: ['events', 'sensorServiceAccount'], owner: 'the Sensors' },
-  ];
-  if (config.events.resume === 'label-selector') {
-    claims.push({ space: 'WorkflowTemplate', name: RESUMER_TEMPLATE_NAME, path: [], owner: 'the resumer' });
-    claims.push({
-      space: 'ServiceAccount',
-      name: config.events.resumerServiceAccount,
-      path: ['events', 'resumerServiceAccount'],
-      owner: 'the resumer',
-    });
-  }
-  if (config.projects.length > 0) claims.push({ space: 'ServiceAccount', name: PROJECT_SERVICE_ACCOUNT, path: [], owner: 'the projects' });
-  config.projects.forEach((project, index) => {
-    const path = ['projects', index, 'name'];
-    const name = derive(path, () => dnsName(['project', project.name]), problems);
-    if (name !== undefined) claims.push({ space: 'WorkflowTemplate', name, path, owner: `project "${project.name}"` });
-  });
-  return claims;
 }
 
 /** The plays a project starts are named from service and task id: each name must be a legal Workflow name. */
@@ -189,9 +140,8 @@ function projectPlayNameProblems(config: PlatformConfig): NameProblem[] {
  */
 export function nameCollisionProblems(config: PlatformConfig): NameProblem[] {
   const problems: NameProblem[] = [];
-  const claims = [...platformClaims(config, problems), ...repositoryClaims(config, problems), ...stageClaims(config, problems)];
+  const claims = [...repositoryClaims(config, problems), ...stageClaims(config)];
   const first = new Map<string, Claim>();
-  const reported = new Set<string>();
   for (const claim of claims) {
     const key = `${claim.space}\u0000${claim.name}`;
     const earlier = first.get(key);
@@ -199,12 +149,9 @@ export function nameCollisionProblems(config: PlatformConfig): NameProblem[] {
       first.set(key, claim);
       continue;
     }
-    const pair = `${key}\u0000${shownPath(claim.path)}\u0000${shownPath(earlier.path)}`;
     // The same value listed twice (a repository, a service, a stage) is reported by the rule of its list.
-    if (claim.owner === earlier.owner && claim.path[0] !== 'agents') continue;
-    if (reported.has(pair)) continue;
-    reported.add(pair);
-    const where = earlier.path.length > 0 ? `${shownPath(earlier.path)} (${earlier.owner})` : earlier.owner;
+    if (claim.owner === earlier.owner) continue;
+    const where = earlier.path.length > 0 ? `${formatPath(earlier.path)} (${earlier.owner})` : earlier.owner;
     problems.push({
       path: claim.path.length > 0 ? claim.path : earlier.path,
       message: `${claim.owner} derives the ${claim.space} "${claim.name}", which ${where} derives too; rename one of them`,
