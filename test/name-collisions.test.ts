@@ -61,6 +61,23 @@ describe('objects of one identity, found on what was built', () => {
     ]);
   });
 
+  // An agent may be called "shared": its workspace is named workspace-{service}-shared, as is the shared workspace
+  // of a service "{service}-shared"; the builder must reach the check, not stop at a construct id.
+  it('an agent named "shared" builds; its workspace named as another service shared one is a collision', () => {
+    const agents = { shared: { ...DEFAULT_AGENTS.cleo, githubApp: 'Example-Shared' } };
+    const stages = [
+      { name: 'build', type: 'agent', agent: 'rex' },
+      { name: 'review', type: 'agent', agent: 'shared' },
+      { name: 'completed', type: 'end' },
+    ];
+    expect(objectsOf({ agents, stages, repositories: [repository('octo/a', 'a')] })).toEqual(
+      expect.arrayContaining(['PersistentVolumeClaim/workspace-a', 'PersistentVolumeClaim/workspace-a-shared']),
+    );
+    expect(buildProblems({ agents, stages, repositories: [repository('octo/a', 'a'), repository('octo/b', 'a-shared')] })).toEqual([
+      'repositories[1].service: repository "octo/b" and repositories[0].service (repository "octo/a") both make the PersistentVolumeClaim "workspace-a-shared" in namespace "agents"; rename one of them',
+    ]);
+  });
+
   it('two service accounts of one name: one line for the ServiceAccount, Role and RoleBinding they share', () => {
     expect(buildProblems({ events: { sensorServiceAccount: 'agent-play' } })).toEqual([
       'events.sensorServiceAccount: the Sensors and play.serviceAccount (the plays) both make the ServiceAccount, Role and RoleBinding "agent-play" in namespace "agents"; rename one of them',

@@ -307,7 +307,8 @@ export class AgentPlatform extends Construct {
     const isolatedAgents = this.stages.agents.filter((agent) => !this.sharesWorkspace(agent));
     this.config.repositories.forEach((repository, index) => {
       // One scope per repository (services are unique): construct ids of two repositories never clash, even
-      // where their PVC names do, so that the clash is reported at the config, not as a construct id.
+      // where their PVC names do, so that the clash is reported at the config, not as a construct id; agent
+      // names are lower case, so none is the shared workspace's id.
       const scope = this.origins.record(new Construct(chart, repository.service), {
         path: ['repositories', index, 'service'],
         owner: `repository "${repository.name}"`,
@@ -317,7 +318,7 @@ export class AgentPlatform extends Construct {
         size: this.config.workspace.size,
         storageClassName: this.config.workspace.storageClass,
       };
-      if (sharedAgents.length > 0) new WorkspacePvc(scope, 'shared', { ...common, agent: sharedAgents[0], shared: true });
+      if (sharedAgents.length > 0) new WorkspacePvc(scope, 'Shared', { ...common, agent: sharedAgents[0], shared: true });
       for (const agent of isolatedAgents) new WorkspacePvc(scope, agent, { ...common, agent, shared: false });
     });
   }
