@@ -64,12 +64,14 @@ describe('objects of one identity, found on what was built', () => {
   // An agent may be called "shared": its workspace is named workspace-{service}-shared, as is the shared workspace
   // of a service "{service}-shared"; the builder must reach the check, not stop at a construct id.
   it('an agent named "shared" builds; its workspace named as another service shared one is a collision', () => {
-    const agents = { shared: { ...DEFAULT_AGENTS.cleo, githubApp: 'Example-Shared' } };
-    const stages = [
-      { name: 'build', type: 'agent', agent: 'rex' },
-      { name: 'review', type: 'agent', agent: 'shared' },
-      { name: 'completed', type: 'end' },
-    ];
+    const { agents, stages }: PlatformConfigInput = {
+      agents: { shared: { ...DEFAULT_AGENTS.cleo, role: 'quality', githubApp: 'Example-Shared' } },
+      stages: [
+        { name: 'build', type: 'agent', agent: 'rex' },
+        { name: 'review', type: 'agent', agent: 'shared' },
+        { name: 'completed', type: 'end' },
+      ],
+    };
     expect(objectsOf({ agents, stages, repositories: [repository('octo/a', 'a')] })).toEqual(
       expect.arrayContaining(['PersistentVolumeClaim/workspace-a', 'PersistentVolumeClaim/workspace-a-shared']),
     );
