@@ -9,24 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { progressKeyOf } from '../constructs/progress/progress-layout';
 import { stringify } from 'yaml';
 import { durationSeconds, MAX_DURATION_SECONDS } from '../constructs/model/duration';
-import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
-import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
+import { resolveConfig } from '../constructs/model/resolve-config';
 import { synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
 import { runCapturing } from './support/run-cli';
 import { useScratchDirs } from './support/scratch-dir';
+import { problemsOf } from './support/config-problems';
 
 const scratch = useScratchDirs('agent-play-config-bad-');
-
-function problemsOf(file: unknown): readonly string[] {
-  try {
-    resolveConfig({ file: file as PlatformConfigInput, env: {} });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error('expected the configuration to be refused');
-}
 
 const repository = (name: string, service: string) => ({ name, service });
 

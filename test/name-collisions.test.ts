@@ -12,13 +12,14 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { DEFAULT_AGENTS } from '../constructs/model/default-config';
 import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
-import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
+import { resolveConfig } from '../constructs/model/resolve-config';
 import { AgentPlatform } from '../constructs/platform/agent-platform';
 import { objectCollisionProblems } from '../constructs/platform/object-collisions';
 import { ObjectOrigins } from '../constructs/platform/object-origins';
 import { REMEDIATOR_TEMPLATE_NAME } from '../constructs/remediation/remediator-contract';
 import { PROJECT_SERVICE_ACCOUNT } from '../constructs/rbac/project-rbac';
 import { REMEDIATOR_SERVICE_ACCOUNT } from '../constructs/remediation/remediation-objects';
+import { problemsOf, refusedWith } from './support/config-problems';
 import { runCapturing } from './support/run-cli';
 import { useScratchDirs } from './support/scratch-dir';
 
@@ -26,26 +27,7 @@ const scratch = useScratchDirs('agent-play-collisions-');
 const repository = (name: string, service: string) => ({ name, service });
 
 /** The lines a platform built from `config` is refused with. */
-function buildProblems(config: PlatformConfigInput): readonly string[] {
-  try {
-    new AgentPlatform(new App(), 'platform', { config });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error('expected the platform to be refused');
-}
-
-/** The lines `resolveConfig` refuses `file` with. */
-function configProblems(file: unknown): readonly string[] {
-  try {
-    resolveConfig({ file: file as PlatformConfigInput, env: {} });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error('expected the configuration to be refused');
-}
+const buildProblems = (config: PlatformConfigInput) => refusedWith(() => new AgentPlatform(new App(), 'platform', { config }));
 
 /** Each object of the platform built from `config`, as `Kind/name`. */
 function objectsOf(config: PlatformConfigInput): string[] {
@@ -250,13 +232,13 @@ describe('names that are no objects, checked on the config before building', () 
       { name: 'enter-build', type: 'agent', agent: 'tess' },
       { name: 'completed', type: 'end' },
     ];
-    expect(configProblems({ stages })).toEqual([
+    expect(problemsOf({ stages })).toEqual([
       'stages[1].name: stage "enter-build" derives the play DAG task "enter-build", which stages[0].name (stage "build") derives too; rename one of them',
     ]);
   });
 
   it('two agents with one GitHub App are refused at the later one', () => {
-    expect(configProblems({ agents: { nova: { ...DEFAULT_AGENTS.rex, githubApp: '5dlabs-REX' } } })).toEqual([
+    expect(problemsOf({ agents: { nova: { ...DEFAULT_AGENTS.rex, githubApp: '5dlabs-REX' } } })).toEqual([
       `agents.nova.githubApp: agent "nova" uses the GitHub App 5dlabs-REX, as agents.rex.githubApp does: each agent needs its own App (it names the agent's system prompt "5dlabs-REX_system-prompt.md" and its Secret "github-app-5dlabs-rex", so one prompt would be lost)`,
     ]);
   });
