@@ -11,6 +11,8 @@ import { Construct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { DEFAULT_AGENTS } from '../constructs/model/default-config';
+import { isDnsLabel, MAX_TASK_ID } from '../constructs/model/naming';
+import { playWorkflowName } from '../constructs/model/play-contract';
 import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { AgentPlatform } from '../constructs/platform/agent-platform';
@@ -168,6 +170,31 @@ describe('objectCollisionProblems, on any construct tree', () => {
     expect(objectCollisionProblems(versions.app, versions.origins, fallback)).toHaveLength(1);
   });
 
+  it('the parts of an identity stay apart: namespace "ab" with name "c" is not namespace "a" with name "bc"', () => {
+    const { app, origins } = treeOf([
+      ['v1', 'ConfigMap', 'ab', 'c'],
+      ['v1', 'ConfigMap', 'a', 'bc'],
+      ['v1', 'ConfigMapa', 'b', 'c'],
+    ]);
+    expect(objectCollisionProblems(app, origins, fallback)).toEqual([]);
+  });
+
+  it('one origin making a kind twice over another origin lists the kind once', () => {
+    const app = new App();
+    const origins = new ObjectOrigins();
+    const chart = new Chart(app, 'c', { namespace: 'a' });
+    const [one, two] = ['one', 'two'].map((id, index) => origins.record(new Construct(chart, id), { path: ['list', index], owner: id }));
+    for (const [scope, id] of [
+      [one, 'x'],
+      [two, 'x'],
+      [two, 'y'],
+    ] as const)
+      new ApiObject(scope, id, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'same' } });
+    expect(objectCollisionProblems(app, origins, fallback)).toEqual([
+      'list[1]: two and list[0] (one) both make the ConfigMap "same" in namespace "a"; rename one of them',
+    ]);
+  });
+
   it('a cluster-scoped object names no namespace', () => {
     const { app, origins } = treeOf([
       ['v1', 'Namespace', undefined, 'n'],
@@ -241,6 +268,40 @@ describe('names that are no objects, checked on the config before building', () 
     expect(problemsOf({ agents: { nova: { ...DEFAULT_AGENTS.rex, githubApp: '5dlabs-REX' } } })).toEqual([
       `agents.nova.githubApp: agent "nova" uses the GitHub App 5dlabs-REX, as agents.rex.githubApp does: each agent needs its own App (it names the agent's system prompt "5dlabs-REX_system-prompt.md" and its Secret "github-app-5dlabs-rex", so one prompt would be lost)`,
     ]);
+  });
+
+  it("a stage listed twice is the stage rules' to report, not a collision of its own names", () => {
+    const stages = [
+      { name: 'build', type: 'agent', agent: 'rex' },
+      { name: 'build', type: 'agent', agent: 'rex' },
+      { name: 'completed', type: 'end' },
+    ];
+    expect(problemsOf({ stages }).filter((line) => line.includes('derives'))).toEqual([]);
+  });
+
+  it('parallel agents and gates name their own tasks: each collision at the stage, naming the run', () => {
+    const stages = [
+      { name: 'build', type: 'agent', agents: ['rex', 'blaze'] },
+      { name: 'build-rex', type: 'gate', release: [{ event: 'pull_request', actions: ['opened'] }] },
+      { name: 'completed', type: 'end' },
+    ];
+    expect(problemsOf({ stages }).filter((line) => line.includes('derives'))).toEqual([
+      'stages[1].name: stage "build-rex" derives the play DAG task "build-rex", which stages[0].name (the run of agent "rex" in stage "build") derives too; rename one of them',
+    ]);
+  });
+
+  it('a repository named as another in another letter case is one line, from the repositories rule', () => {
+    expect(problemsOf({ repositories: [repository('Octo/A', 'x'), repository('octo/a', 'y')] })).toEqual([
+      'repositories[1].name: repository "octo/a" is listed twice',
+    ]);
+  });
+
+  it('the longest play name a project can start is a legal name: the longest service, the largest task id', () => {
+    const service = 's'.repeat(40);
+    const projects = [{ name: 'launch', repository: 'octo/a', tasks: [{ id: MAX_TASK_ID }] }];
+    expect(() => resolveConfig({ file: { repositories: [repository('octo/a', service)], projects }, env: {} })).not.toThrow();
+    expect(problemsOf({ repositories: [repository('octo/a', `${service}s`)] })[0]).toMatch(/^repositories\[0\]\.service: /);
+    expect(isDnsLabel(playWorkflowName(service, MAX_TASK_ID))).toBe(true);
   });
 
   it('object names are left to the check on what was built: resolveConfig accepts two services sharing a PVC name', () => {
