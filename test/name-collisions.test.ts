@@ -179,6 +179,38 @@ describe('objectCollisionProblems, on any construct tree', () => {
     expect(objectCollisionProblems(app, origins, fallback)).toEqual([]);
   });
 
+  it('one pair of origins meeting in two namespaces, or on two names, is one line each', () => {
+    const app = new App();
+    const origins = new ObjectOrigins();
+    const chart = new Chart(app, 'c');
+    const [one, two] = ['one', 'two'].map((id, index) => origins.record(new Construct(chart, id), { path: ['list', index], owner: id }));
+    for (const scope of [one, two])
+      for (const [namespace, name] of [
+        ['a', 'bc'],
+        ['ab', 'c'],
+        ['b', 'bc'],
+      ])
+        new ApiObject(scope, `${namespace}-${name}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace } });
+    expect(objectCollisionProblems(app, origins, fallback)).toEqual([
+      'list[1]: two and list[0] (one) both make the ConfigMap "bc" in namespace "a"; rename one of them',
+      'list[1]: two and list[0] (one) both make the ConfigMap "c" in namespace "ab"; rename one of them',
+      'list[1]: two and list[0] (one) both make the ConfigMap "bc" in namespace "b"; rename one of them',
+    ]);
+  });
+
+  it('two origins with one owner and two paths are two sides, not one made twice', () => {
+    const app = new App();
+    const origins = new ObjectOrigins();
+    const chart = new Chart(app, 'c', { namespace: 'a' });
+    for (const index of [0, 1]) {
+      const scope = origins.record(new Construct(chart, `s${index}`), { path: ['list', index], owner: 'an entry' });
+      new ApiObject(scope, 'o', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
+    }
+    expect(objectCollisionProblems(app, origins, fallback)).toEqual([
+      'list[1]: an entry and list[0] (an entry) both make the ConfigMap "x" in namespace "a"; rename one of them',
+    ]);
+  });
+
   it('one origin making a kind twice over another origin lists the kind once', () => {
     const app = new App();
     const origins = new ObjectOrigins();

@@ -74,11 +74,6 @@ function listed(kinds: readonly string[]): string {
   return kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(', ')} and ${kinds[kinds.length - 1]}`;
 }
 
-/** An origin as a side of a collision: `repositories[0].service (repository "octo/a")`, `the remediator`. */
-function described(origin: ObjectOrigin): string {
-  return origin.path === undefined ? origin.owner : `${formatPath(origin.path)} (${origin.owner})`;
-}
-
 /** One line per collision, at the path to change: the later side with a config path, naming the other side. */
 function lineOf(collision: Collision): string {
   const what = `the ${listed(collision.kinds)} "${collision.name}"${collision.namespace === undefined ? '' : ` in namespace "${collision.namespace}"`}`;
@@ -90,7 +85,7 @@ function lineOf(collision: Collision): string {
   if (originKey(changed) === originKey(other)) return `${path}: ${what} is made twice for ${changed.owner}`;
   if (other.path === undefined)
     return `${path}: ${changed.owner} and ${other.owner} both make ${what}, a name built into ${other.owner}; choose another name`;
-  return `${path}: ${changed.owner} and ${described(other)} both make ${what}; rename one of them`;
+  return `${path}: ${changed.owner} and ${formatPath(other.path)} (${other.owner}) both make ${what}; rename one of them`;
 }
 
 /**
