@@ -95,8 +95,7 @@ function digestOfDefinitions(): string {
 const POD_SPEC = 'io.k8s.api.core.v1.PodSpec';
 
 /** Every kind's definition, sorted. */
-const kindDefinitions = (): string[] =>
-  [...new Set(Object.values(KUBERNETES.kinds).flatMap((byKind) => Object.values(byKind)))].sort();
+const kindDefinitions = (): string[] => [...new Set(Object.values(KUBERNETES.kinds).flatMap((byKind) => Object.values(byKind)))].sort();
 
 const reachesPodSpec = new Map<string, boolean>();
 
