@@ -65,7 +65,7 @@ export function goPattern(pattern: string): PatternMatcher {
     matcher = {
       test: (value) => {
         compiled ??= compile();
-        return compiled !== null && compiled.matcher(value).find();
+        return compiled?.matcher(value).find() ?? false;
       },
       toString: () => text,
     };
