@@ -228,7 +228,10 @@ const [cli, kubeClientInputs] = await Promise.all([
   esbuild.build({
     ...common,
     entryPoints: { 'cli-bundle': 'src/cli.ts' },
-    external: ['ajv'],
+    // ajv's compiler stays in node_modules, loaded when a schema is compiled; the two helpers its compiled
+    // validators call (a deep equal and a string length) are carried, so that loading the validators resolves
+    // and reads no file of node_modules. Its package.json is read where it is: its version keys the validators.
+    external: ['ajv/package.json'],
     plugins: [lazyCommands, markPeerLoads, kubeClientBeside, schemaDataAsJson],
     // import() as require(): the bundle runs as a vm.Script (start-cli.ts), which has no module loader.
     supported: { 'dynamic-import': false },
