@@ -185,8 +185,8 @@ describe('a retried or evicted agent stage', () => {
   const atImplementation = (steps: Step[]): Scenario => ({ plays: [{ ...task, stage: 'implementation' }], steps });
   const attempts = (report: SimulationReport): string[] => report.coderuns.map((coderun) => `${coderun.contextVersion}:${coderun.phase}`);
   /** The default platform with one template's retryStrategy changed (or removed, when `strategy` is undefined). */
-  const withRetry = (template: string, strategy: Record<string, unknown> | undefined): Record<string, any>[] =>
-    synth().objects.map((object) =>
+  const withRetry = (template: string, strategy: Record<string, unknown> | undefined): ReturnType<typeof synth>['objects'] =>
+    synth().objects.map((object: any) =>
       object.kind !== 'WorkflowTemplate' || object.metadata.name !== 'play'
         ? object
         : {
