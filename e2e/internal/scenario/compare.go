@@ -119,6 +119,8 @@ func Diff(real, sim *Outcome) []string {
 		d = append(d, fmt.Sprintf("releases recorded: real [%s], simulator [%s]", a, b))
 	}
 	d = append(d, real.PredecessorPods...)
+	d = append(d, real.StatusDiffers...)
+	d = append(d, real.RevisionDiffers...)
 	if a, b := coderunKeys(real.CodeRuns), coderunKeys(sim.CodeRuns); a != b {
 		d = append(d, fmt.Sprintf("CodeRuns: real [%s], simulator [%s]", a, b))
 	}
