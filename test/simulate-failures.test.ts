@@ -136,7 +136,9 @@ describe('runs of a task', () => {
     const report = await example('deleted-play-resumed');
     expect(report.steps[1].recorded).toEqual([{ ...task, gate: 'waiting-pr-created' }]);
     expect(report.steps[1].resumed).toEqual([]);
-    expect(report.plays).toEqual([{ ...task, stage: 'code-quality' }]);
+    expect(report.steps[2].ignored).toBeUndefined();
+    expect(report.plays).toEqual([{ ...task, stage: 'completed' }]);
+    expect(report.coderuns.map((coderun: any) => coderun.stage)).toEqual(['code-quality', 'testing']);
   });
 
   it("a play recreated from a fresh run's state does not take the releases of the run before", async () => {
@@ -261,6 +263,17 @@ describe('a retried or evicted agent stage', () => {
     });
     expect(report.plays).toEqual([{ ...task, stage: 'waiting-pr-created' }]);
     expect(report.coderuns.map((coderun) => [coderun.contextVersion, coderun.phase])).toEqual([[1, 'Succeeded']]);
+  });
+});
+
+describe('the WorkflowTemplates applied again', () => {
+  it('leaves a waiting play on the spec it stored and says so; its gate still passes', async () => {
+    const report = await run({ plays: [{ ...task, stage: 'waiting-pr-created' }], steps: [{ reapplyTemplates: {} }, opened('a')] });
+    expect(report.steps[0].notes.at(-1)).toEqual(
+      'the WorkflowTemplates were applied again; 1 running play(s) keep the spec Argo stored at their start, Workflows created from now on take the new one',
+    );
+    expect(report.steps[0].ignored).toBeUndefined();
+    expect(report.plays).toEqual([{ ...task, stage: 'code-quality' }]);
   });
 });
 

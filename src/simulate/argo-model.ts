@@ -287,6 +287,19 @@ export class ArgoModel {
     await this.submitPlay(repository, task, this.stages.first.name);
   }
 
+  /**
+   * The platform's WorkflowTemplates applied again with a changed spec. Argo stores a Workflow's spec, merged
+   * from its WorkflowTemplate, at its first look at it, and reads the stored one from then on, also when the
+   * Workflow is stopped (argo-workflows v4.0.5 `workflow/controller/operator.go`, `setStoredWfSpec`: the
+   * template is fetched again only to compare under `templateReferencing: Secure`, which the platform's
+   * controller does not run). So every Workflow that runs keeps its template; those created later take the new
+   * one, which in this step changes no behaviour (a new revision of the same synth).
+   */
+  public reapplyTemplates(): string {
+    const running = this.plays.filter((play) => !play.deleted && play.phase === 'Running').length;
+    return `the WorkflowTemplates were applied again; ${running} running play(s) keep the spec Argo stored at their start, Workflows created from now on take the new one`;
+  }
+
   /** The play of a task that has not been deleted (live or finished), if any. */
   public playOf(repository: string, task: number): PlayState | undefined {
     return [...this.plays].reverse().find((play) => !play.deleted && sameTask(play, repository, task));
