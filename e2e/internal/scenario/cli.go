@@ -12,16 +12,21 @@ import (
 	"strings"
 )
 
-// agentPlay runs agent-play's own command line (build/cli.cjs) and gives its standard output.
-func (r *Runner) agentPlay(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join(r.env.RepoDir, "build", "cli.cjs")}, args...)...)
-	cmd.Dir = r.env.RepoDir
+// agentPlay runs agent-play's own command line (build/cli.cjs of the repository) and gives its standard output.
+func agentPlay(ctx context.Context, repoDir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join(repoDir, "build", "cli.cjs")}, args...)...)
+	cmd.Dir = repoDir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("agent-play %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
 	}
 	return out.Bytes(), nil
+}
+
+// agentPlay runs agent-play for the scenario.
+func (r *Runner) agentPlay(ctx context.Context, args ...string) ([]byte, error) {
+	return agentPlay(ctx, r.env.RepoDir, args...)
 }
 
 // clusterArgs points agent-play at the scenario's API server and namespace, as a user's kubeconfig does.
