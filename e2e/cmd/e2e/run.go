@@ -172,6 +172,7 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, e entry) resu
 	defer inj.Close()
 	env := scenario.Env{
 		Client: c.Client, Node: c.Node, Stub: stub, Namespace: stub.Namespace, RepoDir: o.repoDir, Log: o.log,
+		Kubeconfig: c.CP.AdminKubeconfig, Config: config,
 		Quiet: 7 * time.Second, StepLimit: 8 * time.Minute, Faults: inj, Hold: e.Hold,
 	}
 	runner := scenario.NewRunner(env, sc)

@@ -1,12 +1,10 @@
 package scenario
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -18,7 +16,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
 
 	"cdk8s-agent-play/e2e/internal/coderun"
 	"cdk8s-agent-play/e2e/internal/faults"
@@ -34,7 +31,11 @@ type Env struct {
 	Namespace string
 	// RepoDir is the repository (its build/cli.cjs is agent-play).
 	RepoDir string
-	Log     io.Writer
+	// Kubeconfig is a kubeconfig of the API server, for agent-play's own cluster commands (resume, status).
+	Kubeconfig string
+	// Config is the scenario's agent-play config ("": the embedded default, as dist-manifests/).
+	Config string
+	Log    io.Writer
 	// Quiet is how long nothing may change for the cluster to count as settled after a step.
 	Quiet time.Duration
 	// StepLimit bounds the wait for a step to settle.
@@ -64,6 +65,10 @@ type Runner struct {
 	clock        realClock
 	// predecessorPods are the pods seen beside a successor Workflow of the same name.
 	predecessorPods map[string]bool
+	// reapplied is set once a step applied the WorkflowTemplates again; revisionPods are the pods of
+	// Workflows seen since, by name.
+	reapplied    *reapply
+	revisionPods map[string]podOfWorkflow
 }
 
 // NewRunner makes a runner.
@@ -164,6 +169,8 @@ func (r *Runner) step(ctx context.Context, i int, st Step) error {
 		return r.deletePlay(ctx, *st.DeletePlay)
 	case st.ResumeFromState != nil:
 		return r.resumeFromState(ctx, *st.ResumeFromState)
+	case st.ReapplyTemplates != nil:
+		return r.reapplyTemplates(ctx, i)
 	case st.Restart != nil:
 		if err := r.deletePlay(ctx, *st.Restart); err != nil && !strings.Contains(err.Error(), "no live play") {
 			return err
@@ -323,46 +330,6 @@ func (r *Runner) deletePlay(ctx context.Context, t TaskRef) error {
 		_, err := ri.Get(ctx, play.GetName(), metav1.GetOptions{})
 		return apierrors.IsNotFound(err), nil
 	})
-}
-
-// resumeFromState runs `kubectl get cm -l play-tracking=true -o yaml | agent-play resume ... | kubectl
-// create -f -`, with the harness's client in place of kubectl.
-func (r *Runner) resumeFromState(ctx context.Context, t TaskRef) error {
-	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "play-tracking=true"})
-	if err != nil {
-		return err
-	}
-	items := make([]any, 0, len(cms.Items))
-	for _, cm := range cms.Items {
-		items = append(items, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{
-			"name": cm.Name, "namespace": cm.Namespace, "labels": cm.Labels, "annotations": cm.Annotations}, "data": cm.Data})
-	}
-	in, err := yaml.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
-	if err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(r.env.RepoDir, "build", "cli.cjs"), "resume", "--repository", t.Repository, "--task", strconv.Itoa(t.Task))
-	var out, errb bytes.Buffer
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &out, &errb
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("agent-play resume: %v: %s", err, errb.String())
-	}
-	objs, err := kube.DecodeObjects(out.Bytes())
-	if err != nil {
-		return err
-	}
-	for _, o := range objs {
-		ri := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(r.env.Namespace)
-		if o.GetKind() != "Workflow" {
-			return fmt.Errorf("agent-play resume printed a %s", o.GetKind())
-		}
-		created, err := ri.Create(ctx, o, metav1.CreateOptions{})
-		if err != nil {
-			return fmt.Errorf("create the resumed play: %w", err)
-		}
-		r.logf("created resumed play %s", created.GetName())
-	}
-	return nil
 }
 
 // sensorUsers gives the user names of the namespace's Sensors (their service accounts).

@@ -59,8 +59,10 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		return "", "", err
 	}
 	uids := map[string]string{}
+	created := map[string]time.Time{}
 	for _, w := range wfs.Items {
 		uids[w.GetName()] = string(w.GetUID())
+		created[string(w.GetUID())] = w.GetCreationTimestamp().Time
 		parts = append(parts, "wf/"+w.GetName()+"/"+workflowState(&w))
 		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
 		if phase == "" && w.GetDeletionTimestamp() == nil {
@@ -78,6 +80,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	}
 	for _, p := range pods.Items {
 		r.notePredecessorPod(&p, uids)
+		r.noteRevision(&p, created)
 		parts = append(parts, "pod/"+p.Name+"/"+p.ResourceVersion)
 		if (p.Status.Phase == "Pending" && !heldPod(&p)) || p.DeletionTimestamp != nil {
 			busy = "pod " + p.Name + " " + string(p.Status.Phase)
