@@ -23,8 +23,10 @@ import (
 // changed, no pod is pending, no Workflow waits to be picked up or sits in a retry's back-off. Then
 // every play waits on something outside (a gate, an agent) or has ended.
 func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration, notBefore time.Time) error {
-	deadline := time.Now().Add(r.env.StepLimit)
+	start := time.Now()
+	deadline := start.Add(r.env.StepLimit)
 	last, since := "", time.Now()
+	lastBusy := ""
 	for {
 		fp, busy, err := r.fingerprint(ctx)
 		if err != nil {
@@ -35,8 +37,13 @@ func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration, n
 		}
 		if fp != last || busy != "" {
 			last, since = fp, time.Now()
+			if busy != "" {
+				lastBusy = busy
+			}
 		}
 		if time.Since(since) >= quiet {
+			r.logf("settled after %s: active %s (last busy: %s), then quiet %s", time.Since(start).Round(100*time.Millisecond),
+				since.Sub(start).Round(100*time.Millisecond), lastBusy, time.Since(since).Round(100*time.Millisecond))
 			return nil
 		}
 		if time.Now().After(deadline) {
