@@ -250,12 +250,10 @@ type argoTemplate struct {
 	} `json:"resource"`
 }
 
-// podTemplate reads the template a Workflow's pod runs, from its main container's ARGO_TEMPLATE.
+// podTemplate reads the template a Workflow's pod runs, from its containers' ARGO_TEMPLATE (the
+// controller gives it to the init and wait containers, not to main: workflow/controller/workflowpod.go).
 func podTemplate(p *corev1.Pod) *argoTemplate {
-	for _, c := range p.Spec.Containers {
-		if c.Name != "main" {
-			continue
-		}
+	for _, c := range append(append([]corev1.Container{}, p.Spec.InitContainers...), p.Spec.Containers...) {
 		for _, e := range c.Env {
 			if e.Name == "ARGO_TEMPLATE" {
 				var t argoTemplate

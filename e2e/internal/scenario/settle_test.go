@@ -53,7 +53,9 @@ func waitPod(cr string, phase corev1.PodPhase) *corev1.Pod {
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "play-x-wait", Labels: map[string]string{"workflows.argoproj.io/workflow": "play-x"},
 			Annotations: map[string]string{"workflows.argoproj.io/node-id": "play-x-1"}},
-		Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "wait"}, {Name: "main", Env: []corev1.EnvVar{{Name: "ARGO_TEMPLATE", Value: tmpl}}}}},
+		// As the controller makes a resource pod: the template in the init container's environment only.
+		Spec: corev1.PodSpec{InitContainers: []corev1.Container{{Name: "init", Env: []corev1.EnvVar{{Name: "ARGO_TEMPLATE", Value: tmpl}}}},
+			Containers: []corev1.Container{{Name: "main"}}},
 		Status: corev1.PodStatus{Phase: phase},
 	}
 }
@@ -76,7 +78,7 @@ func TestRestingPod(t *testing.T) {
 	check("ended, its node still running", restingPod(waitPod("rex-1", corev1.PodSucceeded), running, nil, live, false), false)
 	check("ended and taken in", restingPod(waitPod("rex-1", corev1.PodSucceeded), done, nil, live, false), true)
 	script := waitPod("rex-1", corev1.PodRunning)
-	script.Spec.Containers[1].Env = nil
+	script.Spec.InitContainers[0].Env = nil
 	check("a script step running", restingPod(script, running, nil, live, false), false)
 	orphan := waitPod("rex-1", corev1.PodSucceeded)
 	orphan.OwnerReferences = []metav1.OwnerReference{{Kind: "Workflow", Name: "play-x", UID: "gone"}}
