@@ -6,6 +6,7 @@ import (
 
 	wfv1 "github.com/argoproj/argo-workflows/v4/pkg/apis/workflow/v1alpha1"
 	"github.com/argoproj/argo-workflows/v4/util/logging"
+	"github.com/argoproj/argo-workflows/v4/workflow/templateresolution"
 	"github.com/argoproj/argo-workflows/v4/workflow/validate"
 
 	"cdk8s-agent-play/oracle/shared"
@@ -83,48 +84,53 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // workflowVerdict decodes an Argo Workflows object as the controller does and validates it twice: as
 // `argo lint` does (ValidateOpts{Lint: true}) and as the server does on create (ValidateOpts{}).
 func workflowVerdict(result *shared.ObjectAnswer, doc shared.Document, found templates) {
-	ctx := validateContext()
-	lint := validate.ValidateOpts{Lint: true}
-	create := validate.ValidateOpts{}
-	var lintErr, createErr error
 	switch doc.Type.Kind {
 	case "Workflow":
-		wf := &wfv1.Workflow{}
-		if result.UnknownFields, result.Decode = shared.DecodeAsController(doc, wf); result.Decode != "" {
-			return
-		}
-		wfGetter, cwfGetter := found.getters(wf.Namespace)
-		lintErr = validate.ValidateWorkflow(ctx, wfGetter, cwfGetter, wf.DeepCopy(), nil, lint)
-		createErr = validate.ValidateWorkflow(ctx, wfGetter, cwfGetter, wf.DeepCopy(), nil, create)
-		result.Pods = workflowPods(&wf.Spec)
+		decideKind(result, doc, found, &wfv1.Workflow{}, validate.ValidateWorkflow,
+			func(wf *wfv1.Workflow) *wfv1.WorkflowSpec { return &wf.Spec })
 	case "WorkflowTemplate":
-		template := &wfv1.WorkflowTemplate{}
-		if result.UnknownFields, result.Decode = shared.DecodeAsController(doc, template); result.Decode != "" {
-			return
-		}
-		wfGetter, cwfGetter := found.getters(template.Namespace)
-		lintErr = validate.ValidateWorkflowTemplate(ctx, wfGetter, cwfGetter, template.DeepCopy(), nil, lint)
-		createErr = validate.ValidateWorkflowTemplate(ctx, wfGetter, cwfGetter, template.DeepCopy(), nil, create)
-		result.Pods = workflowPods(&template.Spec)
+		decideKind(result, doc, found, &wfv1.WorkflowTemplate{}, validate.ValidateWorkflowTemplate,
+			func(template *wfv1.WorkflowTemplate) *wfv1.WorkflowSpec { return &template.Spec })
 	case "ClusterWorkflowTemplate":
-		template := &wfv1.ClusterWorkflowTemplate{}
-		if result.UnknownFields, result.Decode = shared.DecodeAsController(doc, template); result.Decode != "" {
-			return
-		}
-		wfGetter, cwfGetter := found.getters(template.Namespace)
-		lintErr = validate.ValidateClusterWorkflowTemplate(ctx, wfGetter, cwfGetter, template.DeepCopy(), nil, lint)
-		createErr = validate.ValidateClusterWorkflowTemplate(ctx, wfGetter, cwfGetter, template.DeepCopy(), nil, create)
-		result.Pods = workflowPods(&template.Spec)
+		decideKind(result, doc, found, &wfv1.ClusterWorkflowTemplate{}, validate.ValidateClusterWorkflowTemplate,
+			func(template *wfv1.ClusterWorkflowTemplate) *wfv1.WorkflowSpec { return &template.Spec })
 	case "CronWorkflow":
-		cron := &wfv1.CronWorkflow{}
-		if result.UnknownFields, result.Decode = shared.DecodeAsController(doc, cron); result.Decode != "" {
-			return
+		// A CronWorkflow has one validation, with no lint or create mode: both verdicts are its answer.
+		validateCron := func(ctx context.Context, wfGetter templateresolution.WorkflowTemplateNamespacedGetter,
+			cwfGetter templateresolution.ClusterWorkflowTemplateGetter, cron *wfv1.CronWorkflow, defaults *wfv1.Workflow,
+			_ validate.ValidateOpts) error {
+			return validate.ValidateCronWorkflow(ctx, wfGetter, cwfGetter, cron, defaults)
 		}
-		wfGetter, cwfGetter := found.getters(cron.Namespace)
-		lintErr = validate.ValidateCronWorkflow(ctx, wfGetter, cwfGetter, cron.DeepCopy(), nil)
-		createErr = lintErr
-		result.Pods = workflowPods(&cron.Spec.WorkflowSpec)
+		decideKind(result, doc, found, &wfv1.CronWorkflow{}, validateCron,
+			func(cron *wfv1.CronWorkflow) *wfv1.WorkflowSpec { return &cron.Spec.WorkflowSpec })
 	}
+}
+
+// argoObject is what every kind decided here is: a Kubernetes object Argo's validation takes a copy of.
+type argoObject[T any] interface {
+	*T
+	GetNamespace() string
+	DeepCopy() *T
+}
+
+// validation is the shape of Argo Workflows' validate functions for one kind (workflow/validate/validate.go).
+type validation[T any] func(ctx context.Context, wfGetter templateresolution.WorkflowTemplateNamespacedGetter,
+	cwfGetter templateresolution.ClusterWorkflowTemplateGetter, object *T, defaults *wfv1.Workflow,
+	opts validate.ValidateOpts) error
+
+// decideKind decodes doc into object, validates a copy of it as lint and as create with the templates of
+// its namespace, and lists the pods its spec asks for. Each validation gets its own copy, since Argo's
+// validation fills in defaults on the object it is given.
+func decideKind[T any, P argoObject[T]](result *shared.ObjectAnswer, doc shared.Document, found templates,
+	object P, check validation[T], spec func(P) *wfv1.WorkflowSpec) {
+	if result.UnknownFields, result.Decode = shared.DecodeAsController(doc, object); result.Decode != "" {
+		return
+	}
+	ctx := validateContext()
+	wfGetter, cwfGetter := found.getters(object.GetNamespace())
+	lintErr := check(ctx, wfGetter, cwfGetter, object.DeepCopy(), nil, validate.ValidateOpts{Lint: true})
+	createErr := check(ctx, wfGetter, cwfGetter, object.DeepCopy(), nil, validate.ValidateOpts{})
+	result.Pods = workflowPods(spec(object))
 	result.Validate = shared.ErrorText(lintErr)
 	result.Create = shared.ErrorText(createErr)
 }
