@@ -74,4 +74,15 @@ describe('the scenarios added for the real controllers', () => {
     expect(stages(report)).toEqual({ '5dlabs/cto-play-test#5': 'code-quality' });
     expect(report.steps[1].resumed.map((gate: any) => gate.gate)).toEqual(['waiting-pr-created']);
   });
+
+  it('template-reapplied: the play waiting while the templates are applied again goes on with its stored spec to the end', async () => {
+    const report = await simulate(entry('template-reapplied'));
+    expect(stages(report)).toEqual({ '5dlabs/cto-play-test#5': 'completed' });
+    expect(report.steps[1].ignored).toBeUndefined();
+    expect(report.coderuns.map((coderun: any) => `${coderun.stage}:${coderun.phase}`)).toEqual([
+      'implementation:Succeeded',
+      'code-quality:Succeeded',
+      'testing:Succeeded',
+    ]);
+  });
 });

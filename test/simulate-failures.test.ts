@@ -136,7 +136,9 @@ describe('runs of a task', () => {
     const report = await example('deleted-play-resumed');
     expect(report.steps[1].recorded).toEqual([{ ...task, gate: 'waiting-pr-created' }]);
     expect(report.steps[1].resumed).toEqual([]);
-    expect(report.plays).toEqual([{ ...task, stage: 'code-quality' }]);
+    expect(report.steps[2].ignored).toBeUndefined();
+    expect(report.plays).toEqual([{ ...task, stage: 'completed' }]);
+    expect(report.coderuns.map((coderun: any) => coderun.stage)).toEqual(['code-quality', 'testing']);
   });
 
   it("a play recreated from a fresh run's state does not take the releases of the run before", async () => {
@@ -180,30 +182,77 @@ describe('runs of a task', () => {
 });
 
 describe('a retried or evicted agent stage', () => {
-  it('examples/scenarios/agent-retried: the new attempt cancels the stale CodeRun, never two live at once', async () => {
+  const evicted: Step = { agentFailed: { ...task, reason: 'evicted' } };
+  const failed: Step = { agentFailed: { ...task, reason: 'failed' } };
+  const atImplementation = (steps: Step[]): Scenario => ({ plays: [{ ...task, stage: 'implementation' }], steps });
+  const attempts = (report: SimulationReport): string[] => report.coderuns.map((coderun) => `${coderun.contextVersion}:${coderun.phase}`);
+  /** The default platform with one template's retryStrategy changed (or removed, when `strategy` is undefined). */
+  const withRetry = (template: string, strategy: Record<string, unknown> | undefined): ReturnType<typeof synth>['objects'] =>
+    synth().objects.map((object: any) =>
+      object.kind !== 'WorkflowTemplate' || object.metadata.name !== 'play'
+        ? object
+        : {
+            ...object,
+            spec: {
+              ...object.spec,
+              templates: object.spec.templates.map((candidate: any) => {
+                if (candidate.name !== template) return candidate;
+                const { retryStrategy: _, ...rest } = candidate;
+                return strategy === undefined ? rest : { ...rest, retryStrategy: strategy };
+              }),
+            },
+          },
+    );
+
+  it('examples/scenarios/agent-retried: the evicted wait pod is run again on the same CodeRun', async () => {
     const report = await example('agent-retried');
-    expect(report.coderuns).toEqual([
-      { ...task, stage: 'implementation', agent: 'rex', contextVersion: 1, phase: 'Cancelled' },
-      { ...task, stage: 'implementation', agent: 'rex', contextVersion: 2, phase: 'Succeeded' },
-    ]);
+    expect(report.coderuns).toEqual([{ ...task, stage: 'implementation', agent: 'rex', contextVersion: 1, phase: 'Succeeded' }]);
     expect(report.mostLiveCodeRuns).toBe(1);
     expect(report.plays).toEqual([{ ...task, stage: 'waiting-pr-created' }]);
   });
 
-  it('fails the play past its retries and cancels its running CodeRuns', async () => {
+  it("ends the attempt once the wait template's retries are spent: the next one cancels the stale CodeRun", async () => {
+    // run-implementation-wait: limit 2, Always. The third lost wait pod fails the attempt.
+    const report = await run(atImplementation([evicted, evicted, evicted, { agentDone: task }]));
+    expect(attempts(report)).toEqual(['1:Cancelled', '2:Succeeded']);
+    expect(report.mostLiveCodeRuns).toBe(1);
+    expect(report.plays).toEqual([{ ...task, stage: 'waiting-pr-created' }]);
+    expect(report.steps[1].notes.join('\n')).toContain('Argo runs the wait again (retry 2) on the same CodeRun');
+    expect(report.steps[2].notes.join('\n')).toContain('attempt 2 cancelled the stale CodeRun and created its own');
+  });
+
+  it.each([
+    ['no retries of the wait', { limit: '0', retryPolicy: 'Always' }],
+    ['a policy that retries only errors (an eviction is Failed)', { limit: '2', retryPolicy: 'OnError' }],
+    ['no retryStrategy on the wait', undefined],
+  ])('reads the wait template: with %s an eviction ends the attempt', async (_, strategy) => {
+    const report = await run(atImplementation([evicted, { agentDone: task }]), withRetry('run-implementation-wait', strategy));
+    expect(attempts(report)).toEqual(['1:Cancelled', '2:Succeeded']);
+  });
+
+  it('a failed CodeRun ends the attempt, whatever the wait retries (it reads Failed each time)', async () => {
+    const report = await run(atImplementation([failed, { agentDone: task }]));
+    expect(attempts(report)).toEqual(['1:Failed', '2:Succeeded']);
+    expect(report.plays).toEqual([{ ...task, stage: 'waiting-pr-created' }]);
+  });
+
+  it("fails the play past the attempt template's retries and cancels its running CodeRuns", async () => {
     const retries = resolveConfig({ env: {} }).stages.find((stage) => stage.name === 'implementation')!;
     expect((retries as { retries: number }).retries).toBe(1);
-    const report = await run({
-      plays: [{ ...task, stage: 'implementation' }],
-      steps: [{ agentFailed: { ...task, reason: 'evicted' } }, { agentFailed: { ...task, reason: 'evicted' } }, { agentDone: task }],
-    });
+    const report = await run(atImplementation([failed, failed, { agentDone: task }]));
     expect(report.plays).toEqual([{ ...task, stage: 'implementation', status: 'failed' }]);
-    expect(report.coderuns.map((coderun) => [coderun.contextVersion, coderun.phase])).toEqual([
-      [1, 'Cancelled'],
-      [2, 'Cancelled'],
-    ]);
+    expect(attempts(report)).toEqual(['1:Failed', '2:Failed']);
     expect(report.steps[2].ignored).toMatch(/has failed/);
-    expect(report.mostLiveCodeRuns).toBe(1);
+    const lost = await run(atImplementation([evicted, evicted, evicted, evicted, evicted, evicted]));
+    expect(lost.plays).toEqual([{ ...task, stage: 'implementation', status: 'failed' }]);
+    expect(attempts(lost)).toEqual(['1:Cancelled', '2:Cancelled']);
+    expect(lost.mostLiveCodeRuns).toBe(1);
+  });
+
+  it('reads the attempt template: with no retries a failed CodeRun fails the play', async () => {
+    const report = await run(atImplementation([failed]), withRetry('run-implementation', { limit: '0', retryPolicy: 'Always' }));
+    expect(report.plays).toEqual([{ ...task, stage: 'implementation', status: 'failed' }]);
+    expect(attempts(report)).toEqual(['1:Failed']);
   });
 
   it('resumes a failed play from its state with a first attempt of the failed stage', async () => {
@@ -214,6 +263,17 @@ describe('a retried or evicted agent stage', () => {
     });
     expect(report.plays).toEqual([{ ...task, stage: 'waiting-pr-created' }]);
     expect(report.coderuns.map((coderun) => [coderun.contextVersion, coderun.phase])).toEqual([[1, 'Succeeded']]);
+  });
+});
+
+describe('the WorkflowTemplates applied again', () => {
+  it('leaves a waiting play on the spec it stored and says so; its gate still passes', async () => {
+    const report = await run({ plays: [{ ...task, stage: 'waiting-pr-created' }], steps: [{ reapplyTemplates: {} }, opened('a')] });
+    expect(report.steps[0].notes.at(-1)).toEqual(
+      'the WorkflowTemplates were applied again; 1 running play(s) keep the spec Argo stored at their start, Workflows created from now on take the new one',
+    );
+    expect(report.steps[0].ignored).toBeUndefined();
+    expect(report.plays).toEqual([{ ...task, stage: 'code-quality' }]);
   });
 });
 

@@ -315,6 +315,12 @@ steps:
     ],
     ['a step of no known kind', 'steps:\n  - deploy: now\n', {}, /steps\[0\]: expected a step \{ github, payload \}, \{ agentDone \}/],
     [
+      'a reapplyTemplates step with fields',
+      'steps:\n  - reapplyTemplates: { config: x.yaml }\n',
+      {},
+      /steps\[0\]\.reapplyTemplates: Unrecognized key: "config"$/,
+    ],
+    [
       'a play at an unknown stage',
       `plays: [{ repository: ${REPO}, task: 5, stage: review }]\nsteps: [{ agentDone: { repository: ${REPO}, task: 5 } }]\n`,
       {},

@@ -44,6 +44,7 @@ import { DirectAgents, type AgentPodView } from './direct-agents';
 import { UnsupportedFeatureError } from './engine/unsupported';
 import type { MemoryApiServer } from './memory-api';
 import { StepRunner, type SimulatedTime, type StepRun, type WorkflowScope } from './step-runner';
+import { retriedAfter } from './retry-strategy';
 import { roleAuthorizer } from './role-authorizer';
 
 /** A play as the report shows it. */
@@ -122,6 +123,8 @@ interface PlayState {
   stage: string;
   phase: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Error';
   attempt: number;
+  /** How many times the current attempt's wait pod was lost and run again (the wait node's failed children). */
+  lostWaits: number;
   /** The node id of the gate's suspend node while the play waits at a gate. */
   gateNode?: string;
   deleted: boolean;
@@ -211,19 +214,26 @@ export class ArgoModel {
   }
 
   /**
-   * The current attempt of the agent stage fails (its CodeRun failed, or its pod was evicted while the CodeRun
-   * works on). Argo retries the attempt while the stage has retries left; past them the play fails.
+   * The agent stage's running pod is lost or its agent fails. `evicted`: the pod is gone, the CodeRun works on;
+   * for a CodeRun agent that pod is the wait step's, which Argo runs again on the same CodeRun while the wait
+   * template's retryStrategy allows (`waitRetried`). `failed`: the CodeRun failed (the wait reads it Failed
+   * at every retry, so the wait fails) or the direct CLI exited non-zero. Either way past the wait, the attempt
+   * failed: Argo runs a new one while the attempt's template's retryStrategy allows; past it the play fails.
    */
   public async agentFailed(repository: string, task: number, failure: AgentFailure): Promise<string> {
     const play = this.requirePlay(repository, task);
     const stage = this.assertAgentStage(play);
     let said = '';
     await this.withBusy(play, async () => {
+      if (failure === 'evicted' && this.waitRetried(play, stage)) {
+        said = `attempt ${play.attempt} of ${play.stage}: the pod waiting on the CodeRun was evicted; Argo runs the wait again (retry ${play.lostWaits}) on the same CodeRun, which works on`;
+        return;
+      }
       if (failure === 'failed') for (const run of this.liveCodeRuns(play, play.stage)) this.setCodeRunPhase(run, CodeRunPhases.failed);
       if (failure === 'failed') this.direct.end(play.uid, 'Failed', 'the CLI exited non-zero');
       else this.direct.end(play.uid, 'Evicted', 'the pod was evicted, the CLI with it');
       const coderun = stage.agents.some((agent) => this.executionOf(play, agent).mode === 'coderun');
-      if (play.attempt > stage.retries) {
+      if (!this.attemptRetried(play, stage)) {
         said = coderun
           ? `attempt ${play.attempt} of ${play.stage} ${failure}; no retries left: the play failed and cancelled its running CodeRuns`
           : `attempt ${play.attempt} of ${play.stage} ${failure}; no retries left: the play failed`;
@@ -239,6 +249,31 @@ export class ArgoModel {
     return said;
   }
 
+  /**
+   * An evicted pod of a stage whose agents all run as CodeRuns is a wait step's (the one pod that runs while
+   * the agent works): its node fails (an evicted pod carries the kubelet's message, so Argo's
+   * `inferFailedReason` makes it Failed, not Error) and Argo runs the wait again, on the same CodeRun, while
+   * every agent's wait template retries that failure. A direct agent's pod is the attempt itself.
+   */
+  private waitRetried(play: PlayState, stage: AgentStage): boolean {
+    if (stage.agents.some((agent) => this.executionOf(play, agent).mode !== 'coderun')) return false;
+    const failures = play.lostWaits + 1;
+    const retried = stage.agents.every((agent) => {
+      const wait = this.waitTemplate(play, stage, agent);
+      return retriedAfter(wait, failures, 'Failed', `${play.template}/${wait.name}`);
+    });
+    if (retried) play.lostWaits = failures;
+    return retried;
+  }
+
+  /** Whether Argo runs another attempt of the stage after this one failed: every agent's attempt template says so. */
+  private attemptRetried(play: PlayState, stage: AgentStage): boolean {
+    return stage.agents.every((agent) => {
+      const attempt = this.attemptTemplate(play, stage, agent);
+      return retriedAfter(attempt, play.attempt, 'Failed', `${play.template}/${attempt.name}`);
+    });
+  }
+
   /** Deletes the task's play Workflow; its CodeRuns go with it (owner references), its progress record stays. */
   public async deletePlay(repository: string, task: number): Promise<void> {
     const play = this.requirePlay(repository, task);
@@ -250,6 +285,19 @@ export class ArgoModel {
   public async restart(repository: string, task: number): Promise<void> {
     if (this.playOf(repository, task)) await this.deletePlay(repository, task);
     await this.submitPlay(repository, task, this.stages.first.name);
+  }
+
+  /**
+   * The platform's WorkflowTemplates applied again with a changed spec. Argo stores a Workflow's spec, merged
+   * from its WorkflowTemplate, at its first look at it, and reads the stored one from then on, also when the
+   * Workflow is stopped (argo-workflows v4.0.5 `workflow/controller/operator.go`, `setStoredWfSpec`: the
+   * template is fetched again only to compare under `templateReferencing: Secure`, which the platform's
+   * controller does not run). So every Workflow that runs keeps its template; those created later take the new
+   * one, which in this step changes no behaviour (a new revision of the same synth).
+   */
+  public reapplyTemplates(): string {
+    const running = this.plays.filter((play) => !play.deleted && play.phase === 'Running').length;
+    return `the WorkflowTemplates were applied again; ${running} running play(s) keep the spec Argo stored at their start, Workflows created from now on take the new one`;
   }
 
   /** The play of a task that has not been deleted (live or finished), if any. */
@@ -349,6 +397,7 @@ export class ArgoModel {
       stage: parameters[PlayParameters.startStage] ?? this.stages.first.name,
       phase: 'Pending',
       attempt: 0,
+      lostWaits: 0,
       deleted: false,
       stoppedPods: [],
     };
@@ -457,6 +506,7 @@ export class ArgoModel {
   private async startAttempt(play: PlayState, attempt: number): Promise<void> {
     const stage = this.stages.get(play.stage) as AgentStage;
     play.attempt = attempt;
+    play.lostWaits = 0;
     for (const agent of stage.agents) {
       const execution = this.executionOf(play, agent);
       if (execution.mode === 'direct') {
@@ -472,10 +522,44 @@ export class ArgoModel {
     }
   }
 
+  /** A template of the play's WorkflowTemplate. @throws UnsupportedFeatureError when it has none of that name */
+  private templateOf(play: PlayState, name: string): Record<string, any> {
+    const found = (this.runner.workflowTemplate(play.template).spec.templates ?? []).find((template: any) => template.name === name);
+    if (found === undefined) throw new UnsupportedFeatureError(`${play.template}: no template ${name}`);
+    return found;
+  }
+
+  /** The run of one agent in a stage, as the play's DAG task calls it. */
+  private runTemplate(play: PlayState, stage: AgentStage, agent: string): Record<string, any> {
+    return this.templateOf(play, agentRunTemplateName(stage.name, stage.agents.length > 1 ? agent : undefined));
+  }
+
+  /**
+   * The template whose node is one attempt of the agent: the run itself when it carries the retryStrategy (a
+   * CodeRun agent's cancel, create and wait), else the one step it runs (a direct agent's pod).
+   */
+  private attemptTemplate(play: PlayState, stage: AgentStage, agent: string): Record<string, any> {
+    const run = this.runTemplate(play, stage, agent);
+    if (run.retryStrategy !== undefined) return run;
+    const steps = (run.steps ?? []).flat();
+    if (steps.length !== 1)
+      throw new UnsupportedFeatureError(`${play.template}/${run.name}: no template the simulator can read as the attempt`);
+    return this.templateOf(play, steps[0].template);
+  }
+
+  /** The step of a CodeRun agent's run that waits on the CodeRun: its last, a resource get. */
+  private waitTemplate(play: PlayState, stage: AgentStage, agent: string): Record<string, any> {
+    const run = this.runTemplate(play, stage, agent);
+    const last = (run.steps ?? []).at(-1) ?? [];
+    const wait = last.length === 1 ? this.templateOf(play, last[0].template) : undefined;
+    if (wait?.resource?.action !== 'get')
+      throw new UnsupportedFeatureError(`${play.template}/${run.name}: its last step does not wait on the CodeRun`);
+    return wait;
+  }
+
   /** The selector the attempt's cancel step passes, as its template writes it, for this play run. */
   private cancelSelector(play: PlayState, run: string): string {
-    const attempt = (this.runner.workflowTemplate(play.template).spec.templates ?? []).find((template: any) => template.name === run);
-    const cancel = attempt?.steps?.[0]?.[0];
+    const cancel = this.templateOf(play, run).steps?.[0]?.[0];
     const value = cancel?.arguments?.parameters?.[0]?.value;
     if (typeof value !== 'string') throw new UnsupportedFeatureError(`${play.template}/${run}: no cancel step the simulator can read`);
     return value.replace('{{workflow.uid}}', play.uid);

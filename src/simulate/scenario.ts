@@ -27,7 +27,8 @@ const TaskRef = z.strictObject({
 });
 
 /** The step kinds, as the one-line error for an unknown step names them (docs/simulate.md documents each). */
-const STEP_KINDS = '{ github, payload }, { agentDone }, { agentFailed }, { deletePlay }, { resumeFromState } or { restart }';
+const STEP_KINDS =
+  '{ github, payload }, { agentDone }, { agentFailed }, { deletePlay }, { resumeFromState }, { restart } or { reapplyTemplates }';
 
 const ScenarioSchema = z.strictObject({
   /** The plays that exist when the scenario starts. */
@@ -51,6 +52,7 @@ const ScenarioSchema = z.strictObject({
           z.strictObject({ deletePlay: TaskRef }),
           z.strictObject({ resumeFromState: TaskRef }),
           z.strictObject({ restart: TaskRef }),
+          z.strictObject({ reapplyTemplates: z.strictObject({}) }),
         ],
         { error: () => `expected a step ${STEP_KINDS}` },
       ),
@@ -74,7 +76,9 @@ export type AgentFailedStep = { readonly agentFailed: TaskStep & { readonly reas
 export type DeletePlayStep = { readonly deletePlay: TaskStep };
 export type ResumeFromStateStep = { readonly resumeFromState: TaskStep };
 export type RestartStep = { readonly restart: TaskStep };
-export type Step = GithubStep | AgentDoneStep | AgentFailedStep | DeletePlayStep | ResumeFromStateStep | RestartStep;
+/** The platform's WorkflowTemplates applied again, changed (a new synth synced while plays run). */
+export type ReapplyTemplatesStep = { readonly reapplyTemplates: Record<string, never> };
+export type Step = GithubStep | AgentDoneStep | AgentFailedStep | DeletePlayStep | ResumeFromStateStep | RestartStep | ReapplyTemplatesStep;
 
 export interface Scenario {
   readonly plays: readonly {

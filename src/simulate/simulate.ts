@@ -131,9 +131,10 @@ export async function simulate(platform: SimulatedPlatform, scenario: Scenario):
   };
 }
 
-/** A step that acts on one task's play rather than on GitHub; returns what happened, in words. */
+/** A step that acts on the cluster rather than through GitHub (mostly on one task's play); returns what happened, in words. */
 async function runTaskStep(simulation: Simulation, step: Exclude<Step, GithubStep>): Promise<string> {
   const model = simulation.model;
+  if ('reapplyTemplates' in step) return model.reapplyTemplates();
   if ('agentDone' in step) return model.agentDone(step.agentDone.repository, step.agentDone.task);
   if ('agentFailed' in step) {
     const { repository, task, reason } = step.agentFailed;

@@ -1,12 +1,9 @@
 package scenario
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,19 +36,16 @@ type simReport struct {
 
 // Simulate runs the simulator on the scenario (with the platform's config when there is one).
 func Simulate(ctx context.Context, repoDir, scenarioFile, config string) (*Outcome, error) {
-	args := []string{filepath.Join(repoDir, "build", "cli.cjs"), "simulate", scenarioFile, "--json"}
+	args := []string{"simulate", scenarioFile, "--json"}
 	if config != "" {
 		args = append(args, "--config", config)
 	}
-	cmd := exec.CommandContext(ctx, "node", args...)
-	cmd.Dir = repoDir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("agent-play simulate: %v: %s", err, errb.String())
+	out, err := agentPlay(ctx, repoDir, args...)
+	if err != nil {
+		return nil, err
 	}
 	var rep simReport
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+	if err := json.Unmarshal(out, &rep); err != nil {
 		return nil, fmt.Errorf("agent-play simulate --json: %w", err)
 	}
 	o := &Outcome{MostLive: rep.MostLive}
@@ -119,6 +113,8 @@ func Diff(real, sim *Outcome) []string {
 		d = append(d, fmt.Sprintf("releases recorded: real [%s], simulator [%s]", a, b))
 	}
 	d = append(d, real.PredecessorPods...)
+	d = append(d, real.StatusDiffers...)
+	d = append(d, real.RevisionDiffers...)
 	if a, b := coderunKeys(real.CodeRuns), coderunKeys(sim.CodeRuns); a != b {
 		d = append(d, fmt.Sprintf("CodeRuns: real [%s], simulator [%s]", a, b))
 	}

@@ -1,12 +1,10 @@
 package scenario
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -18,9 +16,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
 
 	"cdk8s-agent-play/e2e/internal/coderun"
+	"cdk8s-agent-play/e2e/internal/eventbus"
 	"cdk8s-agent-play/e2e/internal/faults"
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/node"
@@ -34,8 +32,12 @@ type Env struct {
 	Namespace string
 	// RepoDir is the repository (its build/cli.cjs is agent-play).
 	RepoDir string
-	Log     io.Writer
-	// Quiet is how long nothing may change for the cluster to count as settled after a step.
+	// Kubeconfig is a kubeconfig of the API server, for agent-play's own cluster commands (resume, status).
+	Kubeconfig string
+	// Config is the scenario's agent-play config ("": the embedded default, as dist-manifests/).
+	Config string
+	Log    io.Writer
+	// Quiet is how long nothing may change, once the cluster is at rest, for a step to count as settled.
 	Quiet time.Duration
 	// StepLimit bounds the wait for a step to settle.
 	StepLimit time.Duration
@@ -43,6 +45,8 @@ type Env struct {
 	Faults *faults.Injector
 	// Hold, when set, keeps some pods of the plays from starting until a step has settled.
 	Hold *Hold
+	// Bus tells when the Sensors have handled every event (nil: the quiet window alone).
+	Bus *eventbus.Monitor
 }
 
 // Hold keeps the pods whose Argo node name (annotation workflows.argoproj.io/node-name) matches NodeName
@@ -64,6 +68,10 @@ type Runner struct {
 	clock        realClock
 	// predecessorPods are the pods seen beside a successor Workflow of the same name.
 	predecessorPods map[string]bool
+	// reapplied is set once a step applied the WorkflowTemplates again; revisionPods are the pods of
+	// Workflows seen since, by name.
+	reapplied    *reapply
+	revisionPods map[string]podOfWorkflow
 }
 
 // NewRunner makes a runner.
@@ -90,15 +98,15 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		if err != nil {
 			return nil, fmt.Errorf("hold.nodeName: %w", err)
 		}
-		r.env.Node.Hold(func(p *corev1.Pod) bool { return match.MatchString(p.Annotations["workflows.argoproj.io/node-name"]) })
-		defer r.env.Node.Release()
+		r.env.Node.Hold(r.env.Namespace, func(p *corev1.Pod) bool { return match.MatchString(p.Annotations["workflows.argoproj.io/node-name"]) })
+		defer r.env.Node.Release(r.env.Namespace)
 	}
 	for _, p := range r.sc.Plays {
 		if _, err := r.createPlay(ctx, p.Repository, p.Task, p.Stage, p.Parameters); err != nil {
 			return nil, err
 		}
 	}
-	if err := r.settle(ctx, "the plays of the scenario", r.env.Quiet, time.Time{}); err != nil {
+	if err := r.settle(ctx, "the plays of the scenario", r.env.Quiet); err != nil {
 		return nil, err
 	}
 	for i, st := range r.sc.Steps {
@@ -107,13 +115,9 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		if err := r.step(ctx, i, st); err != nil {
 			return nil, fmt.Errorf("%s: %w", st.Describe(i), err)
 		}
-		var notBefore time.Time
-		if st.TriggerFailures > 0 {
-			// A Sensor retries a refused trigger after 5 s, 10 s, ... (its retryStrategy): nothing
-			// changes meanwhile, so the step is not over before the retries can have happened.
-			notBefore = time.Now().Add(40 * time.Second)
-		}
-		err := r.settle(ctx, st.Describe(i), r.env.Quiet, notBefore)
+		// A Sensor retries a refused trigger after 5 s, 10 s, ... (its retryStrategy) before it acknowledges
+		// the event: the event bus shows it being handled until then (settle).
+		err := r.settle(ctx, st.Describe(i), r.env.Quiet)
 		if st.TriggerFailures > 0 && r.env.Faults != nil {
 			r.note("step %d: %d trigger attempt(s) refused as triggerFailures %d asks", i, r.env.Faults.Refused, st.TriggerFailures)
 			r.env.Faults.Disarm()
@@ -123,8 +127,8 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		}
 		if h := r.env.Hold; h != nil && h.Until == i {
 			r.logf("the held pods start")
-			r.env.Node.Release()
-			if err := r.settle(ctx, "the held pods", r.env.Quiet, time.Time{}); err != nil {
+			r.env.Node.Release(r.env.Namespace)
+			if err := r.settle(ctx, "the held pods", r.env.Quiet); err != nil {
 				return nil, err
 			}
 		}
@@ -164,6 +168,8 @@ func (r *Runner) step(ctx context.Context, i int, st Step) error {
 		return r.deletePlay(ctx, *st.DeletePlay)
 	case st.ResumeFromState != nil:
 		return r.resumeFromState(ctx, *st.ResumeFromState)
+	case st.ReapplyTemplates != nil:
+		return r.reapplyTemplates(ctx, i)
 	case st.Restart != nil:
 		if err := r.deletePlay(ctx, *st.Restart); err != nil && !strings.Contains(err.Error(), "no live play") {
 			return err
@@ -323,46 +329,6 @@ func (r *Runner) deletePlay(ctx context.Context, t TaskRef) error {
 		_, err := ri.Get(ctx, play.GetName(), metav1.GetOptions{})
 		return apierrors.IsNotFound(err), nil
 	})
-}
-
-// resumeFromState runs `kubectl get cm -l play-tracking=true -o yaml | agent-play resume ... | kubectl
-// create -f -`, with the harness's client in place of kubectl.
-func (r *Runner) resumeFromState(ctx context.Context, t TaskRef) error {
-	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "play-tracking=true"})
-	if err != nil {
-		return err
-	}
-	items := make([]any, 0, len(cms.Items))
-	for _, cm := range cms.Items {
-		items = append(items, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{
-			"name": cm.Name, "namespace": cm.Namespace, "labels": cm.Labels, "annotations": cm.Annotations}, "data": cm.Data})
-	}
-	in, err := yaml.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
-	if err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(r.env.RepoDir, "build", "cli.cjs"), "resume", "--repository", t.Repository, "--task", strconv.Itoa(t.Task))
-	var out, errb bytes.Buffer
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &out, &errb
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("agent-play resume: %v: %s", err, errb.String())
-	}
-	objs, err := kube.DecodeObjects(out.Bytes())
-	if err != nil {
-		return err
-	}
-	for _, o := range objs {
-		ri := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(r.env.Namespace)
-		if o.GetKind() != "Workflow" {
-			return fmt.Errorf("agent-play resume printed a %s", o.GetKind())
-		}
-		created, err := ri.Create(ctx, o, metav1.CreateOptions{})
-		if err != nil {
-			return fmt.Errorf("create the resumed play: %w", err)
-		}
-		r.logf("created resumed play %s", created.GetName())
-	}
-	return nil
 }
 
 // sensorUsers gives the user names of the namespace's Sensors (their service accounts).

@@ -41,7 +41,15 @@ type Outcome struct {
 	// PredecessorPods are pods of an earlier Workflow seen beside a successor of the same name (never
 	// in the simulator, whose plays meet no pods).
 	PredecessorPods []string `json:"predecessorPods,omitempty"`
+	// StatusDiffers lists the tasks whose stage `agent-play status` (against the API server) reports
+	// otherwise than their play's label.
+	StatusDiffers []string `json:"statusDiffers,omitempty"`
+	// RevisionDiffers lists the pods that ran another spec than their Workflow's (a reapplyTemplates step).
+	RevisionDiffers []string `json:"revisionDiffers,omitempty"`
 }
+
+// noPlay is the stage of a task that has no play.
+const noPlay = "(no play)"
 
 // outcome reads the outcome back from the cluster and the stub's history.
 func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
@@ -69,7 +77,7 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 			return nil, err
 		}
 		if len(items) == 0 {
-			o.Plays = append(o.Plays, PlayOutcome{Repository: t.Repository, Task: t.Task, Stage: "(no play)"})
+			o.Plays = append(o.Plays, PlayOutcome{Repository: t.Repository, Task: t.Task, Stage: noPlay})
 			continue
 		}
 		w := items[0]
@@ -94,6 +102,12 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 		o.PredecessorPods = append(o.PredecessorPods, k)
 	}
 	sort.Strings(o.PredecessorPods)
+	differs, err := r.checkStatus(ctx, o.Plays)
+	if err != nil {
+		return nil, err
+	}
+	o.StatusDiffers = differs
+	o.RevisionDiffers = r.checkRevisions()
 	return o, nil
 }
 

@@ -38,6 +38,8 @@ type Step struct {
 	DeletePlay      *TaskRef `json:"deletePlay,omitempty"`
 	ResumeFromState *TaskRef `json:"resumeFromState,omitempty"`
 	Restart         *TaskRef `json:"restart,omitempty"`
+	// ReapplyTemplates is `reapplyTemplates: {}`: the WorkflowTemplates applied again, changed.
+	ReapplyTemplates *struct{} `json:"reapplyTemplates,omitempty"`
 }
 
 // Scenario is a scenario file.
@@ -80,6 +82,8 @@ func (st Step) Describe(i int) string {
 		return fmt.Sprintf("step %d: resumeFromState task %d", i, st.ResumeFromState.Task)
 	case st.Restart != nil:
 		return fmt.Sprintf("step %d: restart task %d", i, st.Restart.Task)
+	case st.ReapplyTemplates != nil:
+		return fmt.Sprintf("step %d: reapplyTemplates", i)
 	}
 	return fmt.Sprintf("step %d: unknown", i)
 }
