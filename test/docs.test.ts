@@ -17,7 +17,8 @@
  * `<!-- doc-test: skip: REASON -->` right before it; it is reported as skipped, with the reason.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -310,6 +311,11 @@ function typeScriptProblems(snippets: readonly DocSnippet[]): Map<DocSnippet, st
     baseUrl: ROOT,
     paths: { 'cdk8s-agent-play': ['constructs/index.ts'], 'cdk8s-agent-play/validate': ['src/validate/index.ts'] },
   };
+  const key = createHash('sha256')
+    .update(JSON.stringify([ts.version, options, [...TYPED_PACKAGES], [...files].map(([file, snippet]) => [file, snippet.text])]))
+    .digest('hex');
+  const kept = keptVerdicts(key);
+  if (kept !== undefined) return new Map([...files].map(([file, snippet]) => [snippet, kept[file] ?? ['not type-checked']]));
   const host = ts.createCompilerHost(options);
   // What tsc does: JSDoc in .ts files never changes a type, and parsing it was a fifth of the program's cost.
   host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
@@ -344,7 +350,55 @@ function typeScriptProblems(snippets: readonly DocSnippet[]): Map<DocSnippet, st
       }),
     );
   }
+  keepVerdicts(key, program, new Map([...files].map(([file, snippet]) => [file, problems.get(snippet) ?? []])));
   return problems;
+}
+
+/**
+ * The verdicts of the last type check, kept as tsc keeps its build info (npm test's tsc: `--incremental`):
+ * in node_modules/.cache (a clean clone checks from scratch), with the content hash of every file that
+ * program read (the library's sources, cdk8s's and constructs' declarations, TypeScript's lib). They stand
+ * while the blocks, TypeScript and the options are the same (`key`) and every file it read is unchanged; a
+ * warm run then reads and hashes those files instead of building the program (2 to 3 s of CPU).
+ */
+const VERDICTS = path.join(ROOT, 'node_modules', '.cache', 'agent-play', 'doc-test-types.json');
+
+interface KeptVerdicts {
+  readonly key: string;
+  readonly read: Record<string, string>;
+  readonly problems: Record<string, string[]>;
+}
+
+const contentHash = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+function keptVerdicts(key: string, cache = VERDICTS): Record<string, string[]> | undefined {
+  try {
+    const kept = JSON.parse(readFileSync(cache, 'utf8')) as KeptVerdicts;
+    if (kept.key !== key) return undefined;
+    const unchanged = Object.entries(kept.read).every(([file, hash]) => contentHash(readFileSync(file, 'utf8')) === hash);
+    return unchanged ? kept.problems : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function keepVerdicts(key: string, program: ts.Program, problems: ReadonlyMap<string, string[]>): void {
+  const read = Object.fromEntries(
+    program
+      .getSourceFiles()
+      .filter((source) => !problems.has(source.fileName))
+      .map((source) => [source.fileName, contentHash(source.text)]),
+  );
+  const kept: KeptVerdicts = { key, read, problems: Object.fromEntries(problems) };
+  try {
+    mkdirSync(path.dirname(VERDICTS), { recursive: true });
+    // Whole or not at all: another run may read it meanwhile.
+    const partial = `${VERDICTS}.${process.pid}`;
+    writeFileSync(partial, JSON.stringify(kept));
+    renameSync(partial, VERDICTS);
+  } catch {
+    // A cache that cannot be written costs the next run its time, nothing else.
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -407,6 +461,20 @@ describe('the code blocks of the README and docs/', () => {
     expect(yamlProblems('agents: { cleo: { cli: cursr } }\n')[0]).toContain('agents.cleo.cli');
     expect(yamlProblems('apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\ndata: { a: 1 }\n').join('\n')).toContain('data');
     expect(typeScriptOf(TYPE_CONTROL).join('\n')).toContain("Type 'number' is not assignable to type 'string'");
+  });
+
+  it('reuse the kept type-check verdicts only while the key and every file the program read are unchanged', () => {
+    const folder = scratch();
+    const read = path.join(folder, 'library.ts');
+    const cache = path.join(folder, 'verdicts.json');
+    writeFileSync(read, 'export const a = 1;\n');
+    const kept: KeptVerdicts = { key: 'k', read: { [read]: contentHash('export const a = 1;\n') }, problems: { 'block.ts': ['line 1: x'] } };
+    writeFileSync(cache, JSON.stringify(kept));
+    expect(keptVerdicts('k', cache)).toEqual({ 'block.ts': ['line 1: x'] });
+    expect(keptVerdicts('other blocks', cache)).toBeUndefined();
+    writeFileSync(read, 'export const a = 2;\n');
+    expect(keptVerdicts('k', cache)).toBeUndefined();
+    expect(keptVerdicts('k', path.join(folder, 'none.json'))).toBeUndefined();
   });
 
   it('meet every agent-play command, and docs/cli.md shows every one', () => {
