@@ -272,7 +272,12 @@ func (r *Runner) livePlay(ctx context.Context, repo string, task int) (*unstruct
 			return w, nil
 		}
 	}
-	return nil, fmt.Errorf("no live play of %s task %d", repo, task)
+	seen := make([]string, 0, len(items))
+	for _, w := range items {
+		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
+		seen = append(seen, fmt.Sprintf("%s (%s, completed=%q, deleting=%v)", w.GetName(), phase, w.GetLabels()["workflows.argoproj.io/completed"], w.GetDeletionTimestamp() != nil))
+	}
+	return nil, fmt.Errorf("no live play of %s task %d (plays labelled so: %v)", repo, task, seen)
 }
 
 func (r *Runner) finishAgent(ctx context.Context, t TaskRef, phase string) error {
