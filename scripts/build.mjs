@@ -11,7 +11,7 @@
 //                                       Keeps a release build of the current sources: npm pack and
 //                                       npm publish run `prepare` after `prepack`, and building again
 //                                       would ship the development build instead
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -134,6 +134,21 @@ async function buildKubeClient() {
   return asInputs(files);
 }
 
+/**
+ * The schema data of `schemas/` (a third of a megabyte of JSON) as one string that `JSON.parse` reads, instead of
+ * the object literals esbuild makes of a JSON import: V8 parses JSON several times faster than the same
+ * literal as JavaScript, and its compiled-code cache keeps a string rather than the literals' boilerplate.
+ */
+const schemaDataAsJson = {
+  name: 'schema-data-as-json',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]schemas[\\/][^\\/]+\.json$/ }, ({ path: file }) => {
+      const text = JSON.stringify(JSON.parse(readFileSync(file, 'utf8')));
+      return { contents: `module.exports = JSON.parse(${JSON.stringify(text)});\n`, loader: 'js' };
+    });
+  },
+};
+
 /** The peers the command line carries: the packages the library leaves to the user's app (package.json). */
 const PEERS = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).peerDependencies);
 
@@ -213,8 +228,11 @@ const [cli, kubeClientInputs] = await Promise.all([
   esbuild.build({
     ...common,
     entryPoints: { 'cli-bundle': 'src/cli.ts' },
-    external: ['ajv'],
-    plugins: [lazyCommands, markPeerLoads, kubeClientBeside],
+    // ajv's compiler stays in node_modules, loaded when a schema is compiled; the two helpers its compiled
+    // validators call (a deep equal and a string length) are carried, so that loading the validators resolves
+    // and reads no file of node_modules. Its package.json is read where it is: its version keys the validators.
+    external: ['ajv/package.json'],
+    plugins: [lazyCommands, markPeerLoads, kubeClientBeside, schemaDataAsJson],
     // import() as require(): the bundle runs as a vm.Script (start-cli.ts), which has no module loader.
     supported: { 'dynamic-import': false },
     minify: true,
@@ -236,14 +254,25 @@ if (release) {
   // checking it again here was more than half of `npm pack` (3 s of CPU). The declaration emitter still infers
   // each type it writes.
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--noCheck'], { stdio: 'inherit' });
-  // Validating the committed manifests compiles the built-in schemas' validators (every kind of each
-  // schema document at once) into a scratch cache; the package ships them so that no user compiles them.
-  // Absolute: agent-play ignores a relative cache folder, as the XDG specification says of its variables.
+  // Validating the committed manifests, and one object of each built-in Kubernetes kind, compiles the
+  // built-in schemas' validators (every kind of an Argo schema document at once; the Kubernetes kinds one by
+  // one, those that hold a pod's spec together: kubernetes-built-in.ts) into a scratch cache; the package ships them so that no user compiles them. The objects of each kind
+  // are bare, and their findings do not matter: what is kept is the validators. Absolute: agent-play ignores
+  // a relative cache folder, as the XDG specification says of its variables.
   const cache = resolve('build/.validators-cache');
-  execFileSync(process.execPath, ['build/cli.cjs', 'validate', 'dist-manifests'], {
-    stdio: 'ignore',
+  const kinds = join(cache, 'every-kubernetes-kind.yaml');
+  mkdirSync(cache, { recursive: true });
+  const kubernetesKinds = JSON.parse(readFileSync('schemas/kubernetes.json', 'utf8')).kinds;
+  const bareObjects = Object.entries(kubernetesKinds).flatMap(([apiVersion, byKind]) =>
+    Object.keys(byKind).map((kind) => JSON.stringify({ apiVersion, kind, metadata: { name: 'any' } })),
+  );
+  writeFileSync(kinds, bareObjects.join('\n---\n'));
+  // Exit 1 is the bare objects' findings; anything else is a failure to validate.
+  const validated = spawnSync(process.execPath, ['build/cli.cjs', 'validate', 'dist-manifests', kinds, '--format', 'json'], {
+    encoding: 'utf8',
     env: { ...process.env, AGENT_PLAY_CACHE_DIR: cache },
   });
+  if (validated.status !== 0 && validated.status !== 1) throw new Error(`compiling the built-in validators failed:\n${validated.stderr}`);
   mkdirSync('build/validators', { recursive: true });
   for (const name of readdirSync(join(cache, 'validators')).filter((file) => file.endsWith('.cjs')))
     cpSync(join(cache, 'validators', name), join('build/validators', name));

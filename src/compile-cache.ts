@@ -7,6 +7,12 @@
  * than a tenth of a synthesis when cdk8s was loaded from there), the bundle by the caller's key. A file that
  * is missing, stale, rejected by V8 or unwritable costs time, never an error. The file is written when a run
  * compiled something the cache did not hold, at exit, so that the functions the command ran are in it too.
+ *
+ * A run that did one-off work (compiled validators with ajv: work kept for every later run) writes a
+ * provisional cache when asked to (`freshAfterOneOffWork`): it would hold ajv and the compiler's paths, a
+ * third more code than a usual run of the command reads back on every start. The next run compiles from the
+ * sources again and writes the cache that stays. Functions read from a cache cannot be told from those a run
+ * ran, so the next run cannot slim the provisional cache down: it compiles without it.
  */
 import { isAscii } from 'node:buffer';
 import { readdirSync, rmSync, statSync } from 'node:fs';
@@ -22,6 +28,34 @@ interface Entry {
   readonly end: number;
 }
 
+/** What a cache file starts with (after the header's length). */
+interface Header {
+  /** Written by a run that did one-off work: the next run compiles without it. */
+  readonly provisional: boolean;
+  readonly entries: Record<string, Entry>;
+}
+
+/** Set on the global object, so that the command line's loader sees what its bundle (another copy of this module) did. */
+const ONE_OFF_WORK = Symbol.for('agent-play.compile-cache.one-off-work');
+
+/** Says that this run does work that the runs after it will not do (validator-cache.ts, when it compiles). */
+export function markOneOffWork(): void {
+  (globalThis as Record<symbol, unknown>)[ONE_OFF_WORK] = true;
+}
+
+const didOneOffWork = (): boolean => (globalThis as Record<symbol, unknown>)[ONE_OFF_WORK] === true;
+
+/** Options of `CompileCache.open`. */
+export interface CompileCacheOptions {
+  /**
+   * The names of the files in its folder that a new `file` makes stale (older builds), deleted when it is
+   * written @default none
+   */
+  readonly replaces?: RegExp;
+  /** Whether a run that did one-off work writes a provisional cache (see the file's comment) @default false */
+  readonly freshAfterOneOffWork?: boolean;
+}
+
 /** Node's CommonJS loader, as far as the cache replaces a module's compilation. */
 interface CommonJsLoader {
   _compile(this: Module, content: string, filename: string): unknown;
@@ -35,20 +69,18 @@ interface CommonJsStatics {
 
 /** The compiled code of a set of scripts, read from and written to one cache file. */
 export class CompileCache {
-  /**
-   * The cache in `file`; empty when it cannot be read.
-   * @param replaces names of the files in its folder that a new `file` makes stale (older builds), deleted
-   * when it is written @default none
-   */
-  public static open(file: string, replaces?: RegExp): CompileCache {
+  /** The cache in `file`; empty when it cannot be read, and when it is provisional. */
+  public static open(file: string, options: CompileCacheOptions = {}): CompileCache {
     try {
       const data = readCacheFile(file);
       if (data === undefined) throw new Error('no cache file');
       const headerLength = data.readUInt32LE(0);
-      const entries = JSON.parse(data.subarray(4, 4 + headerLength).toString('utf8')) as Record<string, Entry>;
-      return new CompileCache(file, entries, data.subarray(4 + headerLength), replaces);
+      const header = JSON.parse(data.subarray(4, 4 + headerLength).toString('utf8')) as Partial<Header>;
+      if (header.provisional !== false || typeof header.entries !== 'object' || header.entries === null)
+        throw new Error('a provisional cache, or one of another format');
+      return new CompileCache(file, header.entries, data.subarray(4 + headerLength), options);
     } catch {
-      return new CompileCache(file, {}, Buffer.alloc(0), replaces);
+      return new CompileCache(file, {}, Buffer.alloc(0), options);
     }
   }
 
@@ -59,7 +91,7 @@ export class CompileCache {
     private readonly file: string,
     private readonly entries: Readonly<Record<string, Entry>>,
     private readonly data: Buffer,
-    private readonly replaces: RegExp | undefined,
+    private readonly options: CompileCacheOptions,
   ) {
     saveAtExit(() => this.save());
   }
@@ -116,7 +148,8 @@ export class CompileCache {
       parts.push(data);
       offset += data.length;
     }
-    const header = Buffer.from(JSON.stringify(entries), 'utf8');
+    const provisional = this.options.freshAfterOneOffWork === true && didOneOffWork();
+    const header = Buffer.from(JSON.stringify({ provisional, entries } satisfies Header), 'utf8');
     const headerLength = Buffer.alloc(4);
     headerLength.writeUInt32LE(header.length);
     writeCacheFile(this.file, Buffer.concat([headerLength, header, ...parts]));
@@ -125,11 +158,12 @@ export class CompileCache {
 
   /** A build's caches are megabytes: those of older builds go when a new one is written. */
   private removeStale(): void {
-    if (!this.replaces) return;
+    const { replaces } = this.options;
+    if (!replaces) return;
     const folder = path.dirname(this.file);
     try {
       for (const name of readdirSync(folder))
-        if (this.replaces.test(name) && name !== path.basename(this.file)) rmSync(path.join(folder, name), { force: true });
+        if (replaces.test(name) && name !== path.basename(this.file)) rmSync(path.join(folder, name), { force: true });
     } catch {
       // Only space is lost.
     }

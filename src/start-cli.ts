@@ -55,10 +55,10 @@ function loadCli(): typeof Cli {
   // One cache per command: each keeps the functions its own command compiled.
   const command = /^[a-z][a-z-]{0,30}$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
   // Replaces the cache of this command of an older build, and those of builds before there was one per command.
-  const cache = CompileCache.open(
-    path.join(userCacheDir(), 'code', `cli-${key}-${command}.v8`),
-    new RegExp(`^cli-[0-9a-f]{32}(-${command})?\\.v8$`),
-  );
+  const cache = CompileCache.open(path.join(userCacheDir(), 'code', `cli-${key}-${command}.v8`), {
+    replaces: new RegExp(`^cli-[0-9a-f]{32}(-${command})?\\.v8$`),
+    freshAfterOneOffWork: true,
+  });
   cache.coverNodeModules();
   const script = cache.compile(BUNDLE, Module.wrap(code), key);
   const loaded = new Module(BUNDLE, module);

@@ -8,29 +8,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { progressKeyOf } from '../constructs/progress/progress-layout';
 import { stringify } from 'yaml';
-import { DEFAULT_AGENTS } from '../constructs/model/default-config';
 import { durationSeconds, MAX_DURATION_SECONDS } from '../constructs/model/duration';
-import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
-import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
+import { resolveConfig } from '../constructs/model/resolve-config';
 import { synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
 import { runCapturing } from './support/run-cli';
 import { useScratchDirs } from './support/scratch-dir';
+import { problemsOf } from './support/config-problems';
 
 const scratch = useScratchDirs('agent-play-config-bad-');
 
-function problemsOf(file: unknown): readonly string[] {
-  try {
-    resolveConfig({ file: file as PlatformConfigInput, env: {} });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error('expected the configuration to be refused');
-}
-
 const repository = (name: string, service: string) => ({ name, service });
-const rex = DEFAULT_AGENTS.rex;
 
 describe('derived names never collide', () => {
   it.each([
@@ -42,42 +30,9 @@ describe('derived names never collide', () => {
     expect(progressKeyOf(first, 5)).not.toBe(progressKeyOf(second, 5));
   });
 
-  it('a service whose workspace is another service agent workspace is refused', () => {
-    // The shared workspace of service "a-cleo" is workspace-a-cleo, the isolated workspace of cleo in "a".
-    const problems = problemsOf({ repositories: [repository('octo/a', 'a'), repository('octo/b', 'a-cleo')] });
-    expect(problems.join('\n')).toContain(
-      'repositories[1].service: repository "octo/b" derives the PersistentVolumeClaim "workspace-a-cleo", which repositories[0].service (repository "octo/a") derives too',
-    );
-  });
-
   it('a service may be named like a fixed template: plays share one template, named by no service', () => {
     const config = resolveConfig({ env: {}, file: { repositories: [repository('octo/a', 'resumer')] } });
     expect(config.repositories[0].service).toBe('resumer');
-  });
-
-  it('a stage named enter-X beside a stage X would give the play two DAG tasks of one name', () => {
-    const stages = [
-      { name: 'build', type: 'agent', agent: 'rex' },
-      { name: 'enter-build', type: 'agent', agent: 'tess' },
-      { name: 'completed', type: 'end' },
-    ];
-    expect(problemsOf({ stages }).join('\n')).toContain(
-      'stages[1].name: stage "enter-build" derives the play DAG task "enter-build", which stages[0].name (stage "build") derives too',
-    );
-  });
-
-  it('two agents with one GitHub App (in any letter case) are refused: one system prompt would be lost', () => {
-    const problems = problemsOf({ agents: { nova: { ...rex, githubApp: '5dlabs-REX' } } });
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(
-      /^agents\.rex\.githubApp: agent "rex" uses the GitHub App 5DLabs-Rex, as agents\.nova\.githubApp does|^agents\.nova\.githubApp: agent "nova" uses the GitHub App 5dlabs-REX, as agents\.rex\.githubApp does/,
-    );
-  });
-
-  it('two service accounts of one name are refused', () => {
-    expect(problemsOf({ events: { sensorServiceAccount: 'agent-play' } })).toEqual([
-      'events.sensorServiceAccount: the Sensors derives the ServiceAccount "agent-play", which play.serviceAccount (the plays) derives too; rename one of them',
-    ]);
   });
 });
 

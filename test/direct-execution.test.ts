@@ -13,22 +13,12 @@ import {
   MAX_DIRECT_SYSTEM_PROMPT_BYTES,
 } from '../constructs/model/direct-execution';
 import { EXECUTOR_TABLE, EXECUTORS } from '../constructs/model/executors';
-import { ConfigError, resolveConfig } from '../constructs/model/resolve-config';
-import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
+import { resolveConfig } from '../constructs/model/resolve-config';
 import { synthesizePlatform } from '../src/synth/synthesize';
 import { validateManifestTexts } from '../src/validate/validate-texts';
 import { parseManifests, type K8sObject } from './support/synth';
 import { testChart } from './support/test-chart';
-
-function problemsOf(file: unknown): readonly string[] {
-  try {
-    resolveConfig({ file: file as PlatformConfigInput, env: {} });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).problems;
-  }
-  throw new Error('expected the configuration to be refused');
-}
+import { problemsOf } from './support/config-problems';
 
 const FACTORY_REFUSAL = EXECUTOR_TABLE.factory.refusal;
 

@@ -29,15 +29,11 @@ import { synthesizeApp } from '../src/synth/synthesize-app';
 import { synthesizePlatform, type ManifestFiles } from '../src/synth/synthesize';
 import { corpusGroupId } from './oracle-golden-files';
 import { parseManifests } from './support/synth';
+import { ARGO_SCHEMAS_DIR, HAS_UPSTREAM_ARGO, yamlFilesUnder } from './support/upstream-argo';
 
 const ROOT = path.resolve(__dirname, '..');
 
-/**
- * The upstream Argo files and example corpus beside the project (as test/support/argo-schemas.ts finds
- * them; that module loads vitest, which a script cannot).
- */
-export const ARGO_SCHEMAS_DIR = path.resolve(ROOT, '..', 'shared', 'argo');
-export const HAS_UPSTREAM_ARGO = existsSync(path.join(ARGO_SCHEMAS_DIR, 'argoproj.io_workflows.yaml'));
+export { ARGO_SCHEMAS_DIR, HAS_UPSTREAM_ARGO } from './support/upstream-argo';
 
 /** A manifest file as the oracle reads it. */
 export interface InputFile {
@@ -81,11 +77,6 @@ export const groupHash = (group: InputGroup): string => sha256(group.files);
 export const runHash = (run: SensorRunInput): string => sha256({ sensor: run.sensor, events: run.events });
 
 // ---- groups ----
-
-const yamlFilesUnder = (directory: string): string[] =>
-  readdirSync(directory, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.yaml'))
-    .sort();
 
 /** Every file of the upstream example corpus, each its own group (as `agent-play validate FILE`); none without `../shared/argo`. */
 export function corpusGroups(): InputGroup[] {

@@ -48,7 +48,7 @@ export const PlayAnnotations = {
   prNumber: 'agents.platform/pr-number',
   /** Why this play's round started (set by the remediator on a successor), or why the play was stopped. */
   roundReason: 'agents.platform/round-reason',
-  /** The event (review id, pushed commit or delivery) a remediator made this play for. */
+  /** The GitHub delivery id (`X-GitHub-Delivery`) of the event a remediator made this play for. */
   remediationEvent: 'agents.platform/remediation-event',
 } as const;
 

@@ -4,7 +4,7 @@ import { AgentsConfigMap } from '../config/agents-config-map';
 import { CodeRunCrd } from '../crds/coderun-crd';
 import { executionOf } from '../model/direct-execution';
 import type { PlatformConfig, PlatformConfigInput } from '../model/config-shapes';
-import { PlayParameters } from '../model/play-contract';
+import { PLAY_TEMPLATE_NAME, PlayParameters } from '../model/play-contract';
 import { ConfigError, resolveConfig, unchangedResolvedConfig } from '../model/resolve-config';
 import { StageMachine } from '../model/stage-machine';
 import { EventBus } from '../events/event-bus';
@@ -23,6 +23,8 @@ import { WorkspacePvc } from '../storage/workspace-pvc';
 import { CodeRunWorkflowTemplate } from '../workflows/coderun-workflow-template';
 import { PlayWorkflowTemplate } from '../workflows/play-workflow-template';
 import { ProjectWorkflowTemplate } from '../project/project-workflow-template';
+import { objectCollisionProblems } from './object-collisions';
+import { ObjectOrigins } from './object-origins';
 
 /** What `new AgentPlatform(scope, id, props)` takes. */
 export interface AgentPlatformProps {
@@ -83,10 +85,13 @@ export class AgentPlatform extends Construct {
   /** The service account plays run as, with its grants. */
   public readonly rbac: PlayRbac;
   private readonly config: PlatformConfig;
+  /** Which config field each construct's objects come from, for the collisions found on what was built. */
+  private readonly origins = new ObjectOrigins();
 
   /**
    * @throws ConfigError listing every problem of the config, one line each naming its path; or, for a
-   * `stages` machine, the rules it breaks against the config's agents and parameters
+   * `stages` machine, the rules it breaks against the config's agents and parameters; or, once built, every
+   * two objects of one name (API group, kind, namespace), naming the config paths they come from
    */
   public constructor(scope: Construct, id: string, props: AgentPlatformProps = {}) {
     super(scope, id);
@@ -122,11 +127,10 @@ export class AgentPlatform extends Construct {
           object.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
     }
     const directAgents = Object.values(config.agents).some((agent) => executionOf(agent, config.execution) === 'direct');
-    this.rbac = new PlayRbac(chart(PlatformCharts.rbac), 'Play', {
-      serviceAccountName: config.play.serviceAccount,
-      codeRuns,
-      directAgents,
-    });
+    this.rbac = this.origins.record(
+      new PlayRbac(chart(PlatformCharts.rbac), 'Play', { serviceAccountName: config.play.serviceAccount, codeRuns, directAgents }),
+      { path: ['play', 'serviceAccount'], owner: 'the plays' },
+    );
     new RuntimeConfigMap(chart(PlatformCharts.runtime), 'Runtime');
     new AgentsConfigMap(chart(PlatformCharts.agents), 'Agents', { agents: config.agents, clis: config.clis });
     this.addWorkspaces(chart(PlatformCharts.workspaces));
@@ -151,42 +155,57 @@ export class AgentPlatform extends Construct {
     const plays = chart(PlatformCharts.plays);
     const byRepository = new Map<string, PlayWorkflowTemplate>();
     for (const group of groups) {
-      const template = new PlayWorkflowTemplate(plays, group.template, {
-        name: group.template,
-        directClis: group.directClis,
-        stages: this.stages,
-        agents: config.agents,
-        clis: config.clis,
-        serviceAccountName: this.rbac.serviceAccountName,
-        runtimeImage: config.images.runtime,
-        deadline: config.play.deadline,
-        keepSucceeded: config.play.keepSucceeded,
-        keepFailed: config.play.keepFailed,
-        parameters: config.play.parameters,
-        execution: config.execution,
-        directResources: config.direct.resources,
-        directGithub: config.direct.github,
-      });
+      const template = this.recordPlayGroup(
+        new PlayWorkflowTemplate(plays, group.template, {
+          name: group.template,
+          directClis: group.directClis,
+          stages: this.stages,
+          agents: config.agents,
+          clis: config.clis,
+          serviceAccountName: this.rbac.serviceAccountName,
+          runtimeImage: config.images.runtime,
+          deadline: config.play.deadline,
+          keepSucceeded: config.play.keepSucceeded,
+          keepFailed: config.play.keepFailed,
+          parameters: config.play.parameters,
+          execution: config.execution,
+          directResources: config.direct.resources,
+          directGithub: config.direct.github,
+        }),
+        group.repositories[0].name,
+      );
       for (const repository of group.repositories) byRepository.set(repository.name, template);
     }
     this.plays = byRepository;
     if (config.projects.length > 0) this.addProjects(chart(PlatformCharts.projects));
     // A stage machine without gates never waits for GitHub: no EventSource, Sensors or resumer to run.
     this.sensors = this.stages.gates.length > 0 ? this.addEvents(chart) : new Map();
+    const collisions = objectCollisionProblems(this, this.origins, { owner: 'the platform' });
+    if (collisions.length > 0) throw new ConfigError(collisions);
+  }
+
+  /** A play template other than the shared one is named after the CLI bindings of its repositories. */
+  private recordPlayGroup(template: PlayWorkflowTemplate, firstRepository: string): PlayWorkflowTemplate {
+    const index = this.config.repositories.findIndex((repository) => repository.name === firstRepository);
+    if (template.name === PLAY_TEMPLATE_NAME) return template;
+    return this.origins.record(template, {
+      path: ['repositories', index, 'agentClis'],
+      owner: `the CLI bindings of repository "${firstRepository}"`,
+    });
   }
 
   /** A project WorkflowTemplate (or several, for a large one) per configured project, and its service account. */
   private addProjects(chart: Construct): void {
     const config = this.config;
-    new ScopedServiceAccount(chart, 'ProjectRbac', {
-      name: PROJECT_SERVICE_ACCOUNT,
-      grants: PROJECT_GRANTS,
+    this.origins.record(new ScopedServiceAccount(chart, 'ProjectRbac', { name: PROJECT_SERVICE_ACCOUNT, grants: PROJECT_GRANTS }), {
+      owner: 'the projects',
     });
     const playParameters = { [PlayParameters.taskType]: '', ...config.play.parameters };
     for (const project of config.projects) {
       const repository = config.repositories.find((candidate) => candidate.name === project.repository);
       if (!repository) throw new Error(`project ${project.name}: repository ${project.repository} is not configured`);
-      new ProjectWorkflowTemplate(chart, `Project-${project.name}`, {
+      const path = ['projects', config.projects.indexOf(project), 'name'];
+      const template = new ProjectWorkflowTemplate(chart, `Project-${project.name}`, {
         project,
         repository,
         playTemplate: this.plays.get(repository.name)?.name,
@@ -198,6 +217,7 @@ export class AgentPlatform extends Construct {
         keepSucceeded: config.play.keepSucceeded,
         keepFailed: config.play.keepFailed,
       });
+      this.origins.record(template, { path, owner: `project "${project.name}"` });
     }
   }
 
@@ -212,44 +232,64 @@ export class AgentPlatform extends Construct {
         ...remediationEvents(config, this.stages),
       ]),
     ].sort();
-    const eventSource = new GithubEventSource(chart(PlatformCharts.eventSource), 'GitHub', {
-      eventBus,
-      name: events.eventSource.name,
-      webhookSecret: events.eventSource.webhookSecret,
-      repositories: events.eventSource.organizations ? undefined : config.repositories.map((repository) => repository.name),
-      organizations: events.eventSource.organizations,
-      events: subscribed,
-      endpoint: events.eventSource.webhook.endpoint,
-      port: events.eventSource.webhook.port,
-      url: events.eventSource.webhook.url,
-    });
+    const eventSource = this.origins.record(
+      new GithubEventSource(chart(PlatformCharts.eventSource), 'GitHub', {
+        eventBus,
+        name: events.eventSource.name,
+        webhookSecret: events.eventSource.webhookSecret,
+        repositories: events.eventSource.organizations ? undefined : config.repositories.map((repository) => repository.name),
+        organizations: events.eventSource.organizations,
+        events: subscribed,
+        endpoint: events.eventSource.webhook.endpoint,
+        port: events.eventSource.webhook.port,
+        url: events.eventSource.webhook.url,
+      }),
+      { path: ['events', 'eventSource', 'name'], owner: 'the GitHub EventSource' },
+    );
     const rbac = chart(PlatformCharts.eventsRbac);
-    new ScopedServiceAccount(rbac, 'Sensor', { name: events.sensorServiceAccount, grants: sensorGrants(events.resume) });
+    this.origins.record(
+      new ScopedServiceAccount(rbac, 'Sensor', { name: events.sensorServiceAccount, grants: sensorGrants(events.resume) }),
+      {
+        path: ['events', 'sensorServiceAccount'],
+        owner: 'the Sensors',
+      },
+    );
     // Under either strategy the Sensor only starts the resumer: it records and resumes, the Sensor cannot.
-    new ScopedServiceAccount(rbac, 'Resumer', { name: events.resumerServiceAccount, grants: RESUMER_GRANTS });
-    new PlayResumerTemplate(chart(PlatformCharts.resumer), 'Resumer', {
-      runtimeImage: config.images.runtime,
-      serviceAccountName: events.resumerServiceAccount,
-      strategy: events.resume,
+    this.origins.record(new ScopedServiceAccount(rbac, 'Resumer', { name: events.resumerServiceAccount, grants: RESUMER_GRANTS }), {
+      path: ['events', 'resumerServiceAccount'],
+      owner: 'the resumer',
     });
+    this.origins.record(
+      new PlayResumerTemplate(chart(PlatformCharts.resumer), 'Resumer', {
+        runtimeImage: config.images.runtime,
+        serviceAccountName: events.resumerServiceAccount,
+        strategy: events.resume,
+      }),
+      { owner: 'the resumer' },
+    );
     const sensors = chart(PlatformCharts.sensors);
     const byGate = new Map<string, GateSensor>();
     for (const gate of this.stages.gates) {
+      const index = this.stages.stages.findIndex((stage) => stage.name === gate.name);
       byGate.set(
         gate.name,
-        new GateSensor(sensors, gate.name, {
-          gate,
-          repositories: config.repositories,
-          agents: config.agents,
-          eventSource,
-          eventBus,
-          serviceAccountName: events.sensorServiceAccount,
-          strategy: events.resume,
-          triggerRetries: events.triggerRetries,
-        }),
+        this.origins.record(
+          new GateSensor(sensors, gate.name, {
+            gate,
+            repositories: config.repositories,
+            agents: config.agents,
+            eventSource,
+            eventBus,
+            serviceAccountName: events.sensorServiceAccount,
+            strategy: events.resume,
+            triggerRetries: events.triggerRetries,
+          }),
+          { path: ['stages', index, 'name'], owner: `gate "${gate.name}"` },
+        ),
       );
     }
-    addRemediation({ config, stages: this.stages, eventSource, eventBus, chart: () => chart(PlatformCharts.remediation) });
+    const remediation = () => this.origins.record(chart(PlatformCharts.remediation), { owner: 'the remediator' });
+    addRemediation({ config, stages: this.stages, eventSource, eventBus, chart: remediation });
     return byGate;
   }
 
@@ -265,26 +305,22 @@ export class AgentPlatform extends Construct {
   private addWorkspaces(chart: Construct): void {
     const sharedAgents = this.stages.agents.filter((agent) => this.sharesWorkspace(agent));
     const isolatedAgents = this.stages.agents.filter((agent) => !this.sharesWorkspace(agent));
-    for (const repository of this.config.repositories) {
-      if (sharedAgents.length > 0) {
-        new WorkspacePvc(chart, `${repository.service}-shared`, {
-          service: repository.service,
-          agent: sharedAgents[0],
-          shared: true,
-          size: this.config.workspace.size,
-          storageClassName: this.config.workspace.storageClass,
-        });
-      }
-      for (const agent of isolatedAgents) {
-        new WorkspacePvc(chart, `${repository.service}-${agent}`, {
-          service: repository.service,
-          agent,
-          shared: false,
-          size: this.config.workspace.size,
-          storageClassName: this.config.workspace.storageClass,
-        });
-      }
-    }
+    this.config.repositories.forEach((repository, index) => {
+      // One scope per repository (services are unique): construct ids of two repositories never clash, even
+      // where their PVC names do, so that the clash is reported at the config, not as a construct id; agent
+      // names are lower case, so none is the shared workspace's id.
+      const scope = this.origins.record(new Construct(chart, repository.service), {
+        path: ['repositories', index, 'service'],
+        owner: `repository "${repository.name}"`,
+      });
+      const common = {
+        service: repository.service,
+        size: this.config.workspace.size,
+        storageClassName: this.config.workspace.storageClass,
+      };
+      if (sharedAgents.length > 0) new WorkspacePvc(scope, 'Shared', { ...common, agent: sharedAgents[0], shared: true });
+      for (const agent of isolatedAgents) new WorkspacePvc(scope, agent, { ...common, agent, shared: false });
+    });
   }
 }
 

@@ -34,7 +34,10 @@ export interface RemediationEntry {
   readonly reviewer: string;
   /** The pull request. */
   readonly url: string;
-  /** The event (review id, pushed commit or delivery): each is recorded once. */
+  /**
+   * The event's GitHub delivery id (`X-GitHub-Delivery`, which the remediation Sensors always pass): GitHub
+   * keeps it when it redelivers, so each event is recorded once.
+   */
   readonly eventId: string;
   /** Where the round's play started; empty when the rounds were exhausted. */
   readonly startStage: string;

@@ -1,8 +1,11 @@
 /**
  * What an event helper (the resumer, the remediator) checks first of an event: that its repository is one
  * of the platform's and its pull request merges into that repository's branch, and how to find the task's
- * play. A Sensor lists no repository (it would grow with them): its events come from the repositories or
- * organizations the EventSource's webhook serves, and the registry decides.
+ * play. The Sensors filter on the repository too, but only as a first sieve kept small whatever the number
+ * of repositories (constructs/events/repository-filter.ts): they name the repositories while that fits a
+ * budget, else their owners, else none, and check the base branch only when every repository has the same
+ * one. So an event of a repository the platform does not run, or into another branch, can get here: the
+ * registry decides.
  *
  * Pure: no cdk8s, no I/O.
  */

@@ -27,7 +27,10 @@ export const remediationEventFields = {
   task: taskIdOrNone('TASK_ID'),
   sender: optionalText('SENDER'),
   prUrl: optionalText('PR_URL'),
-  /** The review id, else the pushed commit, else the delivery. */
+  /**
+   * The GitHub delivery id (`X-GitHub-Delivery`), which the Sensor always passes: the same on a redelivery,
+   * so an event already in the record's remediation history is not handled again.
+   */
   eventId: optionalText('EVENT_ID'),
 };
 

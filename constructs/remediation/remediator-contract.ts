@@ -25,7 +25,7 @@ export type RemediationKind = (typeof RemediationKinds)[keyof typeof Remediation
 
 /**
  * The remediator's parameters, in the order it declares them. `event-id` identifies the event across
- * redeliveries (the review id, else the pushed commit, else the delivery); `event-at` is when it happened
+ * redeliveries (its GitHub delivery id, `X-GitHub-Delivery`, which GitHub keeps when it redelivers); `event-at` is when it happened
  * (a review's `submitted_at`; empty when the event has no such time); `base-branch` is the branch a pull
  * request merges into (empty for a push), which must be the repository's.
  */

@@ -48,14 +48,20 @@ type Node struct {
 	nextIP  int
 	logMu   sync.Mutex
 	ctx     context.Context
-	// hold selects the new pods kept from starting until Release; holdCh closes then.
-	hold   func(*corev1.Pod) bool
-	holdCh chan struct{}
+	// holds are the namespaces' holds (Hold): scenarios running at once in their own namespaces each
+	// hold their own pods.
+	holds map[string]*hold
+}
+
+// hold selects the new pods of a namespace kept from starting until Release; ch closes then.
+type hold struct {
+	match func(*corev1.Pod) bool
+	ch    chan struct{}
 }
 
 // New makes a node that talks to the API server with kc.
 func New(cfg Config, kc kubernetes.Interface) *Node {
-	return &Node{cfg: cfg, kc: kc, runners: map[types.UID]*podRunner{}, nextIP: 2}
+	return &Node{cfg: cfg, kc: kc, runners: map[types.UID]*podRunner{}, nextIP: 2, holds: map[string]*hold{}}
 }
 
 func (n *Node) logf(format string, args ...any) {
@@ -275,35 +281,43 @@ func (n *Node) ContainerLog(ns, name, ctr string) (string, error) {
 // HeldMessage is the waiting message of a held pod's containers.
 const HeldMessage = "held by the scenario"
 
-// Hold keeps every new pod that match selects in ContainerCreating until Release, as a slow or busy node
-// would: a scenario uses it to make a step happen before a pod of the play has started.
-func (n *Node) Hold(match func(*corev1.Pod) bool) {
+// Hold keeps every new pod of namespace ns that match selects in ContainerCreating until Release, as a
+// slow or busy node would: a scenario uses it to make a step happen before a pod of the play has started.
+func (n *Node) Hold(ns string, match func(*corev1.Pod) bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.releaseLocked()
-	n.hold, n.holdCh = match, make(chan struct{})
+	n.releaseLocked(ns)
+	n.holds[ns] = &hold{match: match, ch: make(chan struct{})}
 }
 
-// Release lets the held pods start.
-func (n *Node) Release() {
+// Release lets the held pods of namespace ns start.
+func (n *Node) Release(ns string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.releaseLocked()
+	n.releaseLocked(ns)
 }
 
-func (n *Node) releaseLocked() {
-	if n.holdCh != nil {
-		close(n.holdCh)
+// Holding tells whether pods of namespace ns are being held (a held pod of a namespace not holding any
+// more is about to start).
+func (n *Node) Holding(ns string) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.holds[ns] != nil
+}
+
+func (n *Node) releaseLocked(ns string) {
+	if h := n.holds[ns]; h != nil {
+		close(h.ch)
+		delete(n.holds, ns)
 	}
-	n.hold, n.holdCh = nil, nil
 }
 
 // held gives the channel a pod waits on before it starts, or nil when the pod is not held.
 func (n *Node) held(pod *corev1.Pod) <-chan struct{} {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.hold != nil && n.hold(pod) {
-		return n.holdCh
+	if h := n.holds[pod.Namespace]; h != nil && h.match(pod) {
+		return h.ch
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 import { App } from 'cdk8s';
 import type { PlatformConfig } from '../../constructs/model/config-schema';
 import { AgentPlatform } from '../../constructs/platform/agent-platform';
+import { ProblemsError } from '../../constructs/model/problems-error';
 import { synthesizeApp } from './synthesize-app';
 import type { ManifestFiles } from './generated-files';
 import { SynthError } from './synth-error';
@@ -19,7 +20,8 @@ export function synthesizePlatform(config: PlatformConfig): ManifestFiles {
   try {
     new AgentPlatform(app, 'platform', { config });
   } catch (error) {
-    throw new SynthError([(error as Error).message]);
+    // A list of problems (a config, the names of what was built) stays one line each.
+    throw new SynthError(error instanceof ProblemsError ? error.problems : [(error as Error).message]);
   }
   return synthesizeApp(app);
 }

@@ -93,11 +93,27 @@ function mergedReport(reports: readonly ValidationReport[]): ValidationReport {
 export function validatePlatform(scope: IConstruct, options: ValidatePlatformOptions = {}): void {
   const onWarning = options.onWarning ?? ((line: string) => process.stderr.write(`${line}\n`));
   const carrier = scope.node.tryFindChild(VALIDATION_ID) ?? new Construct(scope, VALIDATION_ID);
+  const check = (): string[] => {
+    const report = validateCharts(scope, options.catalog);
+    for (const finding of report.findings) if (finding.severity === 'warning') onWarning(`warning: ${formatFinding(finding)}`);
+    return report.findings.filter((finding) => finding.severity === 'error').map(formatFinding);
+  };
+  let kept: { readonly constructs: number; readonly errors: string[] } | undefined;
   carrier.node.addValidation({
+    // cdk8s runs every validation of the app again for each chart it writes (`Chart.toJson` calls
+    // `App._synthChart`, which validates the whole app): the default platform's 14 charts checked it 15
+    // times, half of what validatePlatform cost, and printed each warning 15 times. One synthesis checks it
+    // once: the errors are kept until the synthesis (one synchronous run) is over, and only while the app
+    // holds as many constructs as when it was checked.
     validate: () => {
-      const report = validateCharts(scope, options.catalog);
-      for (const finding of report.findings) if (finding.severity === 'warning') onWarning(`warning: ${formatFinding(finding)}`);
-      return report.findings.filter((finding) => finding.severity === 'error').map(formatFinding);
+      const constructs = scope.node.findAll().length;
+      if (kept === undefined || kept.constructs !== constructs) {
+        kept = { constructs, errors: check() };
+        queueMicrotask(() => {
+          kept = undefined;
+        });
+      }
+      return kept.errors;
     },
   });
 }

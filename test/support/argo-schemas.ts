@@ -12,8 +12,6 @@
  * (CI has it, a user's clone does not): tests that read it use `describeWithUpstream`, which skips them
  * with the reason when it is absent.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import * as path from 'node:path';
 import { describe } from 'vitest';
 import { CORPUS_GROUP_PREFIX, GOLDEN_FILES, readGolden } from '../oracle-golden-files';
 import { isDnsLabel, isDnsSubdomain } from '../../constructs/model/naming';
@@ -22,11 +20,9 @@ import { CrdSchema } from '../../src/validate/schema/crd-schema';
 import { problemLine, type SchemaProblem } from '../../src/validate/schema/schema-problem';
 import { isUntypedRecord as isRecord } from '../../src/is-record';
 
-/** The upstream Argo files and example corpus: `../shared/argo/` beside the project root. */
-export const ARGO_SCHEMAS_DIR = path.resolve(__dirname, '../../../shared/argo');
+import { ARGO_SCHEMAS_DIR, HAS_UPSTREAM_ARGO, yamlFilesUnder } from './upstream-argo';
 
-/** Whether the upstream files are there (CI: always; a user's clone: no). */
-export const HAS_UPSTREAM_ARGO = existsSync(path.join(ARGO_SCHEMAS_DIR, 'argoproj.io_workflows.yaml'));
+export { ARGO_SCHEMAS_DIR, HAS_UPSTREAM_ARGO } from './upstream-argo';
 
 /** Why upstream tests are skipped, said in their title. */
 export const UPSTREAM_SKIP_REASON = 'skipped: ../shared/argo/ (the upstream Argo files and example corpus) is not beside this clone';
@@ -56,9 +52,7 @@ export function upstreamCorpusFiles(directory: string, options: { recursive: boo
 }
 
 function filesOnDisk(directory: string, recursive: boolean): string[] {
-  return readdirSync(path.join(ARGO_SCHEMAS_DIR, directory), { recursive, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.yaml'))
-    .map((file) => `${directory}/${file.split(path.sep).join('/')}`);
+  return yamlFilesUnder(`${ARGO_SCHEMAS_DIR}/${directory}`, { recursive }).map((file) => `${directory}/${file}`);
 }
 
 function filesArgoAnswered(directory: string, recursive: boolean): string[] {

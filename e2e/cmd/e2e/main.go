@@ -38,6 +38,8 @@ func run(args []string) error {
 	noBuild := fs.Bool("no-build", false, "run: use the programs already built")
 	bare := fs.Bool("bare", false, "up: the control plane and the process node only")
 	noEvents := fs.Bool("no-events", false, "up: without Argo Events")
+	bin := fs.String("bin", "", "build: where to write the programs (default: the e2e folder's .bin)")
+	parallel := fs.Int("parallel", 1, "run: how many scenarios run at once, each in a namespace of its own")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -55,7 +57,15 @@ func run(args []string) error {
 	defer stop()
 	switch args[0] {
 	case "build":
-		return programs.Build(dir, binDir, os.Stdout)
+		if *bin != "" {
+			binDir = *bin
+		}
+		t0 := time.Now()
+		if err := programs.Build(dir, binDir, os.Stdout); err != nil {
+			return err
+		}
+		fmt.Printf("programs built in %s\n", time.Since(t0).Round(time.Second))
+		return nil
 	case "up":
 		c, err := cluster.Start(ctx, cluster.Options{E2EDir: dir, BinDir: binDir, RunDir: runDir, Self: self, Log: os.Stdout, Bare: *bare, NoEvents: *noEvents})
 		if err != nil {
@@ -74,7 +84,7 @@ func run(args []string) error {
 			}
 			fmt.Printf("programs built in %s\n", time.Since(t0).Round(time.Second))
 		}
-		return runScenarios(ctx, runOptions{repoDir: filepath.Dir(dir), e2eDir: dir, binDir: binDir, runDir: runDir, self: self, only: fs.Args(), log: os.Stdout})
+		return runScenarios(ctx, runOptions{repoDir: filepath.Dir(dir), e2eDir: dir, binDir: binDir, runDir: runDir, self: self, only: fs.Args(), log: os.Stdout, parallel: *parallel})
 	}
 	return fmt.Errorf("unknown command %q", args[0])
 }

@@ -51,6 +51,8 @@ type runOptions struct {
 	repoDir, e2eDir, binDir, runDir, self string
 	only                                  []string
 	log                                   io.Writer
+	// parallel is how many scenarios run at once, each in a namespace of its own (a slot).
+	parallel int
 }
 
 func loadEntries(file string) ([]entry, error) {
@@ -91,30 +93,28 @@ func runScenarios(ctx context.Context, o runOptions) error {
 	if err != nil {
 		return err
 	}
+	var chosen []entry
+	for _, e := range entries {
+		if selected(e, o.only) {
+			chosen = append(chosen, e)
+		}
+	}
+	slots, err := planSlots(o, min(max(o.parallel, 1), max(len(chosen), 1)))
+	if err != nil {
+		return err
+	}
 	t0 := time.Now()
-	c, err := cluster.Start(ctx, cluster.Options{E2EDir: o.e2eDir, BinDir: o.binDir, RunDir: o.runDir, Self: o.self, Log: o.log})
+	c, err := cluster.Start(ctx, cluster.Options{E2EDir: o.e2eDir, BinDir: o.binDir, RunDir: o.runDir, Self: o.self, Log: o.log, Buses: len(slots)})
 	if err != nil {
 		return err
 	}
 	defer c.Stop()
 	fmt.Fprintf(o.log, "cluster up in %s\n", time.Since(t0).Round(time.Second))
-	var results []result
-	for _, e := range entries {
-		if !selected(e, o.only) {
-			continue
-		}
-		start := time.Now()
-		res := runOne(ctx, c, o, e)
-		res.Seconds = int(time.Since(start).Seconds())
-		results = append(results, res)
-		fmt.Fprintf(o.log, "%s: passed=%v in %ds %s\n", res.Name, res.Passed, res.Seconds, res.Error)
-		for _, d := range append(append([]string{}, res.Diff...), res.Refused...) {
-			fmt.Fprintf(o.log, "  %s\n", d)
-		}
-		if ctx.Err() != nil {
-			break
-		}
+	for i := range slots {
+		slots[i].bus = c.Buses[i]
 	}
+	results := runAll(ctx, c, o, slots, chosen)
+	fmt.Fprintf(o.log, "%d scenario(s) in %s, %d at once\n", len(results), time.Since(t0).Round(time.Second), len(slots))
 	b, _ := json.MarshalIndent(results, "", "  ")
 	_ = os.WriteFile(filepath.Join(o.runDir, "results.json"), b, 0o644)
 	printTable(os.Stdout, results)
@@ -132,7 +132,7 @@ func runScenarios(ctx context.Context, o runOptions) error {
 	return nil
 }
 
-func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, e entry) result {
+func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, sl slot, e entry) result {
 	res := result{Name: e.Name, Expect: e.Expect}
 	fail := func(err error) result {
 		res.Error = err.Error()
@@ -144,28 +144,27 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, e entry) resu
 		return fail(err)
 	}
 	sc.Name = e.Name
-	platformDir := filepath.Join(o.repoDir, "dist-manifests")
 	config := ""
 	if e.Config != "" {
 		config = filepath.Join(o.repoDir, e.Config)
-		platformDir = filepath.Join(o.runDir, "platforms", e.Name)
-		if err := platform.Synth(o.repoDir, config, platformDir); err != nil {
-			return fail(err)
-		}
+	}
+	platformDir, err := sl.platform(o, e.Name, config)
+	if err != nil {
+		return fail(err)
 	}
 	sim, err := scenario.Simulate(ctx, o.repoDir, scenarioFile, config)
 	if err != nil {
 		return fail(err)
 	}
 	res.Simulator = sim
-	stub, err := install(ctx, c, platformDir, o.log)
+	stub, err := install(ctx, c, sl, platformDir, o.log)
 	if err != nil {
 		return fail(err)
 	}
 	stubCtx, stopStub := context.WithCancel(ctx)
 	defer stopStub()
 	go stub.Run(stubCtx)
-	inj, err := faults.Start(ctx, c.Client.Kube, c.CP.PKI.NodeCert, c.CP.PKI.NodeKey, c.CP.PKI.CACert, stub.Namespace)
+	inj, err := faults.Start(ctx, c.Client.Kube, c.CP.PKI.NodeCert, c.CP.PKI.NodeKey, c.CP.PKI.CACert, stub.Namespace, sl.faultsAddr)
 	if err != nil {
 		return fail(fmt.Errorf("fault injector: %w", err))
 	}
@@ -173,13 +172,15 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, e entry) resu
 	env := scenario.Env{
 		Client: c.Client, Node: c.Node, Stub: stub, Namespace: stub.Namespace, RepoDir: o.repoDir, Log: o.log,
 		Kubeconfig: c.CP.AdminKubeconfig, Config: config,
-		Quiet: 7 * time.Second, StepLimit: 8 * time.Minute, Faults: inj, Hold: e.Hold,
+		Quiet: quiet, StepLimit: 8 * time.Minute, Faults: inj, Hold: e.Hold, Bus: sl.bus.Monitor,
 	}
 	runner := scenario.NewRunner(env, sc)
 	auditLog := &audit.Reader{Path: c.CP.AuditLog}
 	auditLog.Skip()
 	real, err := runner.Run(ctx)
 	res.Notes = runner.Notes
+	// The API server writes its audit log in batches at most a second apart (--audit-log-batch-max-wait).
+	time.Sleep(auditFlush)
 	if refused, aerr := auditLog.Refusals(stub.Namespace); aerr == nil {
 		res.Refused = refused
 	}
@@ -206,7 +207,7 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, e entry) resu
 
 // install applies a platform into a clean namespace: what earlier scenarios left (plays, CodeRuns,
 // progress records) is deleted first; the platform's own objects are (re)applied.
-func install(ctx context.Context, c *cluster.Cluster, dir string, log io.Writer) (*coderun.Stub, error) {
+func install(ctx context.Context, c *cluster.Cluster, sl slot, dir string, log io.Writer) (*coderun.Stub, error) {
 	objs, err := kube.ReadObjects(dir)
 	if err != nil {
 		return nil, err
@@ -216,7 +217,10 @@ func install(ctx context.Context, c *cluster.Cluster, dir string, log io.Writer)
 		return nil, fmt.Errorf("%s: the harness runs a platform of one namespace; it names %v", dir, nss)
 	}
 	ns := nss[0]
-	if err := platform.Prepare(ctx, c.Client, ns, "nats://"+cluster.NATSAddress); err != nil {
+	if ns != sl.namespace {
+		return nil, fmt.Errorf("%s: the platform's namespace is %s, its slot's %s", dir, ns, sl.namespace)
+	}
+	if err := platform.Prepare(ctx, c.Client, ns, "nats://"+sl.bus.Address); err != nil {
 		return nil, err
 	}
 	if err := clean(ctx, c.Client, ns); err != nil {

@@ -9,20 +9,38 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"cdk8s-agent-play/e2e/internal/controlplane"
+	"cdk8s-agent-play/e2e/internal/eventbus"
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/internal/proc"
 	"cdk8s-agent-play/e2e/internal/upstream"
 	"cdk8s-agent-play/e2e/node"
 )
 
-// NATSAddress is the event bus's NATS server (TLS, JetStream), on the host, forwarded into each pod.
-const NATSAddress = "127.0.0.1:4222"
+// Bus is one NATS server (TLS, JetStream) on the host, forwarded into every pod: the event bus of one
+// namespace. Argo Events names its JetStream stream "default" whatever the EventBus
+// (pkg/apis/events/v1alpha1/const.go, JetStreamStreamName), and its subjects by EventSource and event, so
+// two namespaces on one server would receive each other's events: each namespace run at once gets a
+// server of its own.
+type Bus struct {
+	// Address is where pods reach it (host:port).
+	Address string
+	// Monitor reads its JetStream state (the Sensors' consumers).
+	Monitor *eventbus.Monitor
+	proc    *proc.Process
+}
+
+// natsPort and natsMonitorPort are the first bus's ports; bus i takes the port i above each.
+const (
+	natsPort        = 4222
+	natsMonitorPort = 8222
+)
 
 // Options says where things are.
 type Options struct {
@@ -34,15 +52,18 @@ type Options struct {
 	Bare bool
 	// NoEvents skips Argo Events.
 	NoEvents bool
+	// Buses is how many event buses to start (one per namespace run at once; at least one).
+	Buses int
 }
 
 // Cluster is a running local cluster.
 type Cluster struct {
-	CP       *controlplane.ControlPlane
-	Node     *node.Node
-	Client   *kube.Client
+	CP     *controlplane.ControlPlane
+	Node   *node.Node
+	Client *kube.Client
+	// Buses are the event buses, one per namespace run at once.
+	Buses    []*Bus
 	opts     Options
-	nats     *proc.Process
 	stopNode context.CancelFunc
 	nodeDone chan struct{}
 }
@@ -79,14 +100,14 @@ func Start(ctx context.Context, o Options) (cl *Cluster, err error) {
 	if c.Client, err = kube.NewClient(c.CP.AdminKubeconfig); err != nil {
 		return nil, err
 	}
-	natsStore := filepath.Join(o.RunDir, "nats")
-	_ = os.RemoveAll(natsStore)
-	c.nats, err = proc.Start("nats-server", filepath.Join(o.BinDir, "nats-server"), []string{
-		"--addr", "127.0.0.1", "--port", "4222", "--jetstream", "--store_dir", natsStore,
-		"--tls", "--tlscert", c.CP.PKI.ServingCert, "--tlskey", c.CP.PKI.ServingKey,
-	}, nil, c.CP.LogDir, filepath.Join(o.RunDir, "pids"))
-	if err != nil {
-		return nil, err
+	hostServices := []string{"127.0.0.1:6443"}
+	for i := range max(o.Buses, 1) {
+		b, err := startBus(c.CP, o.BinDir, o.RunDir, i)
+		if err != nil {
+			return nil, err
+		}
+		c.Buses = append(c.Buses, b)
+		hostServices = append(hostServices, b.Address)
 	}
 	images, err := node.LoadImageTable(filepath.Join(o.E2EDir, "images.yaml"), o.BinDir, o.E2EDir)
 	if err != nil {
@@ -99,7 +120,7 @@ func Start(ctx context.Context, o Options) (cl *Cluster, err error) {
 	n := node.New(node.Config{
 		Name: "process-node", RunDir: o.RunDir, LogDir: c.CP.LogDir,
 		ServingCert: c.CP.PKI.NodeCert, ServingKey: c.CP.PKI.NodeKey, Port: controlplane.KubeletPort,
-		Images: images, Self: o.Self, HostServices: []string{"127.0.0.1:6443", NATSAddress}, Log: nodeLog,
+		Images: images, Self: o.Self, HostServices: hostServices, Log: nodeLog,
 	}, c.Client.Kube)
 	c.Node = n
 	nodeCtx, cancel := context.WithCancel(context.Background())
@@ -121,19 +142,55 @@ func Start(ctx context.Context, o Options) (cl *Cluster, err error) {
 	if o.Bare {
 		return c, nil
 	}
-	p := upstream.Paths{E2EDir: o.E2EDir, Kubectl: filepath.Join(o.BinDir, "kubectl")}
-	if err := upstream.InstallArgoWorkflows(ctx, c.Client, p); err != nil {
-		return nil, fmt.Errorf("argo workflows: %w", err)
+	// The two installs are independent: at once, each applying its CRDs (which the API server takes some
+	// seconds each to serve) and waiting for its controller's pod.
+	p := upstream.Paths{E2EDir: o.E2EDir}
+	installs := map[string]func(context.Context, *kube.Client, upstream.Paths) error{"argo workflows": upstream.InstallArgoWorkflows}
+	if !o.NoEvents {
+		installs["argo events"] = upstream.InstallArgoEvents
 	}
-	c.logf("argo workflows controller running (%s)", time.Since(t0).Round(time.Second))
-	if o.NoEvents {
-		return c, nil
+	errs := make(chan error, len(installs))
+	for name, install := range installs {
+		go func() {
+			if err := install(ctx, c.Client, p); err != nil {
+				errs <- fmt.Errorf("%s: %w", name, err)
+				return
+			}
+			c.logf("%s controller running (%s)", name, time.Since(t0).Round(time.Second))
+			errs <- nil
+		}()
 	}
-	if err := upstream.InstallArgoEvents(ctx, c.Client, p); err != nil {
-		return nil, fmt.Errorf("argo events: %w", err)
+	var first error
+	for range installs {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
 	}
-	c.logf("argo events controller running (%s)", time.Since(t0).Round(time.Second))
+	if first != nil {
+		return nil, first
+	}
 	return c, nil
+}
+
+// startBus starts bus i: a NATS server with JetStream and TLS (the API server's serving certificate), and
+// its monitoring endpoint (/jsz) on the host only.
+func startBus(cp *controlplane.ControlPlane, binDir, runDir string, i int) (*Bus, error) {
+	name := "nats-server"
+	if i > 0 {
+		name = fmt.Sprintf("nats-server-%d", i)
+	}
+	store := filepath.Join(runDir, name)
+	_ = os.RemoveAll(store)
+	port, monitor := natsPort+i, natsMonitorPort+i
+	p, err := proc.Start(name, filepath.Join(binDir, "nats-server"), []string{
+		"--addr", "127.0.0.1", "--port", strconv.Itoa(port), "--jetstream", "--store_dir", store,
+		"--http_port", strconv.Itoa(monitor),
+		"--tls", "--tlscert", cp.PKI.ServingCert, "--tlskey", cp.PKI.ServingKey,
+	}, nil, cp.LogDir, filepath.Join(runDir, "pids"))
+	if err != nil {
+		return nil, err
+	}
+	return &Bus{Address: fmt.Sprintf("127.0.0.1:%d", port), Monitor: eventbus.NewMonitor(fmt.Sprintf("http://127.0.0.1:%d", monitor)), proc: p}, nil
 }
 
 // waitControllers waits for the controller manager's first work: the default service account and the
@@ -164,8 +221,8 @@ func (c *Cluster) Stop() {
 		}
 	}
 	node.CleanNetns()
-	if c.nats != nil {
-		c.nats.Stop(5 * time.Second)
+	for _, b := range c.Buses {
+		b.proc.Stop(5 * time.Second)
 	}
 	if c.CP != nil {
 		c.CP.Stop()

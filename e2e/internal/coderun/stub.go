@@ -35,15 +35,6 @@ type Stub struct {
 	seen     map[string]*Record
 	order    []string
 	mostLive int
-	finished time.Time
-}
-
-// SinceFinish is how long ago the stub last ended a CodeRun: the play's pod waiting on it polls every
-// 5 s (argoexec resource, RESOURCE_STATE_CHECK_INTERVAL), so nothing moves for that long.
-func (s *Stub) SinceFinish() time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return time.Since(s.finished)
 }
 
 // Record is what the stub saw of one CodeRun.
@@ -139,7 +130,8 @@ func Terminal(phase string) bool {
 	return phase == "Succeeded" || phase == "Failed" || phase == "Cancelled"
 }
 
-// Run marks every new CodeRun Running until ctx ends (polling: the stub has no need to be quick).
+// Run marks every new CodeRun Running until ctx ends (polling every 200 ms: a scenario step waits while
+// a CodeRun is not marked).
 func (s *Stub) Run(ctx context.Context) {
 	for {
 		// The CodeRuns first: one gone from this list whose play is gone from the later list of Workflows
@@ -164,7 +156,7 @@ func (s *Stub) Run(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(500 * time.Millisecond):
+		case <-time.After(200 * time.Millisecond):
 		}
 	}
 }
@@ -207,9 +199,6 @@ func (s *Stub) Finish(ctx context.Context, selector, phase, message string) ([]s
 		}
 		names = append(names, live[i].GetName())
 	}
-	s.mu.Lock()
-	s.finished = time.Now()
-	s.mu.Unlock()
 	return names, nil
 }
 

@@ -21,10 +21,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 )
 
-const (
-	addr        = "127.0.0.1:10260"
-	webhookName = "e2e-trigger-faults"
-)
+// webhookPrefix begins the name of each namespace's webhook registration.
+const webhookPrefix = "e2e-trigger-faults-"
 
 // Injector is the webhook.
 type Injector struct {
@@ -37,8 +35,9 @@ type Injector struct {
 	srv     *http.Server
 }
 
-// Start serves the webhook and registers it for Workflow creations in namespace ns.
-func Start(ctx context.Context, kc kubernetes.Interface, certFile, keyFile, caFile, ns string) (*Injector, error) {
+// Start serves the webhook at addr (host:port, on the host) and registers it for Workflow creations in
+// namespace ns (one registration per namespace: scenarios run at once in namespaces of their own).
+func Start(ctx context.Context, kc kubernetes.Interface, certFile, keyFile, caFile, ns, addr string) (*Injector, error) {
 	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
 	if err != nil {
 		return nil, err
@@ -60,6 +59,7 @@ func Start(ctx context.Context, kc kubernetes.Interface, certFile, keyFile, caFi
 	ignore := admissionregv1.Ignore
 	none := admissionregv1.SideEffectClassNone
 	timeout := int32(5)
+	webhookName := webhookPrefix + ns
 	cfg := &admissionregv1.ValidatingWebhookConfiguration{
 		ObjectMeta: metav1.ObjectMeta{Name: webhookName},
 		Webhooks: []admissionregv1.ValidatingWebhook{{

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"cdk8s-agent-play/e2e/internal/coderun"
+	"cdk8s-agent-play/e2e/internal/eventbus"
 	"cdk8s-agent-play/e2e/internal/faults"
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/node"
@@ -36,7 +37,7 @@ type Env struct {
 	// Config is the scenario's agent-play config ("": the embedded default, as dist-manifests/).
 	Config string
 	Log    io.Writer
-	// Quiet is how long nothing may change for the cluster to count as settled after a step.
+	// Quiet is how long nothing may change, once the cluster is at rest, for a step to count as settled.
 	Quiet time.Duration
 	// StepLimit bounds the wait for a step to settle.
 	StepLimit time.Duration
@@ -44,6 +45,8 @@ type Env struct {
 	Faults *faults.Injector
 	// Hold, when set, keeps some pods of the plays from starting until a step has settled.
 	Hold *Hold
+	// Bus tells when the Sensors have handled every event (nil: the quiet window alone).
+	Bus *eventbus.Monitor
 }
 
 // Hold keeps the pods whose Argo node name (annotation workflows.argoproj.io/node-name) matches NodeName
@@ -95,15 +98,15 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		if err != nil {
 			return nil, fmt.Errorf("hold.nodeName: %w", err)
 		}
-		r.env.Node.Hold(func(p *corev1.Pod) bool { return match.MatchString(p.Annotations["workflows.argoproj.io/node-name"]) })
-		defer r.env.Node.Release()
+		r.env.Node.Hold(r.env.Namespace, func(p *corev1.Pod) bool { return match.MatchString(p.Annotations["workflows.argoproj.io/node-name"]) })
+		defer r.env.Node.Release(r.env.Namespace)
 	}
 	for _, p := range r.sc.Plays {
 		if _, err := r.createPlay(ctx, p.Repository, p.Task, p.Stage, p.Parameters); err != nil {
 			return nil, err
 		}
 	}
-	if err := r.settle(ctx, "the plays of the scenario", r.env.Quiet, time.Time{}); err != nil {
+	if err := r.settle(ctx, "the plays of the scenario", r.env.Quiet); err != nil {
 		return nil, err
 	}
 	for i, st := range r.sc.Steps {
@@ -112,13 +115,9 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		if err := r.step(ctx, i, st); err != nil {
 			return nil, fmt.Errorf("%s: %w", st.Describe(i), err)
 		}
-		var notBefore time.Time
-		if st.TriggerFailures > 0 {
-			// A Sensor retries a refused trigger after 5 s, 10 s, ... (its retryStrategy): nothing
-			// changes meanwhile, so the step is not over before the retries can have happened.
-			notBefore = time.Now().Add(40 * time.Second)
-		}
-		err := r.settle(ctx, st.Describe(i), r.env.Quiet, notBefore)
+		// A Sensor retries a refused trigger after 5 s, 10 s, ... (its retryStrategy) before it acknowledges
+		// the event: the event bus shows it being handled until then (settle).
+		err := r.settle(ctx, st.Describe(i), r.env.Quiet)
 		if st.TriggerFailures > 0 && r.env.Faults != nil {
 			r.note("step %d: %d trigger attempt(s) refused as triggerFailures %d asks", i, r.env.Faults.Refused, st.TriggerFailures)
 			r.env.Faults.Disarm()
@@ -128,8 +127,8 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		}
 		if h := r.env.Hold; h != nil && h.Until == i {
 			r.logf("the held pods start")
-			r.env.Node.Release()
-			if err := r.settle(ctx, "the held pods", r.env.Quiet, time.Time{}); err != nil {
+			r.env.Node.Release(r.env.Namespace)
+			if err := r.settle(ctx, "the held pods", r.env.Quiet); err != nil {
 				return nil, err
 			}
 		}

@@ -14,87 +14,117 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"sigs.k8s.io/yaml"
+
 	"cdk8s-agent-play/e2e/internal/coderun"
+	"cdk8s-agent-play/e2e/internal/eventbus"
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/node"
 )
 
-// settle waits until the namespace is quiet: for env.Quiet no Workflow, pod, CodeRun or ConfigMap
-// changed, no pod is pending, no Workflow waits to be picked up or sits in a retry's back-off. Then
-// every play waits on something outside (a gate, an agent) or has ended.
-func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration, notBefore time.Time) error {
-	deadline := time.Now().Add(r.env.StepLimit)
+// settle waits until the namespace is at rest: nothing is at work that will change the cluster without
+// something from outside (a delivery, an agent, a deletion): every live Workflow waits at a gate or on a
+// running CodeRun, or has ended (restingWorkflow), no pod is pending, starting or being deleted, no pod of
+// a play runs but those waiting on a live CodeRun (restingPod), the controller has taken in every pod that
+// ended, the garbage collector has nothing left of a deleted Workflow, the stub has marked every CodeRun,
+// and the Sensors have handled every event on the bus (eventbus). Each of these is read from the cluster,
+// so the wait ends as soon as the cluster is at rest. What no condition covers (a controller between
+// reading a change and writing its answer) is covered by the quiet window: the cluster must also have
+// stayed the same (no Workflow, pod, CodeRun or ConfigMap changed) for quiet.
+func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration) error {
+	start := time.Now()
+	deadline := start.Add(r.env.StepLimit)
 	last, since := "", time.Now()
+	lastBusy := ""
 	for {
 		fp, busy, err := r.fingerprint(ctx)
 		if err != nil {
 			return err
 		}
-		if busy == "" && time.Now().Before(notBefore) {
-			busy = "the Sensors may still retry a refused trigger"
-		}
 		if fp != last || busy != "" {
 			last, since = fp, time.Now()
+			if busy != "" {
+				lastBusy = busy
+			}
 		}
 		if time.Since(since) >= quiet {
+			r.logf("settled after %s: active %s (last busy: %s), then quiet %s", time.Since(start).Round(100*time.Millisecond),
+				since.Sub(start).Round(100*time.Millisecond), lastBusy, time.Since(since).Round(100*time.Millisecond))
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("after %s: the cluster did not settle within %s (%s)", what, r.env.StepLimit, busy)
+			if busy == "" {
+				busy = "the cluster kept changing"
+			}
+			return fmt.Errorf("after %s: the cluster did not come to rest within %s (%s)", what, r.env.StepLimit, busy)
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(500 * time.Millisecond):
+		case <-time.After(250 * time.Millisecond):
 		}
 	}
 }
 
+// fingerprint lists the namespace's Workflows, pods, CodeRuns and ConfigMaps: what they say (to see a
+// change) and the first reason found why the namespace is not at rest ("" when it is).
 func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	ns := r.env.Namespace
 	var parts []string
-	busy := ""
+	var busy []string
 	wfs, err := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return "", "", err
 	}
 	uids := map[string]string{}
+	live := map[string]bool{}
 	created := map[string]time.Time{}
-	for _, w := range wfs.Items {
+	nodes := map[string]map[string]any{}
+	for i := range wfs.Items {
+		w := &wfs.Items[i]
 		uids[w.GetName()] = string(w.GetUID())
+		live[string(w.GetUID())] = true
 		created[string(w.GetUID())] = w.GetCreationTimestamp().Time
-		parts = append(parts, "wf/"+w.GetName()+"/"+workflowState(&w))
-		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
-		if phase == "" && w.GetDeletionTimestamp() == nil {
-			busy = "workflow " + w.GetName() + " not picked up yet"
+		parts = append(parts, "wf/"+w.GetName()+"/"+workflowState(w))
+		if b := restingWorkflow(w); b != "" {
+			busy = append(busy, "workflow "+w.GetName()+" "+b)
 		}
-		if phase == "Running" {
-			if b := backingOff(&w); b != "" {
-				busy = "workflow " + w.GetName() + ": " + b
-			}
+		if w.GetDeletionTimestamp() == nil {
+			n, _, _ := unstructured.NestedMap(w.Object, "status", "nodes")
+			nodes[w.GetName()] = n
+		}
+	}
+	crs, err := r.env.Client.Dynamic.Resource(coderun.Resource).Namespace(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return "", "", err
+	}
+	crPhase := map[string]string{}
+	for i := range crs.Items {
+		c := &crs.Items[i]
+		parts = append(parts, "cr/"+c.GetName()+"/"+c.GetResourceVersion())
+		phase, _, _ := unstructured.NestedString(c.Object, "status", "phase")
+		crPhase[c.GetName()] = phase
+		switch {
+		case c.GetDeletionTimestamp() != nil:
+			busy = append(busy, "CodeRun "+c.GetName()+" being deleted")
+		case phase == "":
+			busy = append(busy, "CodeRun "+c.GetName()+" not marked Running by the stub yet")
+		case orphan(c.GetOwnerReferences(), live):
+			busy = append(busy, "CodeRun "+c.GetName()+" of a deleted Workflow not collected yet")
 		}
 	}
 	pods, err := r.env.Client.Kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return "", "", err
 	}
-	for _, p := range pods.Items {
-		r.notePredecessorPod(&p, uids)
-		r.noteRevision(&p, created)
+	holding := r.env.Node.Holding(ns)
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		r.notePredecessorPod(p, uids)
+		r.noteRevision(p, created)
 		parts = append(parts, "pod/"+p.Name+"/"+p.ResourceVersion)
-		if (p.Status.Phase == "Pending" && !heldPod(&p)) || p.DeletionTimestamp != nil {
-			busy = "pod " + p.Name + " " + string(p.Status.Phase)
-		}
-		// A running pod of a Workflow is at work, unless it is a resource template's (argoexec
-		// resource: waiting on a CodeRun or a child Workflow, which only the outside moves).
-		if _, ok := p.Labels["workflows.argoproj.io/workflow"]; ok && p.Status.Phase == "Running" && p.DeletionTimestamp == nil && !resourcePod(&p) {
-			busy = "pod " + p.Name + " running"
-		}
-	}
-	crs, err := r.env.Client.Dynamic.Resource(coderun.Resource).Namespace(ns).List(ctx, metav1.ListOptions{})
-	if err == nil {
-		for _, c := range crs.Items {
-			parts = append(parts, "cr/"+c.GetName()+"/"+c.GetResourceVersion())
+		if b := restingPod(p, nodes, crPhase, live, holding); b != "" {
+			busy = append(busy, "pod "+p.Name+" "+b)
 		}
 	}
 	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
@@ -104,11 +134,189 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	for _, c := range cms.Items {
 		parts = append(parts, "cm/"+c.Name+"/"+c.ResourceVersion)
 	}
-	if d := r.env.Stub.SinceFinish(); d < 12*time.Second {
-		busy = "a CodeRun ended " + d.Round(time.Second).String() + " ago: its play polls every 5 s"
+	if len(busy) == 0 && r.env.Bus != nil {
+		durables, err := r.sensorDurables(ctx)
+		if err != nil {
+			return "", "", err
+		}
+		b, err := r.env.Bus.InFlight(ctx, durables)
+		if err != nil {
+			return "", "", err
+		}
+		if b != "" {
+			busy = append(busy, b)
+		}
 	}
 	sort.Strings(parts)
-	return strings.Join(parts, ","), busy, nil
+	sort.Strings(busy)
+	return strings.Join(parts, ","), strings.Join(busy, "; "), nil
+}
+
+// restingWorkflow tells why a Workflow is not at rest ("" when it is): not picked up by the controller
+// yet, or running with no step that waits on the outside (between two steps, or a retry backing off).
+func restingWorkflow(w *unstructured.Unstructured) string {
+	if w.GetDeletionTimestamp() != nil {
+		return "being deleted"
+	}
+	phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
+	switch phase {
+	case "":
+		return "not picked up by the controller yet"
+	case "Running":
+	default:
+		return ""
+	}
+	if b := backingOff(w); b != "" {
+		return b
+	}
+	nodes, _, _ := unstructured.NestedMap(w.Object, "status", "nodes")
+	for _, v := range nodes {
+		n, _ := v.(map[string]any)
+		switch n["type"] {
+		case "Pod", "Container", "Suspend", "HTTP", "Plugin":
+			if n["phase"] == "Pending" || n["phase"] == "Running" {
+				return ""
+			}
+		}
+	}
+	return "running with no step at work or waiting: the controller has its next step to take"
+}
+
+// restingPod tells why a pod is not at rest ("" when it is). nodes are the live Workflows' nodes by
+// Workflow name, crPhase the CodeRuns' phases by name, live the UIDs of the Workflows that exist; holding
+// tells whether the node holds pods of the namespace (Env.Hold).
+func restingPod(p *corev1.Pod, nodes map[string]map[string]any, crPhase map[string]string, live map[string]bool, holding bool) string {
+	if p.DeletionTimestamp != nil {
+		return "being deleted"
+	}
+	if orphan(p.OwnerReferences, live) {
+		return "of a deleted Workflow not collected yet"
+	}
+	wf, ofWorkflow := p.Labels["workflows.argoproj.io/workflow"]
+	switch p.Status.Phase {
+	case corev1.PodPending:
+		if heldPod(p) && holding {
+			// It waits for the scenario, not for the cluster.
+			return ""
+		}
+		return "pending"
+	case corev1.PodRunning:
+		if !ofWorkflow {
+			return ""
+		}
+		// A resource template's pod (argoexec resource) waiting on a CodeRun is at rest while the CodeRun
+		// runs: only the agent (the scenario's agentDone, agentFailed) moves it. Every other pod of a
+		// Workflow is at work.
+		if name, waiting := codeRunWaitedOn(p); waiting {
+			switch phase, ok := crPhase[name]; {
+			case !ok:
+				// Gone (cancelled): the pod fails its next look; the quiet window covers it.
+				return ""
+			case coderun.Terminal(phase):
+				return "waits on CodeRun " + name + ", which is " + phase + ": it ends at its next look"
+			default:
+				return ""
+			}
+		}
+		if resourceWaiter(p) {
+			return ""
+		}
+		return "running"
+	case corev1.PodSucceeded, corev1.PodFailed:
+		// The controller has not taken in a pod that ended while its node still says Pending or Running.
+		id := p.Annotations["workflows.argoproj.io/node-id"]
+		if n, ok := nodes[wf][id].(map[string]any); ofWorkflow && ok && (n["phase"] == "Pending" || n["phase"] == "Running") {
+			return "ended " + string(p.Status.Phase) + " and not taken in by the controller yet"
+		}
+	}
+	return ""
+}
+
+// orphan tells whether an object belongs to a Workflow that no longer exists: the garbage collector is
+// about to delete it.
+func orphan(refs []metav1.OwnerReference, live map[string]bool) bool {
+	for _, o := range refs {
+		if o.Kind == "Workflow" && !live[string(o.UID)] {
+			return true
+		}
+	}
+	return false
+}
+
+// argoTemplate is the part of a Workflow pod's template (its containers' ARGO_TEMPLATE) read here.
+type argoTemplate struct {
+	Resource *struct {
+		Action           string `json:"action"`
+		Manifest         string `json:"manifest"`
+		SuccessCondition string `json:"successCondition"`
+		FailureCondition string `json:"failureCondition"`
+	} `json:"resource"`
+}
+
+// podTemplate reads the template a Workflow's pod runs, from its containers' ARGO_TEMPLATE (the
+// controller gives it to the init and wait containers, not to main: workflow/controller/workflowpod.go).
+func podTemplate(p *corev1.Pod) *argoTemplate {
+	for _, c := range append(append([]corev1.Container{}, p.Spec.InitContainers...), p.Spec.Containers...) {
+		for _, e := range c.Env {
+			if e.Name == "ARGO_TEMPLATE" {
+				var t argoTemplate
+				if json.Unmarshal([]byte(e.Value), &t) == nil {
+					return &t
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// resourceWaiter tells whether a pod runs a resource template that waits on a condition of its object
+// (successCondition or failureCondition): it waits on the outside.
+func resourceWaiter(p *corev1.Pod) bool {
+	t := podTemplate(p)
+	return t != nil && t.Resource != nil && (t.Resource.SuccessCondition != "" || t.Resource.FailureCondition != "")
+}
+
+// codeRunWaitedOn gives the CodeRun a resource template's pod waits on (`get` with a condition, the
+// manifest naming a CodeRun).
+func codeRunWaitedOn(p *corev1.Pod) (string, bool) {
+	t := podTemplate(p)
+	if t == nil || t.Resource == nil || t.Resource.Action != "get" || (t.Resource.SuccessCondition == "" && t.Resource.FailureCondition == "") {
+		return "", false
+	}
+	var m struct {
+		Kind     string `json:"kind"`
+		Metadata struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
+	}
+	if yaml.Unmarshal([]byte(t.Resource.Manifest), &m) != nil || m.Kind != "CodeRun" || m.Metadata.Name == "" {
+		return "", false
+	}
+	return m.Metadata.Name, true
+}
+
+// sensorDurables names the durable consumers of the namespace's Sensors (eventbus.DurableName): every
+// trigger with every dependency of its Sensor.
+func (r *Runner) sensorDurables(ctx context.Context) (map[string]string, error) {
+	list, err := r.env.Client.Dynamic.Resource(kube.SensorResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, s := range list.Items {
+		deps, _, _ := unstructured.NestedSlice(s.Object, "spec", "dependencies")
+		triggers, _, _ := unstructured.NestedSlice(s.Object, "spec", "triggers")
+		for _, t := range triggers {
+			tm, _ := t.(map[string]any)
+			tname, _, _ := unstructured.NestedString(tm, "template", "name")
+			for _, d := range deps {
+				dm, _ := d.(map[string]any)
+				dname, _ := dm["name"].(string)
+				out[eventbus.DurableName(s.GetName(), tname, dname)] = "Sensor " + s.GetName() + " trigger " + tname
+			}
+		}
+	}
+	return out, nil
 }
 
 // backingOff tells whether a running Workflow waits on a timer: a retry node between two attempts.
@@ -132,27 +340,6 @@ func backingOff(w *unstructured.Unstructured) string {
 		}
 	}
 	return ""
-}
-
-// resourcePod tells whether a Workflow's pod runs a resource template (its main container runs
-// `argoexec resource ACTION`).
-func resourcePod(p *corev1.Pod) bool {
-	for _, c := range p.Spec.Containers {
-		if c.Name != "main" {
-			continue
-		}
-		for i, a := range c.Args {
-			if a == "resource" && i > 0 {
-				return true
-			}
-		}
-		for i, a := range c.Command {
-			if a == "resource" && i > 0 {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // notePredecessorPod records a pod that belongs to an earlier Workflow of the same name as a live one

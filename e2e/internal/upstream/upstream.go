@@ -1,11 +1,10 @@
 // Package upstream installs Argo Workflows and Argo Events as their projects ship them: the
 // cluster-install kustomizations of the module sources in the Go module cache (never copied into this
-// repository), rendered by kubectl's kustomize and applied server-side. Their controllers then run as
+// repository), rendered by kustomize (the library `kubectl kustomize` runs) and applied server-side. Their controllers then run as
 // pods on the process node, under their own service accounts and RBAC.
 package upstream
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os/exec"
@@ -17,13 +16,15 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"cdk8s-agent-play/e2e/internal/kube"
 )
 
 // Paths locate the tools and module folders.
 type Paths struct {
-	E2EDir, Kubectl string
+	E2EDir string
 }
 
 // moduleDir gives the module cache folder of a module required by one of our upstream modules.
@@ -37,15 +38,18 @@ func moduleDir(moduleDir, module string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// render runs `kubectl kustomize` on a folder of a module's manifests.
-func render(kubectl, dir string) ([]*unstructured.Unstructured, error) {
-	var out, errb bytes.Buffer
-	cmd := exec.Command(kubectl, "kustomize", dir)
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("kubectl kustomize %s: %v: %s", dir, err, errb.String())
+// render builds a kustomization folder of a module's manifests, as `kubectl kustomize` does (the same
+// library, sigs.k8s.io/kustomize/api, with its default options).
+func render(dir string) ([]*unstructured.Unstructured, error) {
+	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), dir)
+	if err != nil {
+		return nil, fmt.Errorf("kustomize %s: %w", dir, err)
 	}
-	return kube.DecodeObjects(out.Bytes())
+	out, err := m.AsYaml()
+	if err != nil {
+		return nil, fmt.Errorf("kustomize %s: %w", dir, err)
+	}
+	return kube.DecodeObjects(out)
 }
 
 // RequeueTime is the Argo Workflows controller's DEFAULT_REQUEUE_TIME here: how long it waits before it
@@ -54,6 +58,24 @@ func render(kubectl, dir string) ([]*unstructured.Unstructured, error) {
 // which a play is). Every pod of a play waits that long to be noticed, so the default makes each stage
 // several times 10 s; the platform must not depend on it, and a shorter wait makes its races likelier.
 const RequeueTime = "2s"
+
+// ResourceCheckInterval is how often a resource template's pod looks at its object for its success or
+// failure condition: argoexec's RESOURCE_STATE_CHECK_INTERVAL (workflow/executor/resource.go; 5 s unless
+// set), given to every executor container by the controller's configuration (`executor.env` of the
+// workflow-controller-configmap, config/config.go), as an operator sets it. A play's wait step polls its
+// CodeRun this way: with 5 s every agent stage ends up to 5 s after its CodeRun did.
+const ResourceCheckInterval = "1s"
+
+// executorConfig is the workflow-controller-configmap's `executor` entry the harness sets.
+var executorConfig = "env:\n  - name: RESOURCE_STATE_CHECK_INTERVAL\n    value: " + ResourceCheckInterval + "\n"
+
+// setExecutorConfig gives the workflow-controller-configmap its `executor` entry; upstream ships it empty.
+func setExecutorConfig(cm *unstructured.Unstructured) error {
+	if _, found, _ := unstructured.NestedString(cm.Object, "data", "executor"); found {
+		return fmt.Errorf("the upstream workflow-controller-configmap sets executor already")
+	}
+	return unstructured.SetNestedField(cm.Object, executorConfig, "data", "executor")
+}
 
 // setControllerEnv sets an environment variable of the workflow-controller container.
 func setControllerEnv(d *unstructured.Unstructured, name, value string) error {
@@ -85,6 +107,9 @@ func InstallArgoWorkflows(ctx context.Context, c *kube.Client, p Paths) error {
 			if o.GetKind() == "Deployment" && o.GetName() == "workflow-controller" {
 				return true, setControllerEnv(o, "DEFAULT_REQUEUE_TIME", RequeueTime)
 			}
+			if o.GetKind() == "ConfigMap" && o.GetName() == "workflow-controller-configmap" {
+				return true, setExecutorConfig(o)
+			}
 			return true, nil
 		})
 }
@@ -104,7 +129,7 @@ func install(ctx context.Context, c *kube.Client, p Paths, folder, module, ns, d
 	if err != nil {
 		return err
 	}
-	objs, err := render(p.Kubectl, filepath.Join(dir, "manifests", "cluster-install"))
+	objs, err := render(filepath.Join(dir, "manifests", "cluster-install"))
 	if err != nil {
 		return err
 	}

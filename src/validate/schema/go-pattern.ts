@@ -10,6 +10,7 @@
  * same strings in Go and in JavaScript and cannot backtrack more than quadratically, so it runs as a
  * JavaScript RegExp.
  */
+import type { RE2JS } from 're2js';
 import { compileGoRegexp, goRegexpCompileError } from '../../simulate/engine/re2';
 
 /** What ajv calls on a compiled pattern. */
@@ -55,11 +56,19 @@ export function goPattern(pattern: string): PatternMatcher {
   if (isPlainPattern(pattern)) {
     const plain = new RegExp(pattern);
     matcher = { test: (value) => plain.test(value), toString: () => text };
-  } else if (goRegexpCompileError(pattern) !== undefined) {
-    matcher = { test: () => false, toString: () => text };
   } else {
-    const compiled = compileGoRegexp(pattern);
-    matcher = { test: (value) => compiled.matcher(value).find(), toString: () => text };
+    // Compiled on the first match, not when ajv's code makes the matcher: a validator module makes the matchers of
+    // every pattern of its schemas as it loads, and a synthesis tests few of them (compiling them all with
+    // re2js was a tenth of its validation).
+    let compiled: RE2JS | null | undefined;
+    const compile = (): RE2JS | null => (goRegexpCompileError(pattern) === undefined ? compileGoRegexp(pattern) : null);
+    matcher = {
+      test: (value) => {
+        compiled ??= compile();
+        return compiled?.matcher(value).find() ?? false;
+      },
+      toString: () => text,
+    };
   }
   matchers.set(pattern, matcher);
   return matcher;

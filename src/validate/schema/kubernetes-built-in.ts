@@ -22,7 +22,9 @@
  *   (names, ranges, cross-field rules) is not modelled, beyond the metadata checks (metadata-checks.ts).
  */
 import type { ErrorObject } from 'ajv';
+import { createHash } from 'node:crypto';
 import data from '../../../schemas/kubernetes.json';
+import { reachableDefinitions } from './compact-schema';
 import { closeObjectSchema, type JsonSchema, mapSchema } from './json-schema-passes';
 import { formatDescription, KUBERNETES_FORMATS, QUANTITY_DEFINITION } from './kubernetes-formats';
 import { ajvProblems, type SchemaProblem } from './schema-problem';
@@ -59,33 +61,80 @@ function admitNull(schema: JsonSchema): JsonSchema {
   return typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'] } : schema;
 }
 
-/** The definitions as ajv compiles them: every object that lists its fields closed, null admitted. */
+let preparedDocument: JsonSchema | undefined;
+
+/**
+ * The definitions as ajv compiles them: every object that lists its fields closed, null admitted. Made once
+ * per process, and only when a kind's validators must be compiled.
+ */
 function prepared(): JsonSchema {
-  const definitions = Object.fromEntries(
-    Object.entries(KUBERNETES.definitions).map(([name, definition]) => [
-      name,
-      mapSchema(definition, (node) => admitNull(closeObjectSchema(node))),
-    ]),
-  );
-  return { $id: DOCUMENT_ID, definitions };
+  preparedDocument ??= {
+    $id: DOCUMENT_ID,
+    definitions: Object.fromEntries(
+      Object.entries(KUBERNETES.definitions).map(([name, definition]) => [
+        name,
+        mapSchema(definition, (node) => admitNull(closeObjectSchema(node))),
+      ]),
+    ),
+  };
+  return preparedDocument;
 }
 
 /** The name of a kind's validator in the compiled code (an identifier). */
 const exportName = (definition: string): string => definition.replace(/[^A-Za-z0-9]/g, '_');
 
-let request: ValidatorRequest | undefined;
+let definitionsDigest: string | undefined;
 
-/** One document for every kind: they share ObjectMeta, PodSpec and most other definitions. */
-function validatorRequest(): ValidatorRequest {
-  request ??= {
-    document: prepared,
-    madeFrom: { id: DOCUMENT_ID, version: KUBERNETES.version, definitions: KUBERNETES.definitions, preparation: PREPARATION },
-    refs: Object.fromEntries(
-      [...new Set(Object.values(KUBERNETES.kinds).flatMap((byKind) => Object.values(byKind)))]
-        .sort()
-        .map((definition) => [exportName(definition), `${DOCUMENT_ID}#/definitions/${definition}`]),
-    ),
-  };
+/** Names the definitions by their content: once per process, instead of once per kind's cache key. */
+function digestOfDefinitions(): string {
+  definitionsDigest ??= createHash('sha256').update(JSON.stringify(KUBERNETES.definitions)).digest('hex');
+  return definitionsDigest;
+}
+
+/** The definition every workload kind embeds (a pod's spec): most of the code of each kind that reaches it. */
+const POD_SPEC = 'io.k8s.api.core.v1.PodSpec';
+
+/** Every kind's definition, sorted. */
+const kindDefinitions = (): string[] => [...new Set(Object.values(KUBERNETES.kinds).flatMap((byKind) => Object.values(byKind)))].sort();
+
+const reachesPodSpec = new Map<string, boolean>();
+
+/** Whether objects of the kind of `definition` hold a pod's spec (a Pod, a Deployment, a CronJob...). */
+function holdsPodSpec(definition: string): boolean {
+  let holds = reachesPodSpec.get(definition);
+  if (holds === undefined) {
+    holds = reachableDefinitions(KUBERNETES.definitions, [definition], 'schemas/kubernetes.json').has(POD_SPEC);
+    reachesPodSpec.set(definition, holds);
+  }
+  return holds;
+}
+
+/**
+ * The kinds compiled with `definition`'s, itself included: the kinds that hold a pod's spec share one document
+ * (each alone would carry its own copy of the pod's half megabyte of compiled code); any other kind is alone.
+ */
+function compiledWith(definition: string): string[] {
+  return holdsPodSpec(definition) ? kindDefinitions().filter(holdsPodSpec) : [definition];
+}
+
+const requests = new Map<string, ValidatorRequest>();
+
+/**
+ * The compiled document of a kind, made when an object of that kind is first checked: a folder of a few kinds
+ * (the default platform has six Kubernetes kinds of the 75) loads their validators only, not the two and a
+ * half megabytes of compiled code of every kind, which a synthesis read and ran on every start.
+ */
+function validatorRequest(definition: string): ValidatorRequest {
+  let request = requests.get(definition);
+  if (!request) {
+    const kinds = compiledWith(definition);
+    request = {
+      document: prepared,
+      madeFrom: { id: DOCUMENT_ID, version: KUBERNETES.version, definitions: digestOfDefinitions(), preparation: PREPARATION },
+      refs: Object.fromEntries(kinds.map((kind) => [exportName(kind), `${DOCUMENT_ID}#/definitions/${kind}`])),
+    };
+    for (const kind of kinds) requests.set(kind, request);
+  }
   return request;
 }
 
@@ -131,7 +180,7 @@ export function builtInKubernetesSchemas(): readonly BuiltInKubernetesSchema[] {
       kind,
       source: `built-in: Kubernetes ${KUBERNETES.version} OpenAPI ${definition}`,
       validate: (object: unknown): SchemaProblem[] => {
-        const validator = cachedValidators(validatorRequest())[exportName(definition)];
+        const validator = cachedValidators(validatorRequest(definition))[exportName(definition)];
         return validator(object) ? [] : ajvProblems(readableErrors(validator.errors ?? []));
       },
     })),

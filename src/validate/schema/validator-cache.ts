@@ -16,7 +16,7 @@ import { makeFolder } from '../../io/make-folder';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { version as AJV_VERSION } from 'ajv/package.json';
-import { CompileCache, scriptSource } from '../../compile-cache';
+import { CompileCache, markOneOffWork, scriptSource } from '../../compile-cache';
 import { readCacheFile, userCacheDir, writeCacheFile } from '../../user-cache-dir';
 import { goPatternEngine } from './go-pattern';
 import { AJV_OPTIONS, type JsonSchema } from './json-schema-passes';
@@ -103,7 +103,9 @@ export function writeCompiledValidators(request: ValidatorRequest, directory: st
 }
 
 function compiledCode(request: ValidatorRequest): string {
-  // ajv itself is loaded only here: a process that finds its validators compiled never loads it.
+  // ajv itself is loaded only here: a process that finds its validators compiled never loads it. The command
+  // line's compiled-code cache is not made from such a run (compile-cache.ts).
+  markOneOffWork();
   const load = createRequire(__filename);
   const Ajv = (load('ajv') as { default: typeof AjvClass }).default;
   const standaloneCode = (load('ajv/dist/standalone') as { default: typeof standaloneCodeFunction }).default;

@@ -1125,6 +1125,31 @@ export const EVENTS_TABLES: RuleTable[] = [
         ],
       },
       {
+        name: "two platforms' EventSources of one name: the Sensor's own namespace's is the one checked",
+        message: 'EventSource "github" publishes no event "org" (events: team)',
+        broken: [
+          sensor(undefined, { namespace: 'team-a' }),
+          eventSource(undefined, { namespace: 'team-b' }),
+          eventSource((s) => (s.github = { team: {} }), { namespace: 'team-a' }),
+        ],
+        fixed: [
+          sensor(undefined, { namespace: 'team-a' }),
+          eventSource((s) => (s.github = { team: {} }), { namespace: 'team-b' }),
+          eventSource(undefined, { namespace: 'team-a' }),
+        ],
+        path: 'spec.dependencies[0].eventName',
+      },
+      {
+        name: 'an EventSource only in another namespace is left to events-namespace',
+        message: 'EventSource "gitlab" is not in this run (EventSources: github)',
+        broken: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventSource(), eventSource(undefined, { namespace: 'team-b' })],
+        fixed: [
+          sensor((s) => (dependency(s).eventSourceName = 'gitlab')),
+          eventSource(),
+          variant('EventSource', 'gitlab', { gitlab: {} }, undefined, { namespace: 'team-b' }),
+        ],
+      },
+      {
         name: 'a Sensor alone (no EventSource in the run) is not checked',
         message: 'is not in this run',
         broken: [sensor((s) => (dependency(s).eventSourceName = 'gitlab')), eventSource()],
@@ -1165,6 +1190,36 @@ export const EVENTS_TABLES: RuleTable[] = [
           eventSource(undefined, {}),
           variant('EventSource', 'gitlab', { gitlab: {} }, undefined, { namespace: 'events' }),
         ],
+      },
+      {
+        name: 'two platforms in two namespaces, each with its bus and EventSource of the same names',
+        message: 'the Sensor is in namespace team-a but its EventBus "default" is in team-b: events never reach it',
+        broken: [sensor(undefined, { namespace: 'team-a' }), eventBus('default', { namespace: 'team-b' })],
+        fixed: [
+          sensor(undefined, { namespace: 'team-a' }),
+          eventBus('default', { namespace: 'team-b' }),
+          eventBus('default', { namespace: 'team-a' }),
+          eventSource((s) => (s.eventBusName = 'jetstream'), { namespace: 'team-b' }),
+          eventSource(undefined, { namespace: 'team-a' }),
+          sensor(undefined, { namespace: 'team-b' }),
+        ],
+        path: 'metadata.namespace',
+      },
+      {
+        name: 'a Sensor pointing at an EventSource only in another namespace',
+        message: 'the Sensor is in namespace team-a but EventSource "github" is in team-b: put them in one namespace',
+        broken: [
+          sensor(undefined, { namespace: 'team-a' }),
+          eventBus('default', { namespace: 'team-a' }),
+          eventSource(undefined, { namespace: 'team-b' }),
+        ],
+        fixed: [
+          sensor(undefined, { namespace: 'team-a' }),
+          eventBus('default', { namespace: 'team-a' }),
+          eventSource(undefined, { namespace: 'team-b' }),
+          eventSource(undefined, { namespace: 'team-a' }),
+        ],
+        path: 'metadata.namespace',
       },
       {
         name: 'an EventSource publishing on another EventBus',

@@ -1,0 +1,307 @@
+/**
+ * The bash a direct agent step runs in the CLI's image: it finds the task's session on the workspace, resumes
+ * it with the same CLI or starts a new one (primed from the task's context file when the agent moved to
+ * another CLI), runs the CLI once, records the session id and appends the run to the context file. The CLI's
+ * exit code is the step's: non-zero fails the attempt, and the template's retries apply. Stopped (SIGTERM or
+ * SIGINT), it keeps the session the CLI already announced, appends an interrupted entry, stops the CLI and
+ * exits 143 (130), within the pod's grace period.
+ *
+ * Every value reaches the script as environment (never pasted into its text); the executor's argument
+ * vectors are JSON arrays whose placeholder arguments (executors.ts `ArgumentPlaceholders`) are replaced
+ * whole, so no value can add an argument. The image needs bash, jq, git, curl and openssl.
+ */
+// @ts-nocheck
+
+import { ArgumentPlaceholders } from '../model/executors';
+
+/** The environment the script reads; the direct agent template sets every one. */
+export const DirectAgentEnv = {
+  cli: 'CLI',
+  agent: 'AGENT',
+  binary: 'CLI_BINARY',
+  spawnArgs: 'SPAWN_ARGS',
+  resumeArgs: 'RESUME_ARGS',
+  sessionIdSource: 'SESSION_ID_SOURCE',
+  sessionIdFilter: 'SESSION_ID_FILTER',
+  resultFilter: 'RESULT_FILTER',
+  systemPromptFlag: 'SYSTEM_PROMPT_FLAG',
+  systemPromptFile: 'SYSTEM_PROMPT_FILE',
+  model: 'MODEL',
+  taskId: 'TASK_ID',
+  repository: 'REPOSITORY',
+  baseBranch: 'BASE_BRANCH',
+  round: 'ROUND',
+  stage: 'STAGE',
+  workflowName: 'WORKFLOW_NAME',
+  workspace: 'WORKSPACE',
+  checkout: 'CHECKOUT',
+  stateFolder: 'STATE_FOLDER',
+  githubAppCredentials: 'GITHUB_APP_CREDENTIALS',
+  githubApp: 'GITHUB_APP',
+  githubApi: 'GITHUB_API',
+  gitServer: 'GIT_SERVER',
+} as const;
+
+/** The file, in the task's state folder, that holds an agent's session: `{"cli", "id", "agent"}`. */
+export const SESSION_FILE_SUFFIX = '.session.json';
+/** The task's context file in its state folder: what earlier runs did, for a session that starts over. */
+export const CONTEXT_FILE = 'context.md';
+/** How many lines of an agent's answer the context file keeps per run. */
+export const CONTEXT_ANSWER_LINES = 60;
+/**
+ * How much of the context file (its end) a new session's first prompt carries. The prompt is one argument,
+ * and Linux refuses an argument over 128 KiB (MAX_ARG_STRLEN) with E2BIG, which would fail every attempt;
+ * the agent can read the whole file on the workspace.
+ */
+export const CONTEXT_PROMPT_BYTES = 48 * 1024;
+
+const { prompt, sessionId, model, systemPrompt } = ArgumentPlaceholders;
+
+/**
+ * How long the token program hands out the installation token it got: GitHub's installation tokens expire
+ * an hour after they are made; ten minutes are left for the longest fetch or push that starts with it.
+ */
+export const TOKEN_REUSE_SECONDS = 50 * 60;
+
+/** The JWT header (RS256), base64url-encoded without padding as a JWT carries it. */
+const JWT_HEADER = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url');
+
+/**
+ * A program that prints an installation token of the agent's GitHub App: a JWT signed with the App's private
+ * key (RS256; `iat` a minute back for clock drift, `exp` under GitHub's ten-minute cap, `iss` the App id or
+ * client id), exchanged at `POST /app/installations/{installation-id}/access_tokens` (docs.github.com,
+ * "Generating a JSON Web Token (JWT) for a GitHub App" and "Generating an installation access token for a
+ * GitHub App"). Git calls it through a credential helper on every fetch and push. An installation token
+ * lasts an hour: the program keeps the one it got in the pod's own temp folder (never on the workspace,
+ * which outlives the pod) and hands it out again for 50 minutes, so a step asks GitHub once rather than at
+ * every fetch and push, and a run longer than the hour still gets a fresh one. Needs openssl, curl and jq.
+ */
+export const GITHUB_TOKEN_PROGRAM = String.raw`#!/usr/bin/env bash
+set -euo pipefail
+# Bash's own time, file reads and substitutions where they do, and the constant header written once: each
+# program started (date, cat, tr, jq) costs every git fetch and push of the step.
+b64url() {
+  local text
+  text="$(openssl base64 -A)"
+  text="${'$'}{text//+/-}"
+  text="${'$'}{text//\//_}"
+  printf '%s' "${'$'}{text//=/}"
+}
+printf -v now '%(%s)T' -1
+key="$GITHUB_API $GITHUB_APP_CREDENTIALS"
+kept="${'$'}{TMPDIR:-/tmp}/agent-play-github-token-${'$'}{key//[^A-Za-z0-9]/_}"
+if [ -s "$kept" ] && read -r minted token <"$kept" && [[ "$minted" =~ ^[0-9]+$ ]] && [ -n "$token" ] &&
+  ((now >= minted && now - minted < ${TOKEN_REUSE_SECONDS})); then
+  printf '%s\n' "$token"
+  exit 0
+fi
+issuer="$(<"$GITHUB_APP_CREDENTIALS/app-id")"
+# Written into the JWT as it is: an App id (digits) or client id (Iv1.…) needs no JSON escape.
+if ! [[ "$issuer" =~ ^[A-Za-z0-9._-]+$ ]]; then
+  echo "github-token: $GITHUB_APP_CREDENTIALS/app-id holds neither an App id nor a client id" >&2
+  exit 1
+fi
+header='${JWT_HEADER}'
+payload="$(printf '{"iat":%d,"exp":%d,"iss":"%s"}' "$((now - 60))" "$((now + 540))" "$issuer" | b64url)"
+signature="$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$GITHUB_APP_CREDENTIALS/private-key" -binary | b64url)"
+token="$(curl -fsS -X POST -H "Authorization: Bearer $header.$payload.$signature" -H 'Accept: application/vnd.github+json' \
+  "$GITHUB_API/app/installations/$(<"$GITHUB_APP_CREDENTIALS/installation-id")/access_tokens" | jq -er .token)"
+# Kept for the next fetch or push: readable by this user only, replaced whole.
+(umask 077 && printf '%s %s\n' "$now" "$token" >"$kept.$$" && mv -f "$kept.$$" "$kept") || rm -f "$kept.$$"
+printf '%s\n' "$token"
+`;
+
+/** The git credential helper: answers `get` with the App's installation token. */
+const GIT_CREDENTIAL_HELPER = String.raw`#!/usr/bin/env bash
+[ "$#" -gt 0 ] && [ "$1" = get ] || exit 0
+printf 'username=x-access-token
+password=%s
+' "$("$(dirname "$0")/github-token")"
+`;
+
+/** The file names of the two programs in the agent's home. */
+export const GitPrograms = { token: 'github-token', credentialHelper: 'git-credential-agent-play' } as const;
+
+/** The bash of a direct agent step (see the top of this file); it reads only `DirectAgentEnv` and HOME. */
+export const DIRECT_AGENT_SCRIPT = String.raw`set -uo pipefail
+state="$WORKSPACE/$STATE_FOLDER"
+session_file="$state/$AGENT${SESSION_FILE_SUFFIX}"
+context_file="$state/${CONTEXT_FILE}"
+output="$(mktemp)"
+mkdir -p "$state" "$HOME" "$WORKSPACE/$CHECKOUT" || exit 1
+cd "$WORKSPACE/$CHECKOUT" || exit 1
+task_branch="feature/task-$TASK_ID-implementation"
+
+# Git as the agent's GitHub App: an installation token (the token program's) for every fetch and push to its
+# git server (and to no other host), and one for gh: GH_TOKEN on github.com, GH_ENTERPRISE_TOKEN on the
+# server GH_HOST names.
+server_origin="$(printf '%s' "$GIT_SERVER" | cut -d / -f 1-3)"
+cat >"$HOME/${GitPrograms.token}" <<'GITHUB_TOKEN_PROGRAM'
+${GITHUB_TOKEN_PROGRAM}GITHUB_TOKEN_PROGRAM
+cat >"$HOME/${GitPrograms.credentialHelper}" <<'GIT_CREDENTIAL_HELPER'
+${GIT_CREDENTIAL_HELPER}GIT_CREDENTIAL_HELPER
+chmod 0700 "$HOME/${GitPrograms.token}" "$HOME/${GitPrograms.credentialHelper}" || exit 1
+# HOME is on the workspace: a helper for every host that an earlier version of this script set stays there.
+git config --global --unset-all credential.helper >/dev/null 2>&1 || true
+git config --global "credential.$server_origin.helper" "$HOME/${GitPrograms.credentialHelper}" &&
+  git config --global user.name "${'$'}{GITHUB_APP}[bot]" &&
+  git config --global user.email "${'$'}{GITHUB_APP}[bot]@users.noreply.github.com" || exit 1
+GH_TOKEN="$("$HOME/${GitPrograms.token}")" || { echo "direct-agent: no installation token for $GITHUB_APP" >&2; exit 1; }
+GH_ENTERPRISE_TOKEN="$GH_TOKEN"
+GH_HOST="${'$'}{server_origin#https://}"
+export GH_TOKEN GH_ENTERPRISE_TOKEN GH_HOST
+
+# The checkout on the task branch: the local branch (earlier work of this workspace), else the pushed one,
+# else a new branch from the base branch.
+if [ ! -d .git ]; then git clone --quiet "$GIT_SERVER/$REPOSITORY.git" . || exit 1; fi
+git fetch --quiet origin || exit 1
+if git rev-parse --verify --quiet "refs/heads/$task_branch" >/dev/null; then
+  git checkout --quiet "$task_branch" || exit 1
+  git merge --ff-only --quiet "origin/$task_branch" 2>/dev/null || true
+elif git rev-parse --verify --quiet "refs/remotes/origin/$task_branch" >/dev/null; then
+  git checkout --quiet -b "$task_branch" --track "origin/$task_branch" || exit 1
+else
+  git checkout --quiet -b "$task_branch" "origin/$BASE_BRANCH" || exit 1
+fi
+
+# A session is confirmed once the CLI reported it: only a confirmed session is resumed.
+write_session() {
+  jq -n --arg cli "$CLI" --arg id "$1" --arg agent "$AGENT" --argjson confirmed "$2" \
+    '{cli: $cli, id: $id, agent: $agent, confirmed: $confirmed}' >"$session_file.tmp" &&
+    mv "$session_file.tmp" "$session_file"
+}
+
+task_prompt="$(printf '%s\n' \
+  "Task $TASK_ID of the repository $REPOSITORY, round $ROUND, stage $STAGE." \
+  "Work on the branch $task_branch (checked out); pull requests merge into $BASE_BRANCH." \
+  "The repository checkout is the current folder; git and gh (GH_TOKEN) act as the GitHub App $GITHUB_APP." \
+  "Play: $WORKFLOW_NAME.")"
+
+previous_cli=""
+previous_id=""
+# One jq for both fields, as shell assignments it quotes; a session file it cannot read leaves both empty.
+if [ -s "$session_file" ] &&
+  fields="$(jq -r '@sh "previous_cli=\(.cli // "") previous_id=\(if .confirmed == true then .id // "" else "" end)"' "$session_file" 2>/dev/null)"; then
+  eval "$fields"
+fi
+
+system_prompt="$(cat "$SYSTEM_PROMPT_FILE")" || exit 1
+if [ "$previous_cli" = "$CLI" ] && [ -n "$previous_id" ]; then
+  mode=resume
+  session_id="$previous_id"
+  arguments="$RESUME_ARGS"
+  prompt="$task_prompt"
+else
+  mode=spawn
+  session_id=""
+  arguments="$SPAWN_ARGS"
+  if [ "$SESSION_ID_SOURCE" = chosen ]; then
+    session_id="$(cat /proc/sys/kernel/random/uuid)" || exit 1
+    write_session "$session_id" false || exit 1
+  fi
+  prompt="$task_prompt"
+  if [ -s "$context_file" ]; then
+    prompt="$(printf '%s\n\n%s\n\n%s' "Earlier work on this task (the end of the context file $WORKSPACE/$STATE_FOLDER/${CONTEXT_FILE}):" \
+      "$(tail -c ${CONTEXT_PROMPT_BYTES} "$context_file")" "$prompt")"
+  fi
+  if [ "$SYSTEM_PROMPT_FLAG" != true ]; then
+    prompt="$(printf '%s\n\n%s' "$system_prompt" "$prompt")"
+  fi
+fi
+if [ -n "$previous_cli" ] && [ "$previous_cli" != "$CLI" ]; then
+  echo "direct-agent: $AGENT moved from $previous_cli to $CLI: a new session starts from the context file"
+fi
+
+mapfile -d '' -t argv < <(jq -j --arg prompt "$prompt" --arg session "$session_id" --arg model "$MODEL" --arg system "$system_prompt" '
+  .[] | (if . == "${prompt}" then $prompt elif . == "${sessionId}" then $session elif . == "${model}" then $model
+    elif . == "${systemPrompt}" then $system else . end) + "\u0000"' <<<"$arguments")
+echo "direct-agent: $mode session $session_id of $AGENT with $CLI ($CLI_BINARY)"
+
+# What the CLI reported, read from its output by one jq: reported, the first session id it announced
+# (SESSION_ID_FILTER; none without that filter), and answer, the last ${CONTEXT_ANSWER_LINES} lines of what it
+# answered (RESULT_FILTER). The output is one JSON document or JSON lines, maybe among plain lines: read whole,
+# else line by line; read while the CLI runs, a last line it is still writing fails to parse and is skipped.
+# shellcheck disable=SC2016 # a jq program: $answers and $answer are jq's variables, not the shell's
+reports_jq='($answers | map(. + "\n") | add // "" | split("\n") | .[:-1] | .[-${CONTEXT_ANSWER_LINES}:] | join("\n") | sub("\n+$"; "")) as $answer
+  | @sh "reported=\($sessions | map(. + "\n") | add // "" | split("\n") | .[0] // "") answer=\($answer)"'
+read_reports() {
+  local program fields
+  program="[.[] | (${'$'}{SESSION_ID_FILTER:-empty}) // empty | strings] as \$sessions
+    | [.[] | ($RESULT_FILTER) // empty | strings] as \$answers | $reports_jq"
+  reported=""
+  answer=""
+  if fields="$(jq -r -s "$program" "$output" 2>/dev/null || jq -R -r -s "split(\"\\n\") | map(fromjson?) | $program" "$output" 2>/dev/null)"; then
+    eval "$fields"
+  fi
+}
+# A chosen id (claude's --session-id) names a session only once the CLI wrote its transcript, the file
+# --resume reads (~/.claude/projects/<project>/<id>.jsonl; anthropics/claude-code issue 77732: a reported id
+# without that file is "No conversation found"). HOME is on the workspace, so the transcript outlives the pod.
+# shellcheck disable=SC2317 # called from interrupted, which the TERM and INT traps run
+chosen_session_exists() {
+  find "${'$'}{CLAUDE_CONFIG_DIR:-$HOME/.claude}/projects" -mindepth 2 -maxdepth 2 -name "$session_id.jsonl" -size +0 2>/dev/null | grep -q .
+}
+# Appends the run to the context file, with the answer read_reports read.
+append_context() {
+  {
+    printf '\n## Round %s, stage %s: %s with %s (session %s, %s)\n\n' "$ROUND" "$STAGE" "$AGENT" "$CLI" "$session_id" "$1"
+    if [ -n "$answer" ]; then printf '%s\n' "$answer"; else printf '%s\n' "(no answer recorded)"; fi
+  } >>"$context_file" || echo "direct-agent: could not update the context file" >&2
+}
+
+# Stopped with its play (spec.shutdown, a deadline, the remediator): the controller sends SIGTERM to the
+# pod's running containers and SIGKILL after the pod's terminationGracePeriodSeconds, 30 s when unset
+# (argo-workflows workflow/controller/exec_control.go, workflow/controller/pod/queue.go), and the emissary
+# forwards the signal to this script's process group (cmd/argoexec/commands/signal.go,
+# workflow/executor/osspecific/signal_linux.go). Within that grace the script keeps the session the CLI has
+# announced so far, so the next round resumes it; a session never announced stays unconfirmed, and the next
+# attempt starts over from the context file.
+cli_pid=""
+tail_pid=""
+# shellcheck disable=SC2317 # run by the TERM and INT traps
+interrupted() {
+  trap '' TERM INT
+  # TERM for INT too: bash starts a background command with SIGINT ignored when job control is off.
+  if [ -n "$cli_pid" ]; then kill -s TERM "$cli_pid" 2>/dev/null; fi
+  if [ -n "$tail_pid" ]; then kill "$tail_pid" 2>/dev/null; fi
+  read_reports
+  if [ -n "$reported" ]; then
+    session_id="$reported"
+    write_session "$session_id" true || echo "direct-agent: could not record the session of $AGENT" >&2
+  elif [ "$mode" = spawn ] && [ "$SESSION_ID_SOURCE" = chosen ] && chosen_session_exists; then
+    write_session "$session_id" true || echo "direct-agent: could not record the session of $AGENT" >&2
+  fi
+  echo "direct-agent: SIG$1: $AGENT's $CLI stopped; session $session_id kept for the next run if its CLI announced it" >&2
+  append_context "exit $2, interrupted by SIG$1"
+  rm -f "$output"
+  exit "$2"
+}
+trap 'interrupted TERM 143' TERM
+trap 'interrupted INT 130' INT
+
+# The CLI runs in the background so that the traps fire while the script waits; it writes its output to a
+# file (read even if it is interrupted) that tail copies to the pod's log as it grows. GNU tail looks
+# whether the CLI still runs once per --sleep-interval (1 s by default): every step would end up to a
+# second after its CLI did.
+"$CLI_BINARY" "${'$'}{argv[@]}" </dev/null >"$output" &
+cli_pid=$!
+tail -n +1 -s 0.1 -f --pid="$cli_pid" "$output" &
+tail_pid=$!
+wait "$cli_pid"
+code=$?
+wait "$tail_pid"
+trap - TERM INT
+
+read_reports
+if [ -n "$reported" ]; then
+  session_id="$reported"
+  write_session "$session_id" true || echo "direct-agent: could not record the session of $AGENT" >&2
+elif [ "$mode" = resume ] && [ "$code" != 0 ]; then
+  # A failed resume that reports no session (the CLI lost it): the next attempt starts over from the context file.
+  write_session "$session_id" false || echo "direct-agent: could not record the session of $AGENT" >&2
+fi
+
+append_context "exit $code"
+rm -f "$output"
+exit "$code"
+`;

@@ -1,0 +1,383 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
+
+	"cdk8s-agent-play/e2e/internal/coderun"
+	"cdk8s-agent-play/e2e/internal/faults"
+	"cdk8s-agent-play/e2e/internal/kube"
+	"cdk8s-agent-play/e2e/node"
+)
+
+// Env is what a scenario runs against.
+type Env struct {
+	Client    *kube.Client
+	Node      *node.Node
+	Stub      *coderun.Stub
+	Namespace string
+	// RepoDir is the repository (its build/cli.cjs is agent-play).
+	RepoDir string
+	Log     io.Writer
+	// Quiet is how long nothing may change for the cluster to count as settled after a step.
+	Quiet time.Duration
+	// StepLimit bounds the wait for a step to settle.
+	StepLimit time.Duration
+	// Faults refuses Sensor triggers on request (triggerFailures).
+	Faults *faults.Injector
+	// Hold, when set, keeps some pods of the plays from starting until a step has settled.
+	Hold *Hold
+}
+
+// Hold keeps the pods whose Argo node name (annotation workflows.argoproj.io/node-name) matches NodeName
+// from starting, from the scenario's start until step Until has been done and has settled; then they
+// start and the harness waits for the cluster to settle again. It makes an event come while a play's pod
+// has not run yet, which a real node makes happen now and then (a slow image pull, a busy node).
+type Hold struct {
+	NodeName string `json:"nodeName"`
+	Until    int    `json:"until"`
+}
+
+// Runner runs one scenario.
+type Runner struct {
+	env   Env
+	sc    *Scenario
+	Notes []string
+
+	releasesSeen []string
+	clock        realClock
+	// predecessorPods are the pods seen beside a successor Workflow of the same name.
+	predecessorPods map[string]bool
+}
+
+// NewRunner makes a runner.
+func NewRunner(env Env, sc *Scenario) *Runner { return &Runner{env: env, sc: sc} }
+
+func (r *Runner) logf(format string, args ...any) {
+	fmt.Fprintf(r.env.Log, "%s [%s] "+format+"\n", append([]any{time.Now().Format("15:04:05"), r.sc.Name}, args...)...)
+}
+
+func (r *Runner) note(format string, args ...any) {
+	r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
+	r.logf(format, args...)
+}
+
+// Run creates the scenario's plays, runs its steps (each followed by a wait until the cluster is
+// quiet) and returns the outcome.
+func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
+	r.clock.begin(time.Now())
+	if h := r.env.Hold; h != nil {
+		if h.Until < 0 || h.Until >= len(r.sc.Steps) {
+			return nil, fmt.Errorf("hold.until: the scenario has no step %d", h.Until)
+		}
+		match, err := regexp.Compile(h.NodeName)
+		if err != nil {
+			return nil, fmt.Errorf("hold.nodeName: %w", err)
+		}
+		r.env.Node.Hold(func(p *corev1.Pod) bool { return match.MatchString(p.Annotations["workflows.argoproj.io/node-name"]) })
+		defer r.env.Node.Release()
+	}
+	for _, p := range r.sc.Plays {
+		if _, err := r.createPlay(ctx, p.Repository, p.Task, p.Stage, p.Parameters); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.settle(ctx, "the plays of the scenario", r.env.Quiet, time.Time{}); err != nil {
+		return nil, err
+	}
+	for i, st := range r.sc.Steps {
+		r.logf("%s", st.Describe(i))
+		r.clock.begin(time.Now())
+		if err := r.step(ctx, i, st); err != nil {
+			return nil, fmt.Errorf("%s: %w", st.Describe(i), err)
+		}
+		var notBefore time.Time
+		if st.TriggerFailures > 0 {
+			// A Sensor retries a refused trigger after 5 s, 10 s, ... (its retryStrategy): nothing
+			// changes meanwhile, so the step is not over before the retries can have happened.
+			notBefore = time.Now().Add(40 * time.Second)
+		}
+		err := r.settle(ctx, st.Describe(i), r.env.Quiet, notBefore)
+		if st.TriggerFailures > 0 && r.env.Faults != nil {
+			r.note("step %d: %d trigger attempt(s) refused as triggerFailures %d asks", i, r.env.Faults.Refused, st.TriggerFailures)
+			r.env.Faults.Disarm()
+		}
+		if err != nil {
+			return nil, err
+		}
+		if h := r.env.Hold; h != nil && h.Until == i {
+			r.logf("the held pods start")
+			r.env.Node.Release()
+			if err := r.settle(ctx, "the held pods", r.env.Quiet, time.Time{}); err != nil {
+				return nil, err
+			}
+		}
+		if err := r.recordReleases(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return r.outcome(ctx)
+}
+
+func (r *Runner) step(ctx context.Context, i int, st Step) error {
+	switch {
+	case st.Github != "":
+		delivery := st.Delivery
+		if delivery == "" {
+			delivery = fmt.Sprintf("step-%d", i)
+		}
+		if st.TriggerFailures > 0 {
+			users, err := r.sensorUsers(ctx)
+			if err != nil {
+				return err
+			}
+			if r.env.Faults == nil {
+				return fmt.Errorf("triggerFailures needs the fault injector")
+			}
+			r.env.Faults.Arm(st.TriggerFailures, users)
+		}
+		return r.deliver(ctx, st.Github, filepath.Join(r.sc.Dir, st.Payload), delivery)
+	case st.AgentDone != nil:
+		return r.finishAgent(ctx, *st.AgentDone, "Succeeded")
+	case st.AgentFailed != nil:
+		if st.AgentFailed.Reason == "evicted" {
+			return r.evictAgent(ctx, *st.AgentFailed)
+		}
+		return r.finishAgent(ctx, *st.AgentFailed, "Failed")
+	case st.DeletePlay != nil:
+		return r.deletePlay(ctx, *st.DeletePlay)
+	case st.ResumeFromState != nil:
+		return r.resumeFromState(ctx, *st.ResumeFromState)
+	case st.Restart != nil:
+		if err := r.deletePlay(ctx, *st.Restart); err != nil && !strings.Contains(err.Error(), "no live play") {
+			return err
+		}
+		params := map[string]string{}
+		for _, p := range r.sc.Plays {
+			if p.Repository == st.Restart.Repository && p.Task == st.Restart.Task {
+				params = p.Parameters
+			}
+		}
+		_, err := r.createPlay(ctx, st.Restart.Repository, st.Restart.Task, "", params)
+		return err
+	}
+	return fmt.Errorf("unknown step")
+}
+
+// repositoryLabel is the play's repository label: owner.name in lower case (constructs/model/naming.ts,
+// repositoryLabelValue).
+func repositoryLabel(repo string) string { return strings.ToLower(strings.ReplaceAll(repo, "/", ".")) }
+
+// playTemplate is the play WorkflowTemplate that runs a repository: its entry in the repository registry
+// (the ConfigMaps labelled agents.platform/repository-registry=true, one JSON entry per repository) names it.
+func (r *Runner) playTemplate(ctx context.Context, repo string) (string, error) {
+	list, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "agents.platform/repository-registry=true"})
+	if err != nil {
+		return "", err
+	}
+	for _, cm := range list.Items {
+		for _, text := range cm.Data {
+			var entry struct {
+				Name         string `json:"name"`
+				PlayTemplate string `json:"playTemplate"`
+			}
+			if json.Unmarshal([]byte(text), &entry) == nil && strings.EqualFold(entry.Name, repo) && entry.PlayTemplate != "" {
+				return entry.PlayTemplate, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("repository %s is not in the platform's repository registry", repo)
+}
+
+// createPlay submits a play as `argo submit --from workflowtemplate/play -p repository=R -p task-id=N` does.
+func (r *Runner) createPlay(ctx context.Context, repo string, task int, stage string, params map[string]string) (string, error) {
+	tmpl, err := r.playTemplate(ctx, repo)
+	if err != nil {
+		return "", err
+	}
+	ps := []any{map[string]any{"name": "repository", "value": repo}, map[string]any{"name": "task-id", "value": strconv.Itoa(task)}}
+	if stage != "" {
+		ps = append(ps, map[string]any{"name": "start-stage", "value": stage})
+	}
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ps = append(ps, map[string]any{"name": k, "value": params[k]})
+	}
+	wf := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "argoproj.io/v1alpha1", "kind": "Workflow",
+		"metadata": map[string]any{"generateName": tmpl + "-", "namespace": r.env.Namespace},
+		"spec":     map[string]any{"workflowTemplateRef": map[string]any{"name": tmpl}, "arguments": map[string]any{"parameters": ps}},
+	}}
+	out, err := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(r.env.Namespace).Create(ctx, wf, metav1.CreateOptions{})
+	if err != nil {
+		return "", fmt.Errorf("submit play of %s task %d: %w", repo, task, err)
+	}
+	r.logf("submitted play %s (task %d, stage %q)", out.GetName(), task, stage)
+	return out.GetName(), nil
+}
+
+// plays lists the task's plays, newest first.
+func (r *Runner) plays(ctx context.Context, repo string, task int) ([]unstructured.Unstructured, error) {
+	sel := fmt.Sprintf("workflow-type=play,task-id=%d,repository=%s", task, repositoryLabel(repo))
+	list, err := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
+	if err != nil {
+		return nil, err
+	}
+	items := list.Items
+	sort.SliceStable(items, func(i, j int) bool {
+		b := items[j].GetCreationTimestamp()
+		return b.Before(ptrTime(items[i].GetCreationTimestamp()))
+	})
+	return items, nil
+}
+
+func ptrTime(t metav1.Time) *metav1.Time { return &t }
+
+// livePlay is the task's play that has not completed and is not being deleted.
+func (r *Runner) livePlay(ctx context.Context, repo string, task int) (*unstructured.Unstructured, error) {
+	items, err := r.plays(ctx, repo, task)
+	if err != nil {
+		return nil, err
+	}
+	for i := range items {
+		w := &items[i]
+		if w.GetDeletionTimestamp() == nil && w.GetLabels()["workflows.argoproj.io/completed"] != "true" {
+			return w, nil
+		}
+	}
+	return nil, fmt.Errorf("no live play of %s task %d", repo, task)
+}
+
+func (r *Runner) finishAgent(ctx context.Context, t TaskRef, phase string) error {
+	play, err := r.livePlay(ctx, t.Repository, t.Task)
+	if err != nil {
+		return err
+	}
+	sel := fmt.Sprintf("task-id=%d,workflow-uid=%s", t.Task, play.GetUID())
+	var names []string
+	err = kube.Poll(ctx, 90*time.Second, func() (bool, error) {
+		var ferr error
+		names, ferr = r.env.Stub.Finish(ctx, sel, phase, "the scenario says so")
+		return ferr == nil, nil
+	})
+	if err != nil {
+		return fmt.Errorf("no live CodeRun of play %s to end %s", play.GetName(), phase)
+	}
+	r.logf("CodeRun %s -> %s", strings.Join(names, ", "), phase)
+	return nil
+}
+
+// evictAgent evicts the play's running agent pod (the pod waiting on the CodeRun) as a kubelet under
+// node pressure does; the CodeRun keeps working.
+func (r *Runner) evictAgent(ctx context.Context, t TaskRef) error {
+	play, err := r.livePlay(ctx, t.Repository, t.Task)
+	if err != nil {
+		return err
+	}
+	pods, err := r.env.Client.Kube.CoreV1().Pods(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "workflows.argoproj.io/workflow=" + play.GetName()})
+	if err != nil {
+		return err
+	}
+	for _, p := range pods.Items {
+		if p.Status.Phase == "Running" && p.DeletionTimestamp == nil {
+			r.logf("evicting pod %s (%s)", p.Name, p.Annotations["workflows.argoproj.io/node-name"])
+			return r.env.Node.Evict(p.Namespace, p.Name, "The node was low on resource: memory.")
+		}
+	}
+	return fmt.Errorf("play %s has no running pod to evict", play.GetName())
+}
+
+// deletePlay deletes the live play as `kubectl delete workflow` does, and waits until it is gone.
+func (r *Runner) deletePlay(ctx context.Context, t TaskRef) error {
+	play, err := r.livePlay(ctx, t.Repository, t.Task)
+	if err != nil {
+		return err
+	}
+	ri := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(r.env.Namespace)
+	bg := metav1.DeletePropagationBackground
+	if err := ri.Delete(ctx, play.GetName(), metav1.DeleteOptions{PropagationPolicy: &bg}); err != nil {
+		return err
+	}
+	r.logf("deleted play %s", play.GetName())
+	return kube.Poll(ctx, 2*time.Minute, func() (bool, error) {
+		_, err := ri.Get(ctx, play.GetName(), metav1.GetOptions{})
+		return apierrors.IsNotFound(err), nil
+	})
+}
+
+// resumeFromState runs `kubectl get cm -l play-tracking=true -o yaml | agent-play resume ... | kubectl
+// create -f -`, with the harness's client in place of kubectl.
+func (r *Runner) resumeFromState(ctx context.Context, t TaskRef) error {
+	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "play-tracking=true"})
+	if err != nil {
+		return err
+	}
+	items := make([]any, 0, len(cms.Items))
+	for _, cm := range cms.Items {
+		items = append(items, map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{
+			"name": cm.Name, "namespace": cm.Namespace, "labels": cm.Labels, "annotations": cm.Annotations}, "data": cm.Data})
+	}
+	in, err := yaml.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "node", filepath.Join(r.env.RepoDir, "build", "cli.cjs"), "resume", "--repository", t.Repository, "--task", strconv.Itoa(t.Task))
+	var out, errb bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &out, &errb
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("agent-play resume: %v: %s", err, errb.String())
+	}
+	objs, err := kube.DecodeObjects(out.Bytes())
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		ri := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(r.env.Namespace)
+		if o.GetKind() != "Workflow" {
+			return fmt.Errorf("agent-play resume printed a %s", o.GetKind())
+		}
+		created, err := ri.Create(ctx, o, metav1.CreateOptions{})
+		if err != nil {
+			return fmt.Errorf("create the resumed play: %w", err)
+		}
+		r.logf("created resumed play %s", created.GetName())
+	}
+	return nil
+}
+
+// sensorUsers gives the user names of the namespace's Sensors (their service accounts).
+func (r *Runner) sensorUsers(ctx context.Context) ([]string, error) {
+	list, err := r.env.Client.Dynamic.Resource(kube.SensorResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var users []string
+	for _, s := range list.Items {
+		sa, _, _ := unstructured.NestedString(s.Object, "spec", "template", "serviceAccountName")
+		if sa == "" {
+			sa = "default"
+		}
+		users = append(users, "system:serviceaccount:"+r.env.Namespace+":"+sa)
+	}
+	return users, nil
+}

@@ -1,0 +1,137 @@
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// PlayOutcome is where a task's newest play ended up.
+type PlayOutcome struct {
+	Repository string `json:"repository"`
+	Task       int    `json:"task"`
+	Stage      string `json:"stage"`
+	Status     string `json:"status,omitempty"`
+	Round      int    `json:"round,omitempty"`
+	Phase      string `json:"phase,omitempty"`
+	Message    string `json:"message,omitempty"`
+}
+
+// CodeRunOutcome is one CodeRun as the comparison sees it.
+type CodeRunOutcome struct {
+	Repository     string `json:"repository"`
+	Stage          string `json:"stage"`
+	ContextVersion int64  `json:"contextVersion"`
+	Phase          string `json:"phase"`
+}
+
+// Outcome is what a scenario came to.
+type Outcome struct {
+	Plays    []PlayOutcome    `json:"plays"`
+	CodeRuns []CodeRunOutcome `json:"coderuns"`
+	// Releases are the gates recorded at any time, as repository/task/gate.
+	Releases []string `json:"releases"`
+	MostLive int      `json:"mostLiveCodeRuns"`
+	// PredecessorPods are pods of an earlier Workflow seen beside a successor of the same name (never
+	// in the simulator, whose plays meet no pods).
+	PredecessorPods []string `json:"predecessorPods,omitempty"`
+}
+
+// outcome reads the outcome back from the cluster and the stub's history.
+func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
+	o := &Outcome{}
+	tasks := map[string]TaskRef{}
+	for _, p := range r.sc.Plays {
+		tasks[fmt.Sprintf("%s/%d", p.Repository, p.Task)] = TaskRef{Repository: p.Repository, Task: p.Task}
+	}
+	for _, st := range r.sc.Steps {
+		for _, t := range []*TaskRef{st.AgentDone, st.AgentFailed, st.DeletePlay, st.ResumeFromState, st.Restart} {
+			if t != nil {
+				tasks[fmt.Sprintf("%s/%d", t.Repository, t.Task)] = TaskRef{Repository: t.Repository, Task: t.Task}
+			}
+		}
+	}
+	keys := make([]string, 0, len(tasks))
+	for k := range tasks {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t := tasks[k]
+		items, err := r.plays(ctx, t.Repository, t.Task)
+		if err != nil {
+			return nil, err
+		}
+		if len(items) == 0 {
+			o.Plays = append(o.Plays, PlayOutcome{Repository: t.Repository, Task: t.Task, Stage: "(no play)"})
+			continue
+		}
+		w := items[0]
+		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
+		msg, _, _ := unstructured.NestedString(w.Object, "status", "message")
+		po := PlayOutcome{Repository: t.Repository, Task: t.Task, Stage: w.GetLabels()["current-stage"], Phase: phase, Message: msg}
+		if phase == "Failed" || phase == "Error" {
+			po.Status = "failed"
+		}
+		if n, err := strconv.Atoi(w.GetLabels()["round"]); err == nil && n > 1 {
+			po.Round = n
+		}
+		o.Plays = append(o.Plays, po)
+	}
+	hist, most := r.env.Stub.History()
+	for _, h := range hist {
+		o.CodeRuns = append(o.CodeRuns, CodeRunOutcome{Repository: h.Repository, Stage: h.Stage, ContextVersion: h.ContextVersion, Phase: h.Phase})
+	}
+	o.MostLive = most
+	o.Releases = r.releasesSeen
+	for k := range r.predecessorPods {
+		o.PredecessorPods = append(o.PredecessorPods, k)
+	}
+	sort.Strings(o.PredecessorPods)
+	return o, nil
+}
+
+// recordReleases adds the gates now recorded: the `releases` of every progress record (ConfigMaps
+// labelled play-tracking=true, one JSON record per key, naming its repository and task). The older release
+// ConfigMaps (play-release-{service}-task-{id}) are only read by the platform now, never written.
+func (r *Runner) recordReleases(ctx context.Context) error {
+	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "play-tracking=true"})
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, s := range r.releasesSeen {
+		seen[s] = true
+	}
+	for _, cm := range cms.Items {
+		for _, v := range cm.Data {
+			var rec struct {
+				Repository string         `json:"repository"`
+				Task       any            `json:"task"`
+				Releases   map[string]any `json:"releases"`
+			}
+			if json.Unmarshal([]byte(v), &rec) != nil {
+				continue
+			}
+			for gate := range rec.Releases {
+				if key := releaseKey(rec.Repository, fmt.Sprint(rec.Task), gate); !seen[key] {
+					seen[key] = true
+					r.releasesSeen = append(r.releasesSeen, key)
+				}
+			}
+		}
+	}
+	sort.Strings(r.releasesSeen)
+	return nil
+}
+
+// releaseKey names a gate's release of one task of one repository (repository names are case-blind).
+func releaseKey(repository, task, gate string) string {
+	return strings.ToLower(repository) + "/" + task + "/" + gate
+}

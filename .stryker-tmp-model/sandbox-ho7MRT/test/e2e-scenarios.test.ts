@@ -1,0 +1,79 @@
+/**
+ * The scenario list of `npm run e2e` (e2e/scenarios.yaml): every entry names a scenario file (and config)
+ * that exists, a hold names a step the scenario has, and the outcomes
+ * written at the top of the scenarios added for the real controllers are what the simulator gives. The run
+ * on the real controllers itself needs Go and root: `npm run e2e`, in CI (docs/e2e.md).
+ */
+// @ts-nocheck
+
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCli } from '../src/cli';
+
+const ROOT = resolve(__dirname, '..');
+
+interface Entry {
+  readonly file: string;
+  readonly config?: string;
+  readonly expect?: string;
+  readonly hold?: { readonly nodeName: string; readonly until: number };
+}
+
+const entries = (parse(readFileSync(resolve(ROOT, 'e2e', 'scenarios.yaml'), 'utf8')) as { scenarios: Entry[] }).scenarios;
+
+async function simulate(entry: Entry): Promise<any> {
+  let out = '';
+  let err = '';
+  const args = ['simulate', resolve(ROOT, entry.file), '--json', ...(entry.config ? ['--config', resolve(ROOT, entry.config)] : [])];
+  const code = await runCli(args, { out: (text) => (out += text), err: (text) => (err += text), env: {} });
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  return JSON.parse(out);
+}
+
+const stages = (report: any): Record<string, string> =>
+  Object.fromEntries(report.plays.map((play: any) => [`${play.repository}#${play.task}`, play.stage]));
+
+describe('e2e/scenarios.yaml', () => {
+  it('lists scenarios, each once', () => {
+    expect(entries.length).toBeGreaterThanOrEqual(10);
+    const names = entries.map((entry) => entry.file);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it.each(entries.map((entry) => [entry.file, entry] as const))('%s: exists, and its hold names a step of it', (_, entry) => {
+    expect(existsSync(resolve(ROOT, entry.file))).toBe(true);
+    if (entry.config) expect(existsSync(resolve(ROOT, entry.config))).toBe(true);
+    if (entry.expect !== undefined) expect(entry.expect).toBe('disagree');
+    const scenario = parse(readFileSync(resolve(ROOT, entry.file), 'utf8')) as { steps: unknown[] };
+    expect(scenario.steps.length).toBeGreaterThan(0);
+    if (entry.hold) {
+      expect(() => new RegExp(entry.hold?.nodeName ?? '')).not.toThrow();
+      expect(entry.hold.until).toBeGreaterThanOrEqual(0);
+      expect(entry.hold.until).toBeLessThan(scenario.steps.length);
+    }
+  });
+});
+
+describe('the scenarios added for the real controllers', () => {
+  const entry = (name: string): Entry => {
+    const found = entries.find((candidate) => candidate.file === `examples/scenarios/${name}/scenario.yaml`);
+    if (!found) throw new Error(`${name} is not in e2e/scenarios.yaml`);
+    return found;
+  };
+
+  it('two-repositories-at-once: the events of one repository never move the other play of the same task', async () => {
+    const report = await simulate(entry('two-repositories-at-once'));
+    expect(stages(report)).toEqual({ '5dlabs/cto-play-test#5': 'testing', '5dlabs/cto-play-web#5': 'waiting-pr-created' });
+    const recorded = report.steps.flatMap((step: any) => step.recorded.map((release: any) => `${release.repository} ${release.gate}`));
+    expect(recorded).toEqual(['5dlabs/cto-play-test waiting-pr-created', '5dlabs/cto-play-test waiting-ready-for-qa']);
+  });
+
+  it('gate-released-before-check: the delivery releases the waiting gate and the play moves on', async () => {
+    const report = await simulate(entry('gate-released-before-check'));
+    expect(stages(report)).toEqual({ '5dlabs/cto-play-test#5': 'code-quality' });
+    expect(report.steps[1].resumed.map((gate: any) => gate.gate)).toEqual(['waiting-pr-created']);
+  });
+});
