@@ -34,7 +34,8 @@ type Env struct {
 	RepoDir string
 	// Kubeconfig is a kubeconfig of the API server, for agent-play's own cluster commands (resume, status).
 	Kubeconfig string
-	// Config is the scenario's agent-play config ("": the embedded default, as dist-manifests/).
+	// Config is the agent-play config the platform was synthesized from ("": the embedded default, as
+	// dist-manifests/); in a parallel slot, the one naming the slot's namespace.
 	Config string
 	Log    io.Writer
 	// Quiet is how long nothing may change, once the cluster is at rest, for a step to count as settled.
