@@ -61,10 +61,10 @@ func planSlots(o runOptions, n int) ([]slot, error) {
 	return slots, nil
 }
 
-// platform gives the folder of the platform a scenario runs on in this slot, and the config it was
-// synthesized from: dist-manifests/ (config ""), or the platform synthesized from config; in a slot other
-// than the first, synthesized from config (or no config: the default platform) with the slot's namespace,
-// from a config the harness writes.
+// platform gives the folder of the platform a scenario runs on in this slot, and the agent-play config
+// it was synthesized from (what agent-play resume must be given): dist-manifests/ (config ""), or the
+// platform synthesized from config; in a slot other than the first, synthesized from config (or no config:
+// the default platform) with the slot's namespace, written beside it.
 func (sl slot) platform(o runOptions, name, config string) (string, string, error) {
 	if sl.index == 0 && config == "" {
 		return filepath.Join(o.repoDir, "dist-manifests"), "", nil
