@@ -33,6 +33,8 @@ export default defineConfig({
     // Compiling the upstream Workflows CRDs takes seconds; give schema suites room without hiding hangs.
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // A listener leak fails the file it happened in, instead of a warning that scrolls past.
+    setupFiles: ['test/support/no-listener-leaks.ts'],
     // Test files share their worker's modules (isolate: false): each file loading cdk8s, zod, the schemas
     // and the TypeScript transforms again was a third of the suite's CPU time. Processes (forks), not
     // threads: a worker thread's smaller stack changes what the deep-nesting tests of bad input see. A file

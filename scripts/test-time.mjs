@@ -38,6 +38,9 @@ try {
         .map((result, index) => `  (run ${index + 1}: ${result.wall.toFixed(1)} s wall, ${result.cpu.toFixed(1)} s CPU)`),
     ].join('\n'),
   );
+  // A failed run's figures are no figures: show why it failed (the end of its output, where npm test summarises).
+  for (const result of results.filter((run) => run.status !== 0))
+    console.log(`\nA run failed (exit ${result.status}); the end of its output:\n${result.output.split('\n').slice(-80).join('\n')}`);
   process.exitCode = reported.status === 0 ? 0 : 1;
 } finally {
   rmSync(scratch, { recursive: true, force: true });
@@ -53,7 +56,7 @@ function timeTests(folder) {
   const result = spawnSync(command[0], command.slice(1), { cwd: folder, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   const wall = (performance.now() - started) / 1000;
   const cpu = gnuTime ? cpuFromGnuTime(result.stderr) : Number.NaN;
-  return { wall, cpu, status: result.status, loadBefore };
+  return { wall, cpu, status: result.status, loadBefore, output: `${result.stdout}${result.stderr}` };
 }
 
 function cpuFromGnuTime(stderr) {

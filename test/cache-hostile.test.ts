@@ -4,7 +4,7 @@
  * a relative `AGENT_PLAY_CACHE_DIR` or `XDG_CACHE_HOME` is ignored as the XDG Base Directory specification
  * says, instead of writing a cache into whatever folder the command runs in.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
@@ -13,9 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { readCacheFile, userCacheDir } from '../src/user-cache-dir';
 import { customCrd } from './support/custom-crd';
 import { useScratchDirs } from './support/scratch-dir';
+import { runSourceCli } from './support/source-cli';
 
-const ROOT = path.resolve(__dirname, '..');
-const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const SEED = Number(process.env.FC_SEED ?? 20261123);
 const scratch = useScratchDirs('agent-play-cache-hostile-');
 
@@ -48,16 +47,10 @@ describe('the cache folder', () => {
 describe('validate --crds with a damaged cache', () => {
   /** `agent-play validate --crds` in a process of its own (a blocked read would block the test's), from the sources. */
   function validate(folder: string, cache: string, env: Record<string, string> = {}) {
-    const script = path.join(folder, 'run.ts');
-    writeFileSync(
-      script,
-      `import { runCli } from ${JSON.stringify(path.join(ROOT, 'src/cli'))};\nconst code = runCli(['validate', '--crds', 'crds', 'widget.yaml']);\nif (typeof code === 'number') process.exitCode = code;\n`,
-    );
-    const run = spawnSync(process.execPath, [TSX, '--tsconfig', path.join(ROOT, 'tsconfig.json'), script], {
+    const run = runSourceCli(['validate', '--crds', 'crds', 'widget.yaml'], {
       cwd: folder,
-      encoding: 'utf8',
+      env: { AGENT_PLAY_CACHE_DIR: cache, ...env },
       timeout: 240_000,
-      env: { ...process.env, AGENT_PLAY_CACHE_DIR: cache, TSX_DISABLE_CACHE: '1', ...env },
     });
     return { code: run.status, signal: run.signal, out: run.stdout, err: run.stderr };
   }
@@ -107,7 +100,7 @@ describe('validate --crds with a damaged cache', () => {
     const home = path.join(folder, 'home');
     const run = validate(folder, 'relative-cache', { HOME: home, XDG_CACHE_HOME: 'also-relative' });
     expect(run.code, run.err).toBe(1);
-    expect(readdirSync(folder).sort()).toEqual(['crds', 'home', 'run.ts', 'widget.yaml']);
+    expect(readdirSync(folder).sort()).toEqual(['crds', 'home', 'widget.yaml']);
     expect(readdirSync(path.join(home, '.cache', 'agent-play'))).toContain('validators');
   }, 300_000);
 });

@@ -9,11 +9,10 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeFolder } from '../src/io/make-folder';
 import { runCapturing } from './support/run-cli';
+import { runSourceCli } from './support/source-cli';
 import { useScratchDirs } from './support/scratch-dir';
 import { skipNote } from './support/skip-note';
 
-const ROOT = path.resolve(__dirname, '..');
-const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const scratch = useScratchDirs('agent-play-out-');
 const HAS_PROC = existsSync('/proc/1');
 
@@ -32,17 +31,7 @@ afterAll(() => {
 /** The command line in a process of its own, from the sources: a command that never returns is stopped. */
 function agentPlay(args: readonly string[], env: Record<string, string> = {}) {
   const folder = scratch();
-  const script = path.join(folder, 'run.ts');
-  writeFileSync(
-    script,
-    `import { runCli } from ${JSON.stringify(path.join(ROOT, 'src/cli'))};\nconst code = runCli(${JSON.stringify(args)});\nif (typeof code === 'number') process.exitCode = code;\n`,
-  );
-  const run = spawnSync(process.execPath, [TSX, '--tsconfig', path.join(ROOT, 'tsconfig.json'), script], {
-    cwd: folder,
-    encoding: 'utf8',
-    timeout: 240_000,
-    env: { ...process.env, TSX_DISABLE_CACHE: '1', ...env },
-  });
+  const run = runSourceCli(args, { cwd: folder, env, timeout: 240_000 });
   return { code: run.status, signal: run.signal, out: run.stdout, err: run.stderr, folder };
 }
 

@@ -13,6 +13,8 @@ import * as ts from 'typescript';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cachedProduct, hashOf, hashTree, installedPackagesHash } from './support/build-cache';
+import { checkedCompile } from './support/checked-compile';
 import { useScratchDirs } from './support/scratch-dir';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -56,6 +58,8 @@ const LINKED = [
 
 /** The composition example of the library guide (it moved there from the README). */
 const EXAMPLE_DOC = 'docs/library.md';
+/** How the tarball is made: change it with the making, so that no tarball made otherwise is taken. */
+const PACK_RECIPE = 'npm pack --silent, the project files copied, node_modules linked';
 const README_EXAMPLE = /## Composing your own platform in TypeScript[\s\S]*?```ts\n([\s\S]*?)```/;
 
 /**
@@ -122,6 +126,7 @@ function compile(name: Consumer): string {
       ? { options: { ...ts.convertCompilerOptionsFromJson(consumer.options, folder).options }, fileNames: ['composition.ts', 'readme.ts'] }
       : ts.parseJsonConfigFileContent(ts.readConfigFile(path.join(folder, 'tsconfig.json'), ts.sys.readFile).config, ts.sys, folder);
   const options = { ...config.options, noEmitOnError: true };
+  const rootNames = config.fileNames.map((file) => path.resolve(folder, file));
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile;
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
@@ -130,27 +135,47 @@ function compile(name: Consumer): string {
     if (!parsed.has(key)) parsed.set(key, getSourceFile(fileName, languageVersion, onError, shouldCreate));
     return parsed.get(key);
   };
-  const program = ts.createProgram({ rootNames: config.fileNames.map((file) => path.resolve(folder, file)), options, host });
-  const diagnostics = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
-  return ts.formatDiagnostics(diagnostics, {
-    getCanonicalFileName: (file) => file,
-    getCurrentDirectory: () => folder,
-    getNewLine: () => '\n',
+  // A run whose package, projects and dependencies did not change takes the last compilation's verdict and
+  // output (test/support/checked-compile.ts): the stock project's check of every declaration was a third of this file.
+  return checkedCompile(consumers, options, rootNames, host, (checking) => {
+    const program = ts.createProgram({ rootNames, options, host: checking });
+    const diagnostics = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
+    return ts.formatDiagnostics(diagnostics, {
+      getCanonicalFileName: (file) => file,
+      getCurrentDirectory: () => folder,
+      getNewLine: () => '\n',
+    });
+  });
+}
+
+/**
+ * `npm pack` of the project as it is (the tarball's path): a release build and a pack were most of this file's
+ * time, so the tarball is kept under the hash of everything they read (the project's files, the installed
+ * packages, Node's version; test/support/build-cache.ts) and made again when any of it changes.
+ */
+function packedTarball(): string {
+  const key = hashOf(PACK_RECIPE, process.version, hashTree(ROOT, PROJECT_FILES), installedPackagesHash(ROOT));
+  return cachedProduct('npm-pack', key, '.tgz', (tarball) => {
+    const project = path.join(scratch, 'project');
+    for (const file of PROJECT_FILES) cpSync(path.join(ROOT, file), path.join(project, file), { recursive: true });
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+    const packed = path.join(scratch, 'packed');
+    mkdirSync(packed);
+    execFileSync('npm', ['pack', '--silent', '--pack-destination', packed], {
+      cwd: project,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(scratch, 'cache') },
+    });
+    const [made] = readdirSync(packed).filter((name) => name.endsWith('.tgz'));
+    if (!made) throw new Error('npm pack wrote no tarball');
+    cpSync(path.join(packed, made), tarball);
   });
 }
 
 beforeAll(() => {
   scratch = scratchDir();
-  const project = path.join(scratch, 'project');
-  for (const file of PROJECT_FILES) cpSync(path.join(ROOT, file), path.join(project, file), { recursive: true });
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
-  execFileSync('npm', ['pack', '--silent', '--pack-destination', scratch], {
-    cwd: project,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, AGENT_PLAY_CACHE_DIR: path.join(scratch, 'cache') },
-  });
-  const tarball = readdirSync(scratch).find((name) => name.endsWith('.tgz'));
-  if (!tarball) throw new Error('npm pack wrote no tarball');
+  const tarball = 'cdk8s-agent-play.tgz';
+  cpSync(packedTarball(), path.join(scratch, tarball));
   // One node_modules for the three projects (each finds it in the folder above): the package and its peers.
   consumers = path.join(scratch, 'consumers');
   const installed = path.join(consumers, 'node_modules', 'cdk8s-agent-play');

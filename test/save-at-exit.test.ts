@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildSync } from 'esbuild';
 import { expect, it } from 'vitest';
 import { StoredMap } from '../src/stored-map';
 import { saveAllNow, saveAtExit } from '../src/save-at-exit';
@@ -33,4 +35,33 @@ it('runs a saver given twice once, at each save', () => {
   saveAtExit(save);
   saveAllNow();
   expect(runs).toBe(1);
+});
+
+it('keeps one exit listener for every copy of itself in a process, and does the work of each copy at exit', () => {
+  // Copies as a process gets them: the library's and the validator's bundles in one app, or modules loaded
+  // afresh by a test runner (a listener per copy passed Node's ten in a vitest worker).
+  const folder = scratch();
+  const [bundle] = buildSync({
+    entryPoints: [join(__dirname, '../src/save-at-exit.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    write: false,
+  }).outputFiles;
+  const copies = Array.from({ length: 12 }, (_, index) => join(folder, `copy-${index}.cjs`));
+  for (const copy of copies) writeFileSync(copy, bundle.text);
+  const saved = join(folder, 'saved.txt');
+  const program = `const { appendFileSync } = require('node:fs');
+${JSON.stringify(copies)}.forEach((copy, index) => require(copy).saveAtExit(() => appendFileSync(${JSON.stringify(saved)}, index + '\\n')));
+console.log(process.listenerCount('exit'));`;
+  const run = spawnSync(process.execPath, ['-e', program], { encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  expect(run.stdout).toBe('1\n');
+  expect(
+    readFileSync(saved, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map(Number)
+      .sort((a, b) => a - b),
+  ).toEqual([...copies.keys()]);
 });

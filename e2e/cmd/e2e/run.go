@@ -148,7 +148,7 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, sl slot, e en
 	if e.Config != "" {
 		config = filepath.Join(o.repoDir, e.Config)
 	}
-	platformDir, err := sl.platform(o, e.Name, config)
+	platformDir, platformConfig, err := sl.platform(o, e.Name, config)
 	if err != nil {
 		return fail(err)
 	}
@@ -171,7 +171,7 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, sl slot, e en
 	defer inj.Close()
 	env := scenario.Env{
 		Client: c.Client, Node: c.Node, Stub: stub, Namespace: stub.Namespace, RepoDir: o.repoDir, Log: o.log,
-		Kubeconfig: c.CP.AdminKubeconfig, Config: config,
+		Kubeconfig: c.CP.AdminKubeconfig, Config: platformConfig,
 		Quiet: quiet, StepLimit: 8 * time.Minute, Faults: inj, Hold: e.Hold, Bus: sl.bus.Monitor,
 	}
 	runner := scenario.NewRunner(env, sc)

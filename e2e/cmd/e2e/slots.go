@@ -61,12 +61,13 @@ func planSlots(o runOptions, n int) ([]slot, error) {
 	return slots, nil
 }
 
-// platform gives the folder of the platform a scenario runs on in this slot: dist-manifests/ (config ""),
-// or the platform synthesized from config; in a slot other than the first, synthesized from config (or no
-// config: the default platform) with the slot's namespace.
-func (sl slot) platform(o runOptions, name, config string) (string, error) {
+// platform gives the folder of the platform a scenario runs on in this slot, and the agent-play config
+// it was synthesized from (what agent-play resume must be given): dist-manifests/ (config ""), or the
+// platform synthesized from config; in a slot other than the first, synthesized from config (or no config:
+// the default platform) with the slot's namespace, written beside it.
+func (sl slot) platform(o runOptions, name, config string) (string, string, error) {
 	if sl.index == 0 && config == "" {
-		return filepath.Join(o.repoDir, "dist-manifests"), nil
+		return filepath.Join(o.repoDir, "dist-manifests"), "", nil
 	}
 	dir := filepath.Join(o.runDir, "platforms", name)
 	if sl.index > 0 {
@@ -74,27 +75,27 @@ func (sl slot) platform(o runOptions, name, config string) (string, error) {
 		if config != "" {
 			b, err := os.ReadFile(config)
 			if err != nil {
-				return "", err
+				return "", "", err
 			}
 			if err := yaml.Unmarshal(b, &doc); err != nil {
-				return "", fmt.Errorf("%s: %w", config, err)
+				return "", "", fmt.Errorf("%s: %w", config, err)
 			}
 		}
 		doc["namespace"] = sl.namespace
 		b, err := yaml.Marshal(doc)
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		if err := os.MkdirAll(filepath.Join(o.runDir, "platforms"), 0o755); err != nil {
-			return "", err
+			return "", "", err
 		}
 		config = filepath.Join(o.runDir, "platforms", name+".agent-play.yaml")
 		if err := os.WriteFile(config, b, 0o644); err != nil {
-			return "", err
+			return "", "", err
 		}
 	}
 	_ = os.RemoveAll(dir)
-	return dir, platform.Synth(o.repoDir, config, dir)
+	return dir, config, platform.Synth(o.repoDir, config, dir)
 }
 
 // runAll runs the scenarios, as many at once as there are slots, longest first (by their steps), and

@@ -2,10 +2,7 @@
 // plane (e2e/go.mod), Argo Workflows (upstream/argo-workflows) and Argo Events (upstream/argo-events).
 // Only what runs is built: kubectl is not (the harness renders the upstream kustomizations with the
 // kustomize library; argoexec runs its resource actions with kubectl's code inside itself), nor the argo
-// CLI (no pod of the platform runs its image). Every program is built as its project releases it: static,
-// without cgo (Argo's Makefile, Kubernetes' and etcd's release builds), and with -trimpath; the oracle
-// (scripts/oracle.ts) builds Argo the same way from the same module versions, so the two share the compiled
-// packages in the Go build cache.
+// CLI (no pod of the platform runs its image).
 // The go command's build cache makes a rebuild of an unchanged module a link at most; a program whose
 // inputs are unchanged is not linked again (go build compares the build id of the file it would write).
 package programs
@@ -68,7 +65,7 @@ func Build(e2eDir, binDir string, log io.Writer) error {
 	for _, t := range targets(e2eDir) {
 		for pkg, name := range t.programs {
 			start := time.Now()
-			args := []string{"-n", "10", "go", "build", "-trimpath", "-ldflags", t.ldflags, "-o", filepath.Join(binDir, name)}
+			args := []string{"-n", "10", "go", "build", "-ldflags", t.ldflags, "-o", filepath.Join(binDir, name)}
 			if t.argoCopy {
 				modfile, err := argoCopy(t.moduleDir, binDir)
 				if err != nil {
@@ -80,7 +77,7 @@ func Build(e2eDir, binDir string, log io.Writer) error {
 			cmd := exec.Command("nice", args...)
 			cmd.Dir = t.moduleDir
 			cmd.Stdout, cmd.Stderr = log, log
-			cmd.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false", "CGO_ENABLED=0")
+			cmd.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
 			if err := cmd.Run(); err != nil {
 				return fmt.Errorf("build %s: %w", name, err)
 			}
@@ -100,8 +97,9 @@ var argoSymlinks = map[string]string{
 // module zip dropped (argoSymlinks), and `go build -overlay` refuses to add files in the module cache. The
 // module (as the go command verified it into the module cache) is copied into the user cache folder
 // (never into the repository), the links are made again, and it is built through a copy of our go.mod
-// that replaces the module by that folder. (The argo CLI, not built any more, also needed an empty
-// ui/dist/app: its ui package embeds what only Argo's own build makes.)
+// that replaces the module by that folder. The copy also gets an empty ui/dist/app/index.html, which the
+// ui package embeds (only Argo's own build makes it): nothing built here imports that package since the
+// argo CLI is not built, but the file marks a whole copy, and every clone on the machine shares the copy.
 func argoCopy(moduleDir, binDir string) (string, error) {
 	dl := exec.Command("go", "mod", "download", argoWorkflowsModule)
 	dl.Dir = moduleDir
@@ -115,15 +113,15 @@ func argoCopy(moduleDir, binDir string) (string, error) {
 		return "", fmt.Errorf("locate %s: %w", argoWorkflowsModule, err)
 	}
 	src := strings.TrimSpace(string(out))
-	// Kept in the user's cache folder, not in the checkout: one copy serves every clone on this machine.
+	// Kept in the user's cache folder, not in the checkout: the compiled packages in the go build cache
+	// are keyed by their folder, so every clone on this machine reuses them.
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = binDir
 	}
 	dst := filepath.Join(cache, "cdk8s-agent-play-e2e", "argo-workflows-"+ArgoWorkflowsVersion)
-	// Written once the copy is whole.
-	complete := filepath.Join(dst, ".e2e-copy-complete")
-	if _, err := os.Stat(complete); err != nil {
+	index := filepath.Join(dst, "ui", "dist", "app", "index.html")
+	if _, err := os.Stat(index); err != nil {
 		_ = os.RemoveAll(dst)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return "", err
@@ -134,7 +132,10 @@ func argoCopy(moduleDir, binDir string) (string, error) {
 		if out, err := exec.Command("chmod", "-R", "u+w", dst).CombinedOutput(); err != nil {
 			return "", fmt.Errorf("chmod: %v: %s", err, out)
 		}
-		if err := os.WriteFile(complete, nil, 0o644); err != nil {
+		if err := os.MkdirAll(filepath.Dir(index), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(index, []byte("<!-- no UI: built by the e2e harness -->\n"), 0o644); err != nil {
 			return "", err
 		}
 	}

@@ -34,7 +34,8 @@ type Env struct {
 	RepoDir string
 	// Kubeconfig is a kubeconfig of the API server, for agent-play's own cluster commands (resume, status).
 	Kubeconfig string
-	// Config is the scenario's agent-play config ("": the embedded default, as dist-manifests/).
+	// Config is the agent-play config the platform was synthesized from ("": the embedded default, as
+	// dist-manifests/); in a parallel slot, the one naming the slot's namespace.
 	Config string
 	Log    io.Writer
 	// Quiet is how long nothing may change, once the cluster is at rest, for a step to count as settled.
@@ -271,7 +272,12 @@ func (r *Runner) livePlay(ctx context.Context, repo string, task int) (*unstruct
 			return w, nil
 		}
 	}
-	return nil, fmt.Errorf("no live play of %s task %d", repo, task)
+	seen := make([]string, 0, len(items))
+	for _, w := range items {
+		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
+		seen = append(seen, fmt.Sprintf("%s (%s, completed=%q, deleting=%v)", w.GetName(), phase, w.GetLabels()["workflows.argoproj.io/completed"], w.GetDeletionTimestamp() != nil))
+	}
+	return nil, fmt.Errorf("no live play of %s task %d (plays labelled so: %v)", repo, task, seen)
 }
 
 func (r *Runner) finishAgent(ctx context.Context, t TaskRef, phase string) error {
