@@ -49,6 +49,8 @@ const plain = measure('app.synth()', ['node', '-e', app(false, out)]);
 const validated = measure('app.synth() with validatePlatform(app)', ['node', '-e', app(true, join(scratch, 'validated'))]);
 const files = measure('agent-play validate of the output', ['node', join(build, 'cli.cjs'), 'validate', out]);
 const added = validated - plain;
-console.log(`validatePlatform adds ${added.toFixed(2)} s; agent-play validate costs ${files.toFixed(2)} s (load average ${loadavg()[0].toFixed(1)})`);
+console.log(
+  `validatePlatform adds ${added.toFixed(2)} s; agent-play validate costs ${files.toFixed(2)} s (load average ${loadavg()[0].toFixed(1)})`,
+);
 console.log(`${added <= files / 2 ? 'PASS' : 'MISS'} validatePlatform adds at most half of agent-play validate's CPU`);
 rmSync(scratch, { recursive: true, force: true });

@@ -468,7 +468,11 @@ describe('the code blocks of the README and docs/', () => {
     const read = path.join(folder, 'library.ts');
     const cache = path.join(folder, 'verdicts.json');
     writeFileSync(read, 'export const a = 1;\n');
-    const kept: KeptVerdicts = { key: 'k', read: { [read]: contentHash('export const a = 1;\n') }, problems: { 'block.ts': ['line 1: x'] } };
+    const kept: KeptVerdicts = {
+      key: 'k',
+      read: { [read]: contentHash('export const a = 1;\n') },
+      problems: { 'block.ts': ['line 1: x'] },
+    };
     writeFileSync(cache, JSON.stringify(kept));
     expect(keptVerdicts('k', cache)).toEqual({ 'block.ts': ['line 1: x'] });
     expect(keptVerdicts('other blocks', cache)).toBeUndefined();

@@ -56,6 +56,8 @@ describe('two platforms in one app, in two namespaces', () => {
     writeFileSync(moved, readFileSync(moved, 'utf8').replaceAll('namespace: team-a\n', 'namespace: team-c\n'));
     const run = runCapturing(['validate', app.outdir]);
     expect(run.code).toBe(1);
-    expect(run.out).toMatch(/Sensor\/gate-waiting-pr-created: .*EventSource "github" is in team-c: put them in one namespace \[events-namespace\]/);
+    expect(run.out).toMatch(
+      /Sensor\/gate-waiting-pr-created: .*EventSource "github" is in team-c: put them in one namespace \[events-namespace\]/,
+    );
   });
 });
