@@ -152,10 +152,37 @@ const MAX_DEFAULT_JSON = 60;
 /** Builds the declarations of one side (input or output). */
 class Emitter {
   private readonly declarations = new Map<string, string>();
+  /** The body of each named schema declared, as written before any alias. */
+  public readonly bodies = new Map<Named, string>();
+  /** The named schemas whose output type is an alias of their input type. */
+  private readonly aliased = new Set<Named>();
   /** Whether the type being declared is one of the configuration's (see `Named.strict`). */
   private strict = false;
 
-  public constructor(private readonly io: Io) {}
+  /**
+   * @param inputSide the input side's emitter, once it has declared everything: an output type whose
+   * body is its input type's (no field with a default) becomes an alias of it rather than a second copy
+   */
+  public constructor(
+    private readonly io: Io,
+    private readonly inputSide?: Emitter,
+  ) {}
+
+  /** The input type's name when `body` (an output body) says no more than the input type of `named`. */
+  private sameAsInput(named: Named, body: string): string | undefined {
+    const inputBody = this.inputSide?.bodies.get(named);
+    if (inputBody === undefined || named.input === undefined) return undefined;
+    let renamed = inputBody;
+    for (const other of NAMED) {
+      if (other.input === undefined || other.output === undefined) continue;
+      const reference = new RegExp(`\\b${other.input}\\b`, 'g');
+      if (!reference.test(renamed)) continue;
+      // A type it names must be the same on both sides too, or the alias would take the input's looser one.
+      if (!this.aliased.has(other)) return undefined;
+      renamed = renamed.replace(reference, other.output);
+    }
+    return renamed === body ? named.input : undefined;
+  }
 
   private nameOf(named: Named): string | undefined {
     return this.io === 'input' ? named.input : named.output;
@@ -187,9 +214,12 @@ class Emitter {
     this.strict = named.strict === true;
     const body = this.type(schema, '', true, name);
     this.strict = outer;
+    this.bodies.set(named, body);
+    const alias = this.io === 'output' ? this.sameAsInput(named, body) : undefined;
+    if (alias !== undefined) this.aliased.add(named);
     const doc = `/** ${named.doc}${this.io === 'input' ? ', as a user writes it: every field with a default may be left out' : ', parsed: every default applied'}. */`;
     // Type aliases rather than interfaces: a parsed config stays assignable to `Record<string, unknown>`.
-    const declaration = `${doc}\nexport type ${name} = ${body};\n`;
+    const declaration = `${doc}\nexport type ${name} = ${alias ?? body};\n`;
     this.declarations.set(name, declaration);
   }
 
@@ -302,11 +332,11 @@ function wrap(text: string, width: number): string[] {
 /** The text of constructs/model/config-types.generated.ts. */
 export function configTypesSource(): string {
   const parts: string[] = [];
-  for (const io of ['input', 'output'] as const) {
-    const emitter = new Emitter(io);
-    for (const named of NAMED) emitter.declare(named);
-    parts.push(emitter.source());
-  }
+  const input = new Emitter('input');
+  for (const named of NAMED) input.declare(named);
+  const output = new Emitter('output', input);
+  for (const named of NAMED) output.declare(named);
+  parts.push(input.source(), output.source());
   if (problems.length > 0) throw new Error(`the zod schemas lack documentation:\n${[...new Set(problems)].join('\n')}`);
   const header = `/**
  * The types of the platform configuration and of the CodeRun resource: what a user writes (\`...Input\`,

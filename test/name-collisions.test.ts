@@ -140,6 +140,11 @@ describe('objectCollisionProblems, on any construct tree', () => {
     });
     return { app, origins };
   }
+  /** An app with one chart in namespace `a` and no origin recorded yet. */
+  function chartInNamespaceA(): { app: App; origins: ObjectOrigins; chart: Chart } {
+    const app = new App();
+    return { app, origins: new ObjectOrigins(), chart: new Chart(app, 'c', { namespace: 'a' }) };
+  }
   const fallback = { owner: 'the rest' };
 
   it('the same group, kind, namespace and name is one collision, named by both paths', () => {
@@ -199,9 +204,7 @@ describe('objectCollisionProblems, on any construct tree', () => {
   });
 
   it('two origins with one owner and two paths are two sides, not one made twice', () => {
-    const app = new App();
-    const origins = new ObjectOrigins();
-    const chart = new Chart(app, 'c', { namespace: 'a' });
+    const { app, origins, chart } = chartInNamespaceA();
     for (const index of [0, 1]) {
       const scope = origins.record(new Construct(chart, `s${index}`), { path: ['list', index], owner: 'an entry' });
       new ApiObject(scope, 'o', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
@@ -212,9 +215,7 @@ describe('objectCollisionProblems, on any construct tree', () => {
   });
 
   it('one origin making a kind twice over another origin lists the kind once', () => {
-    const app = new App();
-    const origins = new ObjectOrigins();
-    const chart = new Chart(app, 'c', { namespace: 'a' });
+    const { app, origins, chart } = chartInNamespaceA();
     const [one, two] = ['one', 'two'].map((id, index) => origins.record(new Construct(chart, id), { path: ['list', index], owner: id }));
     for (const [scope, id] of [
       [one, 'x'],
@@ -238,9 +239,7 @@ describe('objectCollisionProblems, on any construct tree', () => {
   });
 
   it('an object takes the origin of the nearest recorded construct above it, else the fallback', () => {
-    const app = new App();
-    const origins = new ObjectOrigins();
-    const chart = new Chart(app, 'c', { namespace: 'a' });
+    const { app, origins, chart } = chartInNamespaceA();
     const outer = origins.record(new Construct(chart, 'outer'), { path: ['outer'], owner: 'the outer' });
     const inner = origins.record(new Construct(outer, 'inner'), { path: ['inner'], owner: 'the inner' });
     new ApiObject(new Construct(inner, 'deep'), 'o', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
@@ -254,9 +253,7 @@ describe('objectCollisionProblems, on any construct tree', () => {
   });
 
   it('kinds of one pair of origins are listed together; three of one name are two lines; one origin twice is said', () => {
-    const app = new App();
-    const origins = new ObjectOrigins();
-    const chart = new Chart(app, 'c', { namespace: 'a' });
+    const { app, origins, chart } = chartInNamespaceA();
     const make = (scope: Construct, id: string, kind: string, name: string) =>
       new ApiObject(scope, id, { apiVersion: kind === 'Role' ? 'rbac.authorization.k8s.io/v1' : 'v1', kind, metadata: { name } });
     const [one, two, three] = ['one', 'two', 'three'].map((id, index) =>

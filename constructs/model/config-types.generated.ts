@@ -776,78 +776,10 @@ export type RepositoryConfig = {
 };
 
 /** An agent of the registry (`agents.{name}`), parsed: every default applied. */
-export type AgentConfig = {
-  /** The GitHub App the agent acts as, e.g. `5DLabs-Cleo`. */
-  githubApp: string;
-  /** The agent's role: implementation agents share the repository's workspace; every other role gets its own. */
-  role: 'implementation' | 'quality' | 'security' | 'testing' | 'docs' | 'devops' | 'review' | 'integration';
-  /** The CLI (executor) the agent runs with: a key of `clis`. */
-  cli: string;
-  /** The model the CLI runs, e.g. claude-sonnet-4. */
-  model: string;
-  /** The largest response of the model, in tokens. */
-  maxTokens: number;
-  /** The sampling temperature, from 0 to 2. */
-  temperature: number;
-  /**
-   * The model's reasoning effort, for CLIs that take one.
-   * @default the CLI's own
-   */
-  reasoningEffort?: 'low' | 'medium' | 'high';
-  /**
-   * What the agent does, for people reading the registry.
-   * @default none
-   */
-  description?: string;
-  /** The agent's system prompt. */
-  systemPrompt: string;
-  /**
-   * How this agent's stages run: coderun or direct.
-   * @default the platform's `execution`
-   */
-  execution?: 'coderun' | 'direct';
-  /**
-   * Direct execution only: this agent's container resources, over the platform's `direct.resources`.
-   * @default the platform's
-   */
-  resources?: AgentResourcesOverride;
-};
+export type AgentConfig = AgentConfigInput;
 
 /** An agent's override of the direct resources: only what it names changes, parsed: every default applied. */
-export type AgentResourcesOverride = {
-  /**
-   * The container's requests.
-   * @default the platform's
-   */
-  requests?: {
-    /**
-     * CPU, e.g. 500m or 2.
-     * @default the platform's
-     */
-    cpu?: string;
-    /**
-     * Memory, e.g. 512Mi or 4Gi.
-     * @default the platform's
-     */
-    memory?: string;
-  };
-  /**
-   * The container's limits.
-   * @default the platform's
-   */
-  limits?: {
-    /**
-     * CPU, e.g. 500m or 2.
-     * @default the platform's
-     */
-    cpu?: string;
-    /**
-     * Memory, e.g. 512Mi or 4Gi.
-     * @default the platform's
-     */
-    memory?: string;
-  };
-};
+export type AgentResourcesOverride = AgentResourcesOverrideInput;
 
 /** A CLI of the registry (`clis.{name}`), parsed: every default applied. */
 export type CliConfig = {
@@ -907,12 +839,7 @@ export type AgentStageConfig = {
 };
 
 /** A stage condition on a play parameter, parsed: every default applied. */
-export type WhenConfig = {
-  /** A play parameter: `task-type`, or one declared in `play.parameters`. */
-  parameter: string;
-  /** The values for which the stage runs. */
-  in: string[];
-};
+export type WhenConfig = WhenConfigInput;
 
 /** A gate: a stage released by GitHub events, parsed: every default applied. */
 export type GateStageConfig = {
@@ -964,12 +891,7 @@ export type ReleaseConfig = {
 };
 
 /** The end stage, parsed: every default applied. */
-export type EndStageConfig = {
-  /** The end stage's name, e.g. completed. */
-  name: string;
-  /** The end stage. */
-  type: 'end';
-};
+export type EndStageConfig = EndStageConfigInput;
 
 /** The workspace PVCs (`workspace`), parsed: every default applied. */
 export type WorkspaceConfig = {
