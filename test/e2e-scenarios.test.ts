@@ -17,6 +17,8 @@ interface Entry {
   readonly config?: string;
   readonly expect?: string;
   readonly hold?: { readonly nodeName: string; readonly until: number };
+  /** A Go duration: how long each step may take to settle. */
+  readonly stepLimit?: string;
 }
 
 const entries = (parse(readFileSync(resolve(ROOT, 'e2e', 'scenarios.yaml'), 'utf8')) as { scenarios: Entry[] }).scenarios;
@@ -47,6 +49,7 @@ describe('e2e/scenarios.yaml', () => {
     if (entry.expect !== undefined) expect(entry.expect).toBe('disagree');
     const scenario = parse(readFileSync(resolve(ROOT, entry.file), 'utf8')) as { steps: unknown[] };
     expect(scenario.steps.length).toBeGreaterThan(0);
+    if (entry.stepLimit !== undefined) expect(entry.stepLimit).toMatch(/^\d+(s|m|h)$/);
     if (entry.hold) {
       expect(() => new RegExp(entry.hold?.nodeName ?? '')).not.toThrow();
       expect(entry.hold.until).toBeGreaterThanOrEqual(0);

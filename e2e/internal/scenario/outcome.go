@@ -46,6 +46,8 @@ type Outcome struct {
 	StatusDiffers []string `json:"statusDiffers,omitempty"`
 	// RevisionDiffers lists the pods that ran another spec than their Workflow's (a reapplyTemplates step).
 	RevisionDiffers []string `json:"revisionDiffers,omitempty"`
+	// Projects are the projects the scenario submitted (project.go).
+	Projects []ProjectOutcome `json:"projects,omitempty"`
 }
 
 // noPlay is the stage of a task that has no play.
@@ -108,6 +110,9 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 	}
 	o.StatusDiffers = differs
 	o.RevisionDiffers = r.checkRevisions()
+	if o.Projects, err = r.projectOutcomes(ctx); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 

@@ -123,6 +123,10 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		r.notePredecessorPod(p, uids)
 		r.noteRevision(p, created)
 		parts = append(parts, "pod/"+p.Name+"/"+p.ResourceVersion)
+		// A project's wait-play pod polls its task's record: projectPodsBusy judges it.
+		if _, _, taskWait := waitsOnTask(p); taskWait {
+			continue
+		}
 		if b := restingPod(p, nodes, crPhase, live, holding); b != "" {
 			busy = append(busy, "pod "+p.Name+" "+b)
 		}
@@ -134,6 +138,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	for _, c := range cms.Items {
 		parts = append(parts, "cm/"+c.Name+"/"+c.ResourceVersion)
 	}
+	busy = append(busy, projectPodsBusy(pods.Items, cms.Items, wfs.Items)...)
 	if len(busy) == 0 && r.env.Bus != nil {
 		durables, err := r.sensorDurables(ctx)
 		if err != nil {
