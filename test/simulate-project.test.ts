@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { PlatformConfigInput } from '../constructs/model/config-types.generated';
+import type { PlatformConfigInput, ProjectTaskConfigInput } from '../constructs/model/config-types.generated';
 import { resolveConfig } from '../constructs/model/resolve-config';
 import { UnsupportedFeatureError } from '../src/simulate/engine/unsupported';
 import { conditionHolds, dependsOn, whenHolds } from '../src/simulate/project-model';
@@ -21,19 +21,19 @@ const EXAMPLE = resolve(__dirname, '..', 'examples', 'scenarios', 'project-chunk
 const exampleConfig = parse(readFileSync(resolve(EXAMPLE, 'project.agent-play.yaml'), 'utf8')) as PlatformConfigInput;
 
 /** The example's platform with another project: short plays (task-type `agent` runs the agent stage). */
-function platformWith(tasks: readonly Record<string, unknown>[]) {
+function platformWith(tasks: ProjectTaskConfigInput[]) {
   const file = { ...exampleConfig, projects: [{ name: 'small', repository: REPO, parallelism: 2, tasks }] };
   return { config: resolveConfig({ env: {}, file }), objects: synth({ env: {}, file }).objects };
 }
 
-async function runSmall(tasks: readonly Record<string, unknown>[], steps: Step[]): Promise<SimulationReport> {
+async function runSmall(tasks: ProjectTaskConfigInput[], steps: Step[]): Promise<SimulationReport> {
   return simulate(platformWith(tasks), { plays: [], projects: [{ name: 'small' }], steps });
 }
 
 const evict = (chunk = 1): Step => ({ evictChunkWatcher: { project: 'small', chunk } });
 const agentDone: Step = { agentDone: { repository: REPO, task: 1 } };
 const agentFailed: Step = { agentFailed: { repository: REPO, task: 1, reason: 'failed' } };
-const THREE = [{ id: 1, parameters: { 'task-type': 'agent' } }, { id: 2, dependsOn: [1] }, { id: 3 }];
+const THREE: ProjectTaskConfigInput[] = [{ id: 1, parameters: { 'task-type': 'agent' } }, { id: 2, dependsOn: [1] }, { id: 3 }];
 
 describe('the example scenario project-chunk-watcher-evicted', () => {
   it('completes the project of 150 tasks: two watcher pods for chunk 1, one for chunk 2', async () => {
