@@ -356,22 +356,7 @@ func projectPodsBusy(pods []corev1.Pod, cms []corev1.ConfigMap, wfs []unstructur
 }
 
 // workflowWaitedOn gives the Workflow a resource template's pod waits on (a `get` with a condition).
-func workflowWaitedOn(p *corev1.Pod) (string, bool) {
-	t := podTemplate(p)
-	if t == nil || t.Resource == nil || t.Resource.Action != "get" || (t.Resource.SuccessCondition == "" && t.Resource.FailureCondition == "") {
-		return "", false
-	}
-	var m struct {
-		Kind     string `json:"kind"`
-		Metadata struct {
-			Name string `json:"name"`
-		} `json:"metadata"`
-	}
-	if json.Unmarshal([]byte(t.Resource.Manifest), &m) != nil || m.Kind != "Workflow" || m.Metadata.Name == "" {
-		return "", false
-	}
-	return m.Metadata.Name, true
-}
+func workflowWaitedOn(p *corev1.Pod) (string, bool) { return waitedOn(p, "Workflow") }
 
 // projectSummaries is the table's form of the projects: phase, chunks and tasks completed, watcher pods
 // per chunk.

@@ -283,7 +283,10 @@ func resourceWaiter(p *corev1.Pod) bool {
 
 // codeRunWaitedOn gives the CodeRun a resource template's pod waits on (`get` with a condition, the
 // manifest naming a CodeRun).
-func codeRunWaitedOn(p *corev1.Pod) (string, bool) {
+func codeRunWaitedOn(p *corev1.Pod) (string, bool) { return waitedOn(p, "CodeRun") }
+
+// waitedOn gives the object of a kind a resource template's pod waits on (`get` with a condition).
+func waitedOn(p *corev1.Pod, kind string) (string, bool) {
 	t := podTemplate(p)
 	if t == nil || t.Resource == nil || t.Resource.Action != "get" || (t.Resource.SuccessCondition == "" && t.Resource.FailureCondition == "") {
 		return "", false
@@ -294,7 +297,7 @@ func codeRunWaitedOn(p *corev1.Pod) (string, bool) {
 			Name string `json:"name"`
 		} `json:"metadata"`
 	}
-	if yaml.Unmarshal([]byte(t.Resource.Manifest), &m) != nil || m.Kind != "CodeRun" || m.Metadata.Name == "" {
+	if yaml.Unmarshal([]byte(t.Resource.Manifest), &m) != nil || m.Kind != kind || m.Metadata.Name == "" {
 		return "", false
 	}
 	return m.Metadata.Name, true
