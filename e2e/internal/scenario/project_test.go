@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 func waitPlayPod(task string) corev1.Pod {
@@ -119,5 +121,17 @@ func TestDiffProjects(t *testing.T) {
 	}
 	if s := projectSummaries(a); len(s) != 1 || !strings.Contains(s[0], "watcher pods 2") {
 		t.Errorf("summary %v", s)
+	}
+}
+
+func TestOverloaded(t *testing.T) {
+	if !overloaded(apierrors.NewServerTimeout(schema.GroupResource{Resource: "pods"}, "list", 1)) {
+		t.Error("a server timeout is not taken for an overloaded API server")
+	}
+	if !overloaded(apierrors.NewTimeoutError("the server was unable to return a response in the time allotted", 1)) {
+		t.Error("a timeout is not taken for an overloaded API server")
+	}
+	if overloaded(apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "x", nil)) {
+		t.Error("a refusal is taken for an overloaded API server")
 	}
 }

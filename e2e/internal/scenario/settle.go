@@ -11,6 +11,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -38,8 +39,13 @@ func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration) e
 	lastBusy := ""
 	for {
 		fp, busy, err := r.fingerprint(ctx)
-		if err != nil {
+		if err != nil && !overloaded(err) {
 			return err
+		}
+		if err != nil {
+			// An API server too busy to answer in time (a loaded machine, a project's many pods) is at work:
+			// look again, within the step's limit.
+			fp, busy = last, "the API server is overloaded: "+err.Error()
 		}
 		if fp != last || busy != "" {
 			last, since = fp, time.Now()
@@ -64,6 +70,12 @@ func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration) e
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
+}
+
+// overloaded tells an error of an API server too busy to answer (a timeout, too many requests), which
+// passes, from one that does not.
+func overloaded(err error) bool {
+	return apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsTooManyRequests(err)
 }
 
 // fingerprint lists the namespace's Workflows, pods, CodeRuns and ConfigMaps: what they say (to see a
