@@ -78,6 +78,20 @@ describe('the scenarios added for the real controllers', () => {
     expect(report.steps[1].resumed.map((gate: any) => gate.gate)).toEqual(['waiting-pr-created']);
   });
 
+  it('project-chunk-watcher-evicted: with the small project the real controllers run, the retried watcher reads the chunk to its end', async () => {
+    const report = await simulate(entry('project-chunk-watcher-evicted'));
+    expect(report.projects).toEqual([
+      {
+        name: 'evicted-watcher',
+        phase: 'Succeeded',
+        chunksCompleted: 1,
+        tasksCompleted: 12,
+        chunks: [{ chunk: 'chunk-1', phase: 'Succeeded', tasks: 12, tasksCompleted: 12, watcherPods: 2 }],
+      },
+    ]);
+    expect(report.coderuns.map((run: any) => `${run.stage} ${run.contextVersion} ${run.phase}`)).toEqual(['implementation 1 Succeeded']);
+  });
+
   it('template-reapplied: the play waiting while the templates are applied again goes on with its stored spec to the end', async () => {
     const report = await simulate(entry('template-reapplied'));
     expect(stages(report)).toEqual({ '5dlabs/cto-play-test#5': 'completed' });
