@@ -11,6 +11,8 @@
 //                                       Keeps a release build of the current sources: npm pack and
 //                                       npm publish run `prepare` after `prepack`, and building again
 //                                       would ship the development build instead
+//   node scripts/build.mjs --after-pack  `postpack`: puts back the package.json that `prepack` packed
+//                                       without its `prepare` (see packedManifest below); builds nothing
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,43 @@ import { dirname, join, resolve } from 'node:path';
 const args = new Set(process.argv.slice(2));
 const release = args.has('--release');
 const STAMP = 'build/.stamp';
+
+/**
+ * The package a user installs has no `prepare` script. It is the development build after `npm ci` in a clone,
+ * and names a file the package does not carry (scripts/build.mjs), yet npm 11 lists the `prepare` of a package
+ * installed from a tarball, a folder or git among the install scripts the user has to allow ("npm warn
+ * install-scripts 1 package has install scripts not yet covered by allowScripts"). So `prepack` (npm pack and
+ * npm publish) writes package.json without it, keeping the file as it was in MANIFEST_BEFORE_PACK, and
+ * `postpack` puts it back; a pack that failed on the way is undone by the next build.
+ */
+const MANIFEST = 'package.json';
+const MANIFEST_BEFORE_PACK = 'build/.package-json-before-pack';
+const packing = release && process.env.npm_lifecycle_event === 'prepack';
+
+/** Puts back the package.json a pack wrote without its `prepare`. */
+function restoreManifest() {
+  if (!existsSync(MANIFEST_BEFORE_PACK)) return;
+  writeFileSync(MANIFEST, readFileSync(MANIFEST_BEFORE_PACK));
+  rmSync(MANIFEST_BEFORE_PACK);
+}
+
+/** package.json without `scripts.prepare`, for the tarball npm makes next. */
+function packedManifest() {
+  const bytes = readFileSync(MANIFEST);
+  const manifest = JSON.parse(bytes.toString('utf8'));
+  if (manifest.scripts?.prepare === undefined) return;
+  writeFileSync(MANIFEST_BEFORE_PACK, bytes);
+  delete manifest.scripts.prepare;
+  writeFileSync(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+if (args.has('--after-pack')) {
+  restoreManifest();
+  process.exit(0);
+}
+// npm pack runs `prepare` after `prepack`: the release build stays, and so does the packed package.json.
+if (args.has('--if-possible') && existsSync(MANIFEST_BEFORE_PACK)) process.exit(0);
+restoreManifest();
 /** What a build reads: a change to any of these makes the next `npm run synth` rebuild. */
 const SOURCES = ['constructs', 'src', 'runtime', 'bench', 'schemas', 'scripts/build.mjs', 'package.json', 'package-lock.json'];
 
@@ -279,3 +318,4 @@ if (release) {
   rmSync(cache, { recursive: true, force: true });
 }
 writeFileSync(STAMP, stamp);
+if (packing) packedManifest();
