@@ -13,6 +13,7 @@
 //                                       would ship the development build instead
 //   node scripts/build.mjs --after-pack  `postpack`: puts back the package.json that `prepack` packed
 //                                       without its `prepare` (see packedManifest below); builds nothing
+import { isAscii } from 'node:buffer';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -188,6 +189,58 @@ const schemaDataAsJson = {
   },
 };
 
+/**
+ * The command line's bundle is ASCII, which src/start-cli.ts reads as Latin-1 without looking: V8 then keeps a
+ * one-byte string of it, where one other character made all of its 2.5 MB a two-byte string (UTF-8 decoded:
+ * twice the memory to touch, slower to compile: 600 page faults and a twentieth of `agent-play synth`). esbuild
+ * escapes every other character (its default charset) but in a tagged template, whose raw text the tag sees:
+ * a character outside ASCII in a String.raw template of our sources becomes a substitution of the same
+ * character (`${"\u{2026}"}`), which String.raw gives back as it was.
+ */
+const asciiRawTemplates = {
+  name: 'ascii-raw-templates',
+  setup(build) {
+    build.onLoad({ filter: /[\\/](constructs|src|runtime)[\\/].*\.ts$/ }, ({ path: file }) => {
+      const source = readFileSync(file, 'utf8');
+      if (isAscii(Buffer.from(source, 'utf8'))) return undefined;
+      return { contents: escapeRawTemplates(source), loader: 'ts' };
+    });
+  },
+};
+
+/** `source` with each character outside ASCII in the text of a String.raw template as a substitution of it. */
+function escapeRawTemplates(source) {
+  let out = '';
+  let at = 0;
+  for (let start = source.indexOf('String.raw`'); start >= 0; start = source.indexOf('String.raw`', at)) {
+    let index = start + 'String.raw`'.length;
+    out += source.slice(at, index);
+    while (index < source.length && source[index] !== '`') {
+      if (source[index] === '\\') {
+        out += source.slice(index, index + 2);
+        index += 2;
+      } else if (source.startsWith('${', index)) {
+        // A substitution: copied as it is, to its closing brace.
+        let depth = 0;
+        const from = index;
+        do {
+          if (source[index] === '{') depth += 1;
+          else if (source[index] === '}') depth -= 1;
+          index += 1;
+        } while (depth > 0 && index < source.length);
+        out += source.slice(from, index);
+      } else {
+        const code = source.codePointAt(index);
+        const character = String.fromCodePoint(code);
+        out += code > 0x7f ? `\${"\\u{${code.toString(16)}}"}` : character;
+        index += character.length;
+      }
+    }
+    at = index;
+  }
+  return out + source.slice(at);
+}
+
 /** The peers the command line carries: the packages the library leaves to the user's app (package.json). */
 const PEERS = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).peerDependencies);
 
@@ -271,7 +324,7 @@ const [cli, kubeClientInputs] = await Promise.all([
     // validators call (a deep equal and a string length) are carried, so that loading the validators resolves
     // and reads no file of node_modules. Its package.json is read where it is: its version keys the validators.
     external: ['ajv/package.json'],
-    plugins: [lazyCommands, markPeerLoads, kubeClientBeside, schemaDataAsJson],
+    plugins: [lazyCommands, markPeerLoads, kubeClientBeside, schemaDataAsJson, asciiRawTemplates],
     // import() as require(): the bundle runs as a vm.Script (start-cli.ts), which has no module loader.
     supported: { 'dynamic-import': false },
     minify: true,
@@ -280,6 +333,13 @@ const [cli, kubeClientInputs] = await Promise.all([
   }),
   buildKubeClient(),
 ]);
+// src/start-cli.ts reads the bundle as Latin-1 without looking (asciiRawTemplates above).
+const bundleText = readFileSync('build/cli-bundle.cjs', 'utf8');
+const notAscii = /^.*[\u0080-\u{10ffff}].*$/mu.exec(bundleText);
+if (notAscii)
+  throw new Error(
+    `build/cli-bundle.cjs is not ASCII (src/start-cli.ts reads it as Latin-1), in a tagged template other than String.raw?\n${notAscii[0].slice(0, 300)}`,
+  );
 const inputs = { ...cli.metafile.inputs, ...kubeClientInputs };
 writeFileSync('build/THIRD-PARTY-NOTICES.txt', thirdPartyNotices({ inputs }));
 renameSync('build/start-cli.cjs', 'build/cli.cjs');
