@@ -11,6 +11,9 @@
 //                                       Keeps a release build of the current sources: npm pack and
 //                                       npm publish run `prepare` after `prepack`, and building again
 //                                       would ship the development build instead
+//   node scripts/build.mjs --after-pack  `postpack`: puts back the package.json that `prepack` packed
+//                                       without its `prepare` (see packedManifest below); builds nothing
+import { isAscii } from 'node:buffer';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,6 +22,43 @@ import { dirname, join, resolve } from 'node:path';
 const args = new Set(process.argv.slice(2));
 const release = args.has('--release');
 const STAMP = 'build/.stamp';
+
+/**
+ * The package a user installs has no `prepare` script. It is the development build after `npm ci` in a clone,
+ * and names a file the package does not carry (scripts/build.mjs), yet npm 11 lists the `prepare` of a package
+ * installed from a tarball, a folder or git among the install scripts the user has to allow ("npm warn
+ * install-scripts 1 package has install scripts not yet covered by allowScripts"). So `prepack` (npm pack and
+ * npm publish) writes package.json without it, keeping the file as it was in MANIFEST_BEFORE_PACK, and
+ * `postpack` puts it back; a pack that failed on the way is undone by the next build.
+ */
+const MANIFEST = 'package.json';
+const MANIFEST_BEFORE_PACK = 'build/.package-json-before-pack';
+const packing = release && process.env.npm_lifecycle_event === 'prepack';
+
+/** Puts back the package.json a pack wrote without its `prepare`. */
+function restoreManifest() {
+  if (!existsSync(MANIFEST_BEFORE_PACK)) return;
+  writeFileSync(MANIFEST, readFileSync(MANIFEST_BEFORE_PACK));
+  rmSync(MANIFEST_BEFORE_PACK);
+}
+
+/** package.json without `scripts.prepare`, for the tarball npm makes next. */
+function packedManifest() {
+  const bytes = readFileSync(MANIFEST);
+  const manifest = JSON.parse(bytes.toString('utf8'));
+  if (manifest.scripts?.prepare === undefined) return;
+  writeFileSync(MANIFEST_BEFORE_PACK, bytes);
+  delete manifest.scripts.prepare;
+  writeFileSync(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+if (args.has('--after-pack')) {
+  restoreManifest();
+  process.exit(0);
+}
+// npm pack runs `prepare` after `prepack`: the release build stays, and so does the packed package.json.
+if (args.has('--if-possible') && existsSync(MANIFEST_BEFORE_PACK)) process.exit(0);
+restoreManifest();
 /** What a build reads: a change to any of these makes the next `npm run synth` rebuild. */
 const SOURCES = ['constructs', 'src', 'runtime', 'bench', 'schemas', 'scripts/build.mjs', 'package.json', 'package-lock.json'];
 
@@ -149,6 +189,58 @@ const schemaDataAsJson = {
   },
 };
 
+/**
+ * The command line's bundle is ASCII, which src/start-cli.ts reads as Latin-1 without looking: V8 then keeps a
+ * one-byte string of it, where one other character made all of its 2.5 MB a two-byte string (UTF-8 decoded:
+ * twice the memory to touch, slower to compile: 600 page faults and a twentieth of `agent-play synth`). esbuild
+ * escapes every other character (its default charset) but in a tagged template, whose raw text the tag sees:
+ * a character outside ASCII in a String.raw template of our sources becomes a substitution of the same
+ * character (`${"\u{2026}"}`), which String.raw gives back as it was.
+ */
+const asciiRawTemplates = {
+  name: 'ascii-raw-templates',
+  setup(build) {
+    build.onLoad({ filter: /[\\/](constructs|src|runtime)[\\/].*\.ts$/ }, ({ path: file }) => {
+      const source = readFileSync(file, 'utf8');
+      if (isAscii(Buffer.from(source, 'utf8'))) return undefined;
+      return { contents: escapeRawTemplates(source), loader: 'ts' };
+    });
+  },
+};
+
+/** `source` with each character outside ASCII in the text of a String.raw template as a substitution of it. */
+function escapeRawTemplates(source) {
+  let out = '';
+  let at = 0;
+  for (let start = source.indexOf('String.raw`'); start >= 0; start = source.indexOf('String.raw`', at)) {
+    let index = start + 'String.raw`'.length;
+    out += source.slice(at, index);
+    while (index < source.length && source[index] !== '`') {
+      if (source[index] === '\\') {
+        out += source.slice(index, index + 2);
+        index += 2;
+      } else if (source.startsWith('${', index)) {
+        // A substitution: copied as it is, to its closing brace.
+        let depth = 0;
+        const from = index;
+        do {
+          if (source[index] === '{') depth += 1;
+          else if (source[index] === '}') depth -= 1;
+          index += 1;
+        } while (depth > 0 && index < source.length);
+        out += source.slice(from, index);
+      } else {
+        const code = source.codePointAt(index);
+        const character = String.fromCodePoint(code);
+        out += code > 0x7f ? `\${"\\u{${code.toString(16)}}"}` : character;
+        index += character.length;
+      }
+    }
+    at = index;
+  }
+  return out + source.slice(at);
+}
+
 /** The peers the command line carries: the packages the library leaves to the user's app (package.json). */
 const PEERS = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).peerDependencies);
 
@@ -232,7 +324,7 @@ const [cli, kubeClientInputs] = await Promise.all([
     // validators call (a deep equal and a string length) are carried, so that loading the validators resolves
     // and reads no file of node_modules. Its package.json is read where it is: its version keys the validators.
     external: ['ajv/package.json'],
-    plugins: [lazyCommands, markPeerLoads, kubeClientBeside, schemaDataAsJson],
+    plugins: [lazyCommands, markPeerLoads, kubeClientBeside, schemaDataAsJson, asciiRawTemplates],
     // import() as require(): the bundle runs as a vm.Script (start-cli.ts), which has no module loader.
     supported: { 'dynamic-import': false },
     minify: true,
@@ -241,6 +333,13 @@ const [cli, kubeClientInputs] = await Promise.all([
   }),
   buildKubeClient(),
 ]);
+// src/start-cli.ts reads the bundle as Latin-1 without looking (asciiRawTemplates above).
+const bundleText = readFileSync('build/cli-bundle.cjs', 'utf8');
+const notAscii = /^.*[\u0080-\u{10ffff}].*$/mu.exec(bundleText);
+if (notAscii)
+  throw new Error(
+    `build/cli-bundle.cjs is not ASCII (src/start-cli.ts reads it as Latin-1), in a tagged template other than String.raw?\n${notAscii[0].slice(0, 300)}`,
+  );
 const inputs = { ...cli.metafile.inputs, ...kubeClientInputs };
 writeFileSync('build/THIRD-PARTY-NOTICES.txt', thirdPartyNotices({ inputs }));
 renameSync('build/start-cli.cjs', 'build/cli.cjs');
@@ -279,3 +378,4 @@ if (release) {
   rmSync(cache, { recursive: true, force: true });
 }
 writeFileSync(STAMP, stamp);
+if (packing) packedManifest();

@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { Script } from 'node:vm';
 import { saveAtExit } from './save-at-exit';
 import { readCacheFile, writeCacheFile } from './user-cache-dir';
+import { underStartFlags } from './young-generation';
 
 interface Entry {
   readonly key: string;
@@ -106,7 +107,7 @@ export class CompileCache {
   public compile(filename: string, source: string, key: string): Script {
     const entry = this.entries[filename];
     const cachedData = entry?.key === key ? this.data.subarray(entry.start, entry.end) : undefined;
-    const script = new Script(source, { filename, cachedData });
+    const script = underStartFlags(() => new Script(source, { filename, cachedData }));
     if (!cachedData || script.cachedDataRejected) this.changed = true;
     this.scripts.set(filename, { key, script });
     return script;
@@ -143,7 +144,7 @@ export class CompileCache {
     const parts: Buffer[] = [];
     let offset = 0;
     for (const [filename, { key, script }] of this.scripts) {
-      const data = script.createCachedData();
+      const data = underStartFlags(() => script.createCachedData());
       entries[filename] = { key, start: offset, end: offset + data.length };
       parts.push(data);
       offset += data.length;

@@ -261,6 +261,8 @@ describe('the packed package', () => {
     expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['cdk8s', 'cdk8s-plus-28', 'constructs']);
     for (const range of Object.values<string>(manifest.peerDependencies)) expect(range).toMatch(/^\^/);
     expect(manifest.dependencies).not.toHaveProperty('cdk8s');
+    // No install script for npm 11 to ask the user to allow: `prepare` builds a clone, never an installed package.
+    expect(Object.keys(manifest.scripts ?? {}).filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([]);
   });
 
   it('compiles a composition and the README example in a stock cdk8s project, a strict nodenext one and an ESM one, and each runs', async () => {
