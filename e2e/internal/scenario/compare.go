@@ -31,7 +31,8 @@ type simReport struct {
 		ContextVersion int64  `json:"contextVersion"`
 		Phase          string `json:"phase"`
 	} `json:"coderuns"`
-	MostLive int `json:"mostLiveCodeRuns"`
+	MostLive int               `json:"mostLiveCodeRuns"`
+	Pods     []AgentPodOutcome `json:"pods"`
 }
 
 // Simulate runs the simulator on the scenario (with the platform's config when there is one).
@@ -48,7 +49,7 @@ func Simulate(ctx context.Context, repoDir, scenarioFile, config string) (*Outco
 	if err := json.Unmarshal(out, &rep); err != nil {
 		return nil, fmt.Errorf("agent-play simulate --json: %w", err)
 	}
-	o := &Outcome{MostLive: rep.MostLive}
+	o := &Outcome{MostLive: rep.MostLive, Pods: rep.Pods}
 	for _, p := range rep.Plays {
 		o.Plays = append(o.Plays, PlayOutcome{Repository: p.Repository, Task: p.Task, Stage: p.Stage, Status: p.Status, Round: p.Round})
 	}
@@ -86,6 +87,9 @@ func (o *Outcome) Summary() string {
 		parts = append(parts, s)
 	}
 	parts = append(parts, fmt.Sprintf("%d CodeRuns", len(o.CodeRuns)))
+	if len(o.Pods) > 0 {
+		parts = append(parts, fmt.Sprintf("%d agent pods (sessions: %s)", len(o.Pods), sessionSummary(o.Pods)))
+	}
 	return strings.Join(parts, "; ")
 }
 
@@ -117,6 +121,10 @@ func Diff(real, sim *Outcome) []string {
 	d = append(d, real.RevisionDiffers...)
 	if a, b := coderunKeys(real.CodeRuns), coderunKeys(sim.CodeRuns); a != b {
 		d = append(d, fmt.Sprintf("CodeRuns: real [%s], simulator [%s]", a, b))
+	}
+	d = append(d, real.DirectProblems...)
+	if a, b := agentPodKeys(real.Pods), agentPodKeys(sim.Pods); a != b {
+		d = append(d, fmt.Sprintf("direct agent pods: real [%s], simulator [%s]", a, b))
 	}
 	if real.MostLive != sim.MostLive {
 		d = append(d, fmt.Sprintf("most live CodeRuns of one stage: real %d, simulator %d", real.MostLive, sim.MostLive))
