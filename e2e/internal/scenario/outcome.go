@@ -51,6 +51,8 @@ type Outcome struct {
 	// DirectProblems lists what a direct agent's container held or could do that it must not (a
 	// service-account token, a patch of its play the API server took) and work it could not push.
 	DirectProblems []string `json:"directProblems,omitempty"`
+	// Projects are the projects the scenario submitted (project.go).
+	Projects []ProjectOutcome `json:"projects,omitempty"`
 }
 
 // noPlay is the stage of a task that has no play.
@@ -114,6 +116,9 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 	o.StatusDiffers = differs
 	o.RevisionDiffers = r.checkRevisions()
 	o.Pods, o.DirectProblems = r.directOutcome()
+	if o.Projects, err = r.projectOutcomes(ctx); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 

@@ -39,8 +39,13 @@ func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration) e
 	lastBusy := ""
 	for {
 		fp, busy, err := r.fingerprint(ctx)
-		if err != nil {
+		if err != nil && !overloaded(err) {
 			return err
+		}
+		if err != nil {
+			// An API server too busy to answer in time (a loaded machine, a project's many pods) is at work:
+			// look again, within the step's limit.
+			fp, busy = last, "the API server is overloaded: "+err.Error()
 		}
 		if fp != last || busy != "" {
 			last, since = fp, time.Now()
@@ -65,6 +70,12 @@ func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration) e
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
+}
+
+// overloaded tells an error of an API server too busy to answer (a timeout, too many requests), which
+// passes, from one that does not.
+func overloaded(err error) bool {
+	return apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsTooManyRequests(err)
 }
 
 // fingerprint lists the namespace's Workflows, pods, CodeRuns and ConfigMaps: what they say (to see a
@@ -133,6 +144,10 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		r.noteAgentPod(p, repositories)
 		listed[p.Name] = true
 		parts = append(parts, "pod/"+p.Name+"/"+p.ResourceVersion)
+		// A project's wait-play pod polls its task's record: projectPodsBusy judges it.
+		if _, _, taskWait := waitsOnTask(p); taskWait {
+			continue
+		}
 		// A direct agent's pod whose fake CLI waits for the scenario is at rest.
 		if b := restingPod(p, nodes, crPhase, live, holding); b != "" && (b != "running" || !r.agentWaits(p)) {
 			busy = append(busy, "pod "+p.Name+" "+b)
@@ -146,6 +161,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	for _, c := range cms.Items {
 		parts = append(parts, "cm/"+c.Name+"/"+c.ResourceVersion)
 	}
+	busy = append(busy, projectPodsBusy(pods.Items, cms.Items, wfs.Items)...)
 	if len(busy) == 0 && r.env.Bus != nil {
 		durables, err := r.sensorDurables(ctx)
 		if err != nil {
@@ -290,7 +306,10 @@ func resourceWaiter(p *corev1.Pod) bool {
 
 // codeRunWaitedOn gives the CodeRun a resource template's pod waits on (`get` with a condition, the
 // manifest naming a CodeRun).
-func codeRunWaitedOn(p *corev1.Pod) (string, bool) {
+func codeRunWaitedOn(p *corev1.Pod) (string, bool) { return waitedOn(p, "CodeRun") }
+
+// waitedOn gives the object of a kind a resource template's pod waits on (`get` with a condition).
+func waitedOn(p *corev1.Pod, kind string) (string, bool) {
 	t := podTemplate(p)
 	if t == nil || t.Resource == nil || t.Resource.Action != "get" || (t.Resource.SuccessCondition == "" && t.Resource.FailureCondition == "") {
 		return "", false
@@ -301,7 +320,7 @@ func codeRunWaitedOn(p *corev1.Pod) (string, bool) {
 			Name string `json:"name"`
 		} `json:"metadata"`
 	}
-	if yaml.Unmarshal([]byte(t.Resource.Manifest), &m) != nil || m.Kind != "CodeRun" || m.Metadata.Name == "" {
+	if yaml.Unmarshal([]byte(t.Resource.Manifest), &m) != nil || m.Kind != kind || m.Metadata.Name == "" {
 		return "", false
 	}
 	return m.Metadata.Name, true
