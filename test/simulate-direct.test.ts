@@ -179,3 +179,23 @@ describe('retries of a direct agent', () => {
     expect(report.steps[0].notes.join('\n')).toContain('its new session was never confirmed, the next attempt starts one');
   });
 });
+
+describe('the direct-execution scenario (also run on the real controllers, docs/e2e.md)', () => {
+  const folder = resolve(SCENARIOS, 'direct-execution');
+  const file = readConfigFile(resolve(folder, 'direct.agent-play.yaml')) as Record<string, unknown>;
+
+  it('starts each session once and resumes it: after a failed attempt, and in the next round', async () => {
+    const report = await run(file, loadScenario(resolve(folder, 'scenario.yaml')));
+    expect(report.plays).toEqual([{ repository: report.plays[0].repository, task: 5, stage: 'waiting-ready-for-qa', round: 2 }]);
+    expect(report.coderuns).toEqual([]);
+    expect(
+      report.pods.map((pod) => `${pod.round} ${pod.stage} ${pod.agent}/${pod.cli} #${pod.attempt} ${pod.session} ${pod.phase}`),
+    ).toEqual([
+      '1 implementation rex/cursor #1 started Failed',
+      '1 implementation rex/cursor #2 resumed Succeeded',
+      '1 code-quality cleo/claude #1 started Succeeded',
+      '2 implementation rex/cursor #1 resumed Succeeded',
+      '2 code-quality cleo/claude #1 resumed Succeeded',
+    ]);
+  });
+});

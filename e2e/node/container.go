@@ -87,7 +87,7 @@ func (r *podRunner) startContainer(ctx context.Context, c *corev1.Container, isI
 	for k, v := range im.Env {
 		base = append(base, k+"="+v)
 	}
-	env = append(base, env...)
+	env = lastWins(append(base, env...))
 	mounts, err := r.mountsFor(c, envMap)
 	if err != nil {
 		return nil, &waitingError{reason: "CreateContainerConfigError", err: err}

@@ -161,3 +161,22 @@ func expandArgs(list []string, env map[string]string) []string {
 	}
 	return out
 }
+
+// lastWins keeps one entry per variable, the last one given, in the order first given: the pod's
+// variables over the image's and the node's (a container setting HOME gets its own, not the "/" the node
+// gives users without a passwd entry). A program reading its environment would otherwise take whichever
+// copy its runtime picks first (Go's os.Getenv takes the first).
+func lastWins(env []string) []string {
+	index := map[string]int{}
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if i, ok := index[name]; ok {
+			out[i] = kv
+			continue
+		}
+		index[name] = len(out)
+		out = append(out, kv)
+	}
+	return out
+}

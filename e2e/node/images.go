@@ -50,6 +50,9 @@ func LoadImageTable(file, binDir, e2eDir string) (*ImageTable, error) {
 		for k, v := range im.Paths {
 			im.Paths[k] = r.Replace(v)
 		}
+		for k, v := range im.Env {
+			im.Env[k] = r.Replace(v)
+		}
 	}
 	return &t, nil
 }

@@ -43,12 +43,32 @@ func (n *Node) prepareVolumes(ctx context.Context, pod *corev1.Pod, podDir, podI
 		default:
 			err = fmt.Errorf("volume %s: this node supports emptyDir, persistentVolumeClaim, hostPath, configMap, secret, downwardAPI and projected", v.Name)
 		}
+		if err == nil && v.HostPath == nil && v.EmptyDir == nil && v.PersistentVolumeClaim == nil {
+			err = fsGroupOwns(pod, dir)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("volume %s: %w", v.Name, err)
 		}
 		dirs[v.Name] = dir
 	}
 	return dirs, nil
+}
+
+// fsGroupOwns gives the files of a volume the node writes to the pod's fsGroup, as the kubelet does
+// (pkg/volume/volume_linux.go, SetVolumeOwnership): a Secret mounted with defaultMode 0440 is readable by
+// the pod's users through their supplementary group fsGroup, not by others.
+func fsGroupOwns(pod *corev1.Pod, dir string) error {
+	sc := pod.Spec.SecurityContext
+	if sc == nil || sc.FSGroup == nil {
+		return nil
+	}
+	gid := int(*sc.FSGroup)
+	return filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, -1, gid)
+	})
 }
 
 func mode(m *int32) os.FileMode {

@@ -164,6 +164,10 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, sl slot, e en
 	if err != nil {
 		return fail(err)
 	}
+	agents, err := prepareDirect(ctx, c, stub.Namespace, platformDir)
+	if err != nil {
+		return fail(err)
+	}
 	stubCtx, stopStub := context.WithCancel(ctx)
 	defer stopStub()
 	go stub.Run(stubCtx)
@@ -175,7 +179,7 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, sl slot, e en
 	env := scenario.Env{
 		Client: c.Client, Node: c.Node, Stub: stub, Namespace: stub.Namespace, RepoDir: o.repoDir, Log: o.log,
 		Kubeconfig: c.CP.AdminKubeconfig, Config: platformConfig,
-		Quiet: quiet, StepLimit: 8 * time.Minute, Faults: inj, Hold: e.Hold, Bus: sl.bus.Monitor,
+		Quiet: quiet, StepLimit: 8 * time.Minute, Faults: inj, Hold: e.Hold, Bus: sl.bus.Monitor, Agents: agents,
 	}
 	if e.StepLimit != "" {
 		if env.StepLimit, err = time.ParseDuration(e.StepLimit); err != nil {

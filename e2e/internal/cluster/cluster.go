@@ -17,6 +17,7 @@ import (
 
 	"cdk8s-agent-play/e2e/internal/controlplane"
 	"cdk8s-agent-play/e2e/internal/eventbus"
+	"cdk8s-agent-play/e2e/internal/fakegithub"
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/internal/proc"
 	"cdk8s-agent-play/e2e/internal/upstream"
@@ -62,7 +63,10 @@ type Cluster struct {
 	Node   *node.Node
 	Client *kube.Client
 	// Buses are the event buses, one per namespace run at once.
-	Buses    []*Bus
+	Buses []*Bus
+	// GitHub is the fake GitHub of the direct agents (their tokens, their git server), forwarded into
+	// every pod.
+	GitHub   *fakegithub.Server
 	opts     Options
 	stopNode context.CancelFunc
 	nodeDone chan struct{}
@@ -109,6 +113,10 @@ func Start(ctx context.Context, o Options) (cl *Cluster, err error) {
 		c.Buses = append(c.Buses, b)
 		hostServices = append(hostServices, b.Address)
 	}
+	if c.GitHub, err = fakegithub.Start(filepath.Join(o.RunDir, "github"), c.CP.PKI.ServingCert, c.CP.PKI.ServingKey, c.CP.PKI.CACert); err != nil {
+		return nil, err
+	}
+	hostServices = append(hostServices, fakegithub.Address)
 	images, err := node.LoadImageTable(filepath.Join(o.E2EDir, "images.yaml"), o.BinDir, o.E2EDir)
 	if err != nil {
 		return nil, err
@@ -221,6 +229,9 @@ func (c *Cluster) Stop() {
 		}
 	}
 	node.CleanNetns()
+	if c.GitHub != nil {
+		c.GitHub.Close()
+	}
 	for _, b := range c.Buses {
 		b.proc.Stop(5 * time.Second)
 	}

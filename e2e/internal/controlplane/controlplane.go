@@ -110,7 +110,12 @@ func Start(ctx context.Context, c Config) (*ControlPlane, error) {
 		"--kubeconfig", cp.AdminKubeconfig, "--leader-elect=false", "--bind-address", "127.0.0.1", "--secure-port", "10257",
 		"--use-service-account-credentials=false", "--root-ca-file", files.CACert,
 		"--authentication-kubeconfig", cp.AdminKubeconfig, "--authorization-kubeconfig", cp.AdminKubeconfig,
-		"--controllers", "garbage-collector-controller,deployment-controller,replicaset-controller,statefulset-controller,serviceaccount-controller,namespace-controller,root-ca-certificate-publisher-controller"); err != nil {
+		// serviceaccount-token-controller fills the token Secrets a platform makes for a service account
+		// (type kubernetes.io/service-account-token): Argo mounts the executor's in a direct agent's init and
+		// wait containers (workflow/controller/workflowpod.go, setupServiceAccount). It signs with the key the
+		// API server verifies.
+		"--service-account-private-key-file", files.SAKey,
+		"--controllers", "garbage-collector-controller,deployment-controller,replicaset-controller,statefulset-controller,serviceaccount-controller,serviceaccount-token-controller,namespace-controller,root-ca-certificate-publisher-controller"); err != nil {
 		cp.Stop()
 		return nil, err
 	}

@@ -44,6 +44,8 @@ func targets(e2eDir string) []target {
 			"k8s.io/kubernetes/cmd/kube-controller-manager": "kube-controller-manager",
 			"go.etcd.io/etcd/server/v3":                     "etcd",
 			"github.com/nats-io/nats-server/v2":             "nats-server",
+			// The fake agent CLI of the direct agents' images (e2e/images.yaml).
+			"cdk8s-agent-play/e2e/fakes/agent-cli": "agent-cli",
 		}},
 		{moduleDir: filepath.Join(e2eDir, "upstream", "argo-workflows"), ldflags: "-s -w -X " + argoWorkflowsVersionX + "=" + ArgoWorkflowsVersion,
 			argoCopy: true,

@@ -31,8 +31,9 @@ type simReport struct {
 		ContextVersion int64  `json:"contextVersion"`
 		Phase          string `json:"phase"`
 	} `json:"coderuns"`
-	MostLive int              `json:"mostLiveCodeRuns"`
-	Projects []ProjectOutcome `json:"projects"`
+	MostLive int               `json:"mostLiveCodeRuns"`
+	Pods     []AgentPodOutcome `json:"pods"`
+	Projects []ProjectOutcome  `json:"projects"`
 }
 
 // Simulate runs the simulator on the scenario (with the platform's config when there is one).
@@ -49,7 +50,7 @@ func Simulate(ctx context.Context, repoDir, scenarioFile, config string) (*Outco
 	if err := json.Unmarshal(out, &rep); err != nil {
 		return nil, fmt.Errorf("agent-play simulate --json: %w", err)
 	}
-	o := &Outcome{MostLive: rep.MostLive, Projects: rep.Projects}
+	o := &Outcome{MostLive: rep.MostLive, Pods: rep.Pods, Projects: rep.Projects}
 	for _, p := range rep.Plays {
 		o.Plays = append(o.Plays, PlayOutcome{Repository: p.Repository, Task: p.Task, Stage: p.Stage, Status: p.Status, Round: p.Round})
 	}
@@ -91,6 +92,9 @@ func (o *Outcome) Summary() string {
 		parts = projectSummaries(o.Projects)
 	}
 	parts = append(parts, fmt.Sprintf("%d CodeRuns", len(o.CodeRuns)))
+	if len(o.Pods) > 0 {
+		parts = append(parts, fmt.Sprintf("%d agent pods (sessions: %s)", len(o.Pods), sessionSummary(o.Pods)))
+	}
 	return strings.Join(parts, "; ")
 }
 
@@ -122,6 +126,10 @@ func Diff(real, sim *Outcome) []string {
 	d = append(d, real.RevisionDiffers...)
 	if a, b := coderunKeys(real.CodeRuns), coderunKeys(sim.CodeRuns); a != b {
 		d = append(d, fmt.Sprintf("CodeRuns: real [%s], simulator [%s]", a, b))
+	}
+	d = append(d, real.DirectProblems...)
+	if a, b := agentPodKeys(real.Pods), agentPodKeys(sim.Pods); a != b {
+		d = append(d, fmt.Sprintf("direct agent pods: real [%s], simulator [%s]", a, b))
 	}
 	d = append(d, diffProjects(real.Projects, sim.Projects)...)
 	if real.MostLive != sim.MostLive {

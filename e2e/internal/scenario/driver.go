@@ -19,6 +19,7 @@ import (
 
 	"cdk8s-agent-play/e2e/internal/coderun"
 	"cdk8s-agent-play/e2e/internal/eventbus"
+	"cdk8s-agent-play/e2e/internal/fakegithub"
 	"cdk8s-agent-play/e2e/internal/faults"
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/node"
@@ -48,6 +49,8 @@ type Env struct {
 	Hold *Hold
 	// Bus tells when the Sensors have handled every event (nil: the quiet window alone).
 	Bus *eventbus.Monitor
+	// Agents are the fake CLIs of the direct agents in the namespace (nil: none run there).
+	Agents *fakegithub.Agents
 }
 
 // Hold keeps the pods whose Argo node name (annotation workflows.argoproj.io/node-name) matches NodeName
@@ -73,6 +76,10 @@ type Runner struct {
 	// Workflows seen since, by name.
 	reapplied    *reapply
 	revisionPods map[string]podOfWorkflow
+	// agentPods are the direct agents' pods seen, by name; directProblems what their containers held that
+	// they must not (direct.go).
+	agentPods      map[string]*agentPod
+	directProblems []string
 	// projectWorkflows are the project Workflows the scenario submitted, by project name.
 	projectWorkflows map[string]string
 }
@@ -296,15 +303,25 @@ func (r *Runner) finishAgent(ctx context.Context, t TaskRef, phase string) error
 	}
 	sel := fmt.Sprintf("task-id=%d,workflow-uid=%s", t.Task, play.GetUID())
 	var names []string
+	what := "CodeRun"
 	err = kube.Poll(ctx, 90*time.Second, func() (bool, error) {
 		var ferr error
 		names, ferr = r.env.Stub.Finish(ctx, sel, phase, "the scenario says so")
+		if ferr != nil && r.env.Agents != nil {
+			// A direct agent: its fake CLI ends with the exit code (docs/executors.md: it decides the attempt).
+			exit := 0
+			if phase != "Succeeded" {
+				exit = 1
+			}
+			what = "agent CLI of pod"
+			names, ferr = r.env.Agents.Finish(play.GetName(), exit)
+		}
 		return ferr == nil, nil
 	})
 	if err != nil {
-		return fmt.Errorf("no live CodeRun of play %s to end %s", play.GetName(), phase)
+		return fmt.Errorf("no live CodeRun or waiting agent CLI of play %s to end %s", play.GetName(), phase)
 	}
-	r.logf("CodeRun %s -> %s", strings.Join(names, ", "), phase)
+	r.logf("%s %s -> %s", what, strings.Join(names, ", "), phase)
 	return nil
 }
 

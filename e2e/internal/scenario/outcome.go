@@ -46,6 +46,11 @@ type Outcome struct {
 	StatusDiffers []string `json:"statusDiffers,omitempty"`
 	// RevisionDiffers lists the pods that ran another spec than their Workflow's (a reapplyTemplates step).
 	RevisionDiffers []string `json:"revisionDiffers,omitempty"`
+	// Pods are the direct agents' pods, one per attempt (direct.go).
+	Pods []AgentPodOutcome `json:"pods,omitempty"`
+	// DirectProblems lists what a direct agent's container held or could do that it must not (a
+	// service-account token, a patch of its play the API server took) and work it could not push.
+	DirectProblems []string `json:"directProblems,omitempty"`
 	// Projects are the projects the scenario submitted (project.go).
 	Projects []ProjectOutcome `json:"projects,omitempty"`
 }
@@ -110,10 +115,22 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 	}
 	o.StatusDiffers = differs
 	o.RevisionDiffers = r.checkRevisions()
+	o.Pods, o.DirectProblems = r.directOutcome()
 	if o.Projects, err = r.projectOutcomes(ctx); err != nil {
 		return nil, err
 	}
 	return o, nil
+}
+
+// repositoryNamed gives the scenario's name of the repository a play's label names (owner.name in lower
+// case), or the label itself.
+func (r *Runner) repositoryNamed(label string) string {
+	for _, p := range r.sc.Plays {
+		if repositoryLabel(p.Repository) == label {
+			return p.Repository
+		}
+	}
+	return label
 }
 
 // recordReleases adds the gates now recorded: the `releases` of every progress record (ConfigMaps

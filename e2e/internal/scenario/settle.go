@@ -92,8 +92,10 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	live := map[string]bool{}
 	created := map[string]time.Time{}
 	nodes := map[string]map[string]any{}
+	repositories := map[string]string{}
 	for i := range wfs.Items {
 		w := &wfs.Items[i]
+		repositories[w.GetName()] = r.repositoryNamed(w.GetLabels()["repository"])
 		uids[w.GetName()] = string(w.GetUID())
 		live[string(w.GetUID())] = true
 		created[string(w.GetUID())] = w.GetCreationTimestamp().Time
@@ -107,6 +109,10 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		}
 	}
 	crs, err := r.env.Client.Dynamic.Resource(coderun.Resource).Namespace(ns).List(ctx, metav1.ListOptions{})
+	if apierrors.IsNotFound(err) {
+		// A platform whose agents all run direct has no CodeRun CRD (docs/executors.md).
+		crs, err = &unstructured.UnstructuredList{}, nil
+	}
 	if err != nil {
 		return "", "", err
 	}
@@ -130,19 +136,24 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		return "", "", err
 	}
 	holding := r.env.Node.Holding(ns)
+	listed := map[string]bool{}
 	for i := range pods.Items {
 		p := &pods.Items[i]
 		r.notePredecessorPod(p, uids)
 		r.noteRevision(p, created)
+		r.noteAgentPod(p, repositories)
+		listed[p.Name] = true
 		parts = append(parts, "pod/"+p.Name+"/"+p.ResourceVersion)
 		// A project's wait-play pod polls its task's record: projectPodsBusy judges it.
 		if _, _, taskWait := waitsOnTask(p); taskWait {
 			continue
 		}
-		if b := restingPod(p, nodes, crPhase, live, holding); b != "" {
+		// A direct agent's pod whose fake CLI waits for the scenario is at rest.
+		if b := restingPod(p, nodes, crPhase, live, holding); b != "" && (b != "running" || !r.agentWaits(p)) {
 			busy = append(busy, "pod "+p.Name+" "+b)
 		}
 	}
+	r.markGoneAgentPods(listed)
 	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return "", "", err
