@@ -206,6 +206,11 @@ else
     prompt="$(printf '%s\n\n%s' "$system_prompt" "$prompt")"
   fi
 fi
+# Option parsers (commander, clap, yargs) take an argument that starts with a dash for an option, so a prompt
+# that opens with YAML front matter (---) would be refused as an unknown option: a plain first line goes before it.
+case "$prompt" in
+  -*) prompt="$(printf 'Instructions:\n\n%s' "$prompt")" ;;
+esac
 if [ -n "$previous_cli" ] && [ "$previous_cli" != "$CLI" ]; then
   echo "direct-agent: $AGENT moved from $previous_cli to $CLI: a new session starts from the context file"
 fi
