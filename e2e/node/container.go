@@ -123,9 +123,11 @@ func (r *podRunner) startContainer(ctx context.Context, c *corev1.Container, isI
 		return nil, err
 	}
 	ct := &container{spec: c, init: isInit, cmd: cmd, env: env, path: path, uid: uid, gid: gid, started: metav1.Now(), exited: make(chan struct{})}
+	ns := r.pod.Namespace
 	go func() {
 		err := cmd.Wait()
 		log.Close()
+		r.n.addCPU(ns, cmd.ProcessState)
 		ct.code, ct.reason = exitOf(cmd, err)
 		close(ct.exited)
 	}()

@@ -51,6 +51,7 @@ type Node struct {
 	// holds are the namespaces' holds (Hold): scenarios running at once in their own namespaces each
 	// hold their own pods.
 	holds map[string]*hold
+	cpu   cpuUse
 }
 
 // hold selects the new pods of a namespace kept from starting until Release; ch closes then.
