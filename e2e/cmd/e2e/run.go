@@ -265,7 +265,7 @@ func install(ctx context.Context, c *cluster.Cluster, sl slot, dir string, log i
 		return nil, err
 	}
 	fmt.Fprintf(log, "platform %s applied to %s\n", dir, ns)
-	return &coderun.Stub{Dynamic: c.Client.Dynamic, Namespace: ns}, nil
+	return &coderun.Stub{Dynamic: c.Client.Dynamic, Metadata: c.Client.Metadata, Namespace: ns}, nil
 }
 
 // waitEventDeployments waits until the Deployment of every EventSource and Sensor is available.

@@ -73,6 +73,8 @@ type Runner struct {
 	// Workflows seen since, by name.
 	reapplied    *reapply
 	revisionPods map[string]podOfWorkflow
+	// watched is the namespace as its watches report it (settle), from the first settle to the end of Run.
+	watched *watched
 }
 
 // NewRunner makes a runner.
@@ -91,6 +93,11 @@ func (r *Runner) note(format string, args ...any) {
 // quiet) and returns the outcome.
 func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	r.clock.begin(time.Now())
+	defer func() {
+		if r.watched != nil {
+			r.watched.stop()
+		}
+	}()
 	if h := r.env.Hold; h != nil {
 		if h.Until < 0 || h.Until >= len(r.sc.Steps) {
 			return nil, fmt.Errorf("hold.until: the scenario has no step %d", h.Until)

@@ -70,37 +70,33 @@ func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration) e
 // change) and the first reason found why the namespace is not at rest ("" when it is).
 func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	ns := r.env.Namespace
+	if r.watched == nil {
+		w, err := watch(ctx, r.env.Client, ns)
+		if err != nil {
+			return "", "", err
+		}
+		r.watched = w
+	}
 	var parts []string
 	var busy []string
-	wfs, err := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return "", "", err
-	}
 	uids := map[string]string{}
 	live := map[string]bool{}
 	created := map[string]time.Time{}
 	nodes := map[string]map[string]any{}
-	for i := range wfs.Items {
-		w := &wfs.Items[i]
+	for _, w := range unstructuredOf(r.watched.workflows) {
 		uids[w.GetName()] = string(w.GetUID())
 		live[string(w.GetUID())] = true
 		created[string(w.GetUID())] = w.GetCreationTimestamp().Time
-		parts = append(parts, "wf/"+w.GetName()+"/"+workflowState(w))
+		parts = append(parts, "wf/"+w.GetName()+"/"+r.watched.state(w))
 		if b := restingWorkflow(w); b != "" {
 			busy = append(busy, "workflow "+w.GetName()+" "+b)
 		}
 		if w.GetDeletionTimestamp() == nil {
-			n, _, _ := unstructured.NestedMap(w.Object, "status", "nodes")
-			nodes[w.GetName()] = n
+			nodes[w.GetName()] = workflowNodes(w)
 		}
 	}
-	crs, err := r.env.Client.Dynamic.Resource(coderun.Resource).Namespace(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return "", "", err
-	}
 	crPhase := map[string]string{}
-	for i := range crs.Items {
-		c := &crs.Items[i]
+	for _, c := range unstructuredOf(r.watched.coderuns) {
 		parts = append(parts, "cr/"+c.GetName()+"/"+c.GetResourceVersion())
 		phase, _, _ := unstructured.NestedString(c.Object, "status", "phase")
 		crPhase[c.GetName()] = phase
@@ -113,13 +109,8 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 			busy = append(busy, "CodeRun "+c.GetName()+" of a deleted Workflow not collected yet")
 		}
 	}
-	pods, err := r.env.Client.Kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return "", "", err
-	}
 	holding := r.env.Node.Holding(ns)
-	for i := range pods.Items {
-		p := &pods.Items[i]
+	for _, p := range podsOf(r.watched.pods) {
 		r.notePredecessorPod(p, uids)
 		r.noteRevision(p, created)
 		parts = append(parts, "pod/"+p.Name+"/"+p.ResourceVersion)
@@ -127,11 +118,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 			busy = append(busy, "pod "+p.Name+" "+b)
 		}
 	}
-	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return "", "", err
-	}
-	for _, c := range cms.Items {
+	for _, c := range configMapsOf(r.watched.configmaps) {
 		parts = append(parts, "cm/"+c.Name+"/"+c.ResourceVersion)
 	}
 	if len(busy) == 0 && r.env.Bus != nil {
@@ -169,8 +156,7 @@ func restingWorkflow(w *unstructured.Unstructured) string {
 	if b := backingOff(w); b != "" {
 		return b
 	}
-	nodes, _, _ := unstructured.NestedMap(w.Object, "status", "nodes")
-	for _, v := range nodes {
+	for _, v := range workflowNodes(w) {
 		n, _ := v.(map[string]any)
 		switch n["type"] {
 		case "Pod", "Container", "Suspend", "HTTP", "Plugin":
@@ -321,7 +307,7 @@ func (r *Runner) sensorDurables(ctx context.Context) (map[string]string, error) 
 
 // backingOff tells whether a running Workflow waits on a timer: a retry node between two attempts.
 func backingOff(w *unstructured.Unstructured) string {
-	nodes, _, _ := unstructured.NestedMap(w.Object, "status", "nodes")
+	nodes := workflowNodes(w)
 	for _, v := range nodes {
 		n, _ := v.(map[string]any)
 		if n["type"] != "Retry" || n["phase"] != "Running" {
@@ -377,6 +363,13 @@ func heldPod(p *corev1.Pod) bool {
 		}
 	}
 	return true
+}
+
+// workflowNodes gives a Workflow's status.nodes as they are in the object (no copy: only to be read).
+func workflowNodes(w *unstructured.Unstructured) map[string]any {
+	v, _, _ := unstructured.NestedFieldNoCopy(w.Object, "status", "nodes")
+	m, _ := v.(map[string]any)
+	return m
 }
 
 // workflowState is what a Workflow says, without what the Argo controller writes at every look at it: the

@@ -1,0 +1,97 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/cache"
+
+	"cdk8s-agent-play/e2e/internal/coderun"
+	"cdk8s-agent-play/e2e/internal/kube"
+)
+
+// watched keeps the namespace's Workflows, CodeRuns, pods and ConfigMaps as the API server's watches
+// report them, for settle to read every quarter second: listing them that often (every play's stored
+// spec and nodes, the runtime ConfigMap's program) cost the API server and the harness more processor
+// time than the scenario's own pods. A watch brings each change once, in the order the API server made
+// them; what the cache is behind by (milliseconds) the quiet window covers.
+type watched struct {
+	workflows, coderuns, pods, configmaps cache.SharedIndexInformer
+	stop                                  context.CancelFunc
+	// states memoizes workflowState by UID and resourceVersion (an object version never changes).
+	states map[string]string
+}
+
+// watch starts the caches and waits until each has listed the namespace once.
+func watch(ctx context.Context, c *kube.Client, ns string) (*watched, error) {
+	ctx, stop := context.WithCancel(ctx)
+	dyn := dynamicinformer.NewFilteredDynamicSharedInformerFactory(c.Dynamic, 0, ns, nil)
+	typed := informers.NewSharedInformerFactoryWithOptions(c.Kube, 0, informers.WithNamespace(ns))
+	w := &watched{
+		workflows:  dyn.ForResource(kube.WorkflowResource).Informer(),
+		coderuns:   dyn.ForResource(coderun.Resource).Informer(),
+		pods:       typed.Core().V1().Pods().Informer(),
+		configmaps: typed.Core().V1().ConfigMaps().Informer(),
+		stop:       stop,
+		states:     map[string]string{},
+	}
+	dyn.Start(ctx.Done())
+	typed.Start(ctx.Done())
+	synced, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if !cache.WaitForCacheSync(synced.Done(), w.workflows.HasSynced, w.coderuns.HasSynced, w.pods.HasSynced, w.configmaps.HasSynced) {
+		stop()
+		return nil, fmt.Errorf("watch namespace %s: the caches did not fill within a minute", ns)
+	}
+	return w, nil
+}
+
+// unstructuredOf gives an informer's objects (shared with the cache: never to be changed).
+func unstructuredOf(inf cache.SharedIndexInformer) []*unstructured.Unstructured {
+	items := inf.GetStore().List()
+	out := make([]*unstructured.Unstructured, 0, len(items))
+	for _, it := range items {
+		if u, ok := it.(*unstructured.Unstructured); ok {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func podsOf(inf cache.SharedIndexInformer) []*corev1.Pod {
+	items := inf.GetStore().List()
+	out := make([]*corev1.Pod, 0, len(items))
+	for _, it := range items {
+		if p, ok := it.(*corev1.Pod); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func configMapsOf(inf cache.SharedIndexInformer) []*corev1.ConfigMap {
+	items := inf.GetStore().List()
+	out := make([]*corev1.ConfigMap, 0, len(items))
+	for _, it := range items {
+		if c, ok := it.(*corev1.ConfigMap); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// state is workflowState, computed once per version of the Workflow.
+func (w *watched) state(wf *unstructured.Unstructured) string {
+	key := string(wf.GetUID()) + "/" + wf.GetResourceVersion()
+	if s, ok := w.states[key]; ok {
+		return s
+	}
+	s := workflowState(wf)
+	w.states[key] = s
+	return s
+}
