@@ -46,6 +46,10 @@ type Outcome struct {
 	StatusDiffers []string `json:"statusDiffers,omitempty"`
 	// RevisionDiffers lists the pods that ran another spec than their Workflow's (a reapplyTemplates step).
 	RevisionDiffers []string `json:"revisionDiffers,omitempty"`
+	// ExitRecordDiffers lists what the progress records of failed plays got wrong (exitRecordDiffers).
+	ExitRecordDiffers []string `json:"exitRecordDiffers,omitempty"`
+	// GateNodesChanged lists the fields a gate's node lost at its release (gateNodes).
+	GateNodesChanged []string `json:"gateNodesChanged,omitempty"`
 }
 
 // noPlay is the stage of a task that has no play.
@@ -108,6 +112,12 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 	}
 	o.StatusDiffers = differs
 	o.RevisionDiffers = r.checkRevisions()
+	records, err := r.progressRecords(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o.ExitRecordDiffers = exitRecordDiffers(o.Plays, records)
+	o.GateNodesChanged = r.gates.lost()
 	return o, nil
 }
 

@@ -93,6 +93,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		}
 		if w.GetDeletionTimestamp() == nil {
 			nodes[w.GetName()] = workflowNodes(w)
+			r.gates.observe(w.GetName(), string(w.GetUID()), nodes[w.GetName()])
 		}
 	}
 	crPhase := map[string]string{}
