@@ -16,12 +16,12 @@ import (
 	"cdk8s-agent-play/e2e/internal/cluster"
 	"cdk8s-agent-play/e2e/internal/programs"
 	"cdk8s-agent-play/e2e/internal/upstream"
-	"cdk8s-agent-play/e2e/node"
+	"cdk8s-agent-play/e2e/node/ctrinit"
 )
 
 func main() {
-	if len(os.Args) > 2 && os.Args[1] == node.InitArg {
-		node.ContainerInit(os.Args[2])
+	if len(os.Args) > 2 && os.Args[1] == ctrinit.InitArg {
+		ctrinit.Run(os.Args[2])
 		return
 	}
 	if err := run(os.Args[1:]); err != nil {
