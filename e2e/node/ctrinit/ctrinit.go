@@ -23,16 +23,16 @@ const InitArg = "container-init"
 
 // Spec is what the node hands the first process of a container.
 type Spec struct {
-	Mounts   []Mount `json:"mounts"`
-	Netns    string      `json:"netns"`
-	Hostname string      `json:"hostname"`
-	UID      *int64      `json:"uid,omitempty"`
-	GID      *int64      `json:"gid,omitempty"`
-	Groups   []int       `json:"groups,omitempty"`
-	WorkDir  string      `json:"workDir"`
-	Argv     []string    `json:"argv"`
-	Env      []string    `json:"env"`
-	Path     string      `json:"path"`
+	Mounts   []Mount  `json:"mounts"`
+	Netns    string   `json:"netns"`
+	Hostname string   `json:"hostname"`
+	UID      *int64   `json:"uid,omitempty"`
+	GID      *int64   `json:"gid,omitempty"`
+	Groups   []int    `json:"groups,omitempty"`
+	WorkDir  string   `json:"workDir"`
+	Argv     []string `json:"argv"`
+	Env      []string `json:"env"`
+	Path     string   `json:"path"`
 }
 
 // Mount is one volume folder bind-mounted at its path.
