@@ -73,6 +73,8 @@ type Runner struct {
 	// Workflows seen since, by name.
 	reapplied    *reapply
 	revisionPods map[string]podOfWorkflow
+	// durables are the Sensors' durable consumers (sensorDurables), read once.
+	durables map[string]string
 	// gates follows the plays' gates across their release (item 8 of issue 22).
 	gates gateNodes
 	// watched is the namespace as its watches report it (settle), from the first settle to the end of Run.

@@ -283,8 +283,12 @@ func codeRunWaitedOn(p *corev1.Pod) (string, bool) {
 }
 
 // sensorDurables names the durable consumers of the namespace's Sensors (eventbus.DurableName): every
-// trigger with every dependency of its Sensor.
+// trigger with every dependency of its Sensor. The Sensors are the platform's, applied before the scenario
+// and never changed by it: they are read once per scenario, not at every look at the cluster.
 func (r *Runner) sensorDurables(ctx context.Context) (map[string]string, error) {
+	if r.durables != nil {
+		return r.durables, nil
+	}
 	list, err := r.env.Client.Dynamic.Resource(kube.SensorResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return nil, err
@@ -303,6 +307,7 @@ func (r *Runner) sensorDurables(ctx context.Context) (map[string]string, error) 
 			}
 		}
 	}
+	r.durables = out
 	return out, nil
 }
 

@@ -79,16 +79,35 @@ func RestartWorkflowController(ctx context.Context, c *kube.Client, p Paths) err
 	if err := c.Apply(ctx, objs, controllerNamespace); err != nil {
 		return err
 	}
+	// The old controller gets a grace period of 1 s and its leader lease is deleted once its pod is gone
+	// (the node deletes the pod after its processes ended): the upstream controller neither ends at TERM
+	// within its 30 s grace period nor gives its lease up, so a restart with the defaults took those 30 s and
+	// then the lease's 15 s (LEADER_ELECTION_LEASE_DURATION) before the new controller led (53 s measured).
+	// Only timing: no scenario runs while the controller restarts, and never are two controllers running.
 	pods, err := c.Kube.CoreV1().Pods(controllerNamespace).List(ctx, metav1.ListOptions{LabelSelector: "app=workflow-controller"})
 	if err != nil {
 		return err
 	}
 	old := map[string]bool{}
+	grace := int64(1)
 	for _, pod := range pods.Items {
 		old[pod.Name] = true
-		if err := c.Kube.CoreV1().Pods(controllerNamespace).Delete(ctx, pod.Name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		if err := c.Kube.CoreV1().Pods(controllerNamespace).Delete(ctx, pod.Name, metav1.DeleteOptions{GracePeriodSeconds: &grace}); err != nil && !apierrors.IsNotFound(err) {
 			return err
 		}
+	}
+	if err := kube.Poll(ctx, time.Minute, func() (bool, error) {
+		for name := range old {
+			if _, err := c.Kube.CoreV1().Pods(controllerNamespace).Get(ctx, name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+				return false, nil
+			}
+		}
+		return true, nil
+	}); err != nil {
+		return fmt.Errorf("the old workflow controller's pods did not go: %w", err)
+	}
+	if err := c.Kube.CoordinationV1().Leases(controllerNamespace).Delete(ctx, "workflow-controller", metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+		return err
 	}
 	return kube.Poll(ctx, 3*time.Minute, func() (bool, error) {
 		lease, err := c.Kube.CoordinationV1().Leases(controllerNamespace).Get(ctx, "workflow-controller", metav1.GetOptions{})
