@@ -83,7 +83,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	live := map[string]bool{}
 	created := map[string]time.Time{}
 	nodes := map[string]map[string]any{}
-	for _, w := range unstructuredOf(r.watched.workflows) {
+	for _, w := range itemsOf[*unstructured.Unstructured](r.watched.workflows) {
 		uids[w.GetName()] = string(w.GetUID())
 		live[string(w.GetUID())] = true
 		created[string(w.GetUID())] = w.GetCreationTimestamp().Time
@@ -97,7 +97,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		}
 	}
 	crPhase := map[string]string{}
-	for _, c := range unstructuredOf(r.watched.coderuns) {
+	for _, c := range itemsOf[*unstructured.Unstructured](r.watched.coderuns) {
 		parts = append(parts, "cr/"+c.GetName()+"/"+c.GetResourceVersion())
 		phase, _, _ := unstructured.NestedString(c.Object, "status", "phase")
 		crPhase[c.GetName()] = phase
@@ -111,7 +111,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		}
 	}
 	holding := r.env.Node.Holding(ns)
-	for _, p := range podsOf(r.watched.pods) {
+	for _, p := range itemsOf[*corev1.Pod](r.watched.pods) {
 		r.notePredecessorPod(p, uids)
 		r.noteRevision(p, created)
 		parts = append(parts, "pod/"+p.Name+"/"+p.ResourceVersion)
@@ -119,7 +119,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 			busy = append(busy, "pod "+p.Name+" "+b)
 		}
 	}
-	for _, c := range configMapsOf(r.watched.configmaps) {
+	for _, c := range itemsOf[*corev1.ConfigMap](r.watched.configmaps) {
 		parts = append(parts, "cm/"+c.Name+"/"+c.ResourceVersion)
 	}
 	if len(busy) == 0 && r.env.Bus != nil {

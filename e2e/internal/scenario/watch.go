@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/informers"
@@ -51,35 +50,13 @@ func watch(ctx context.Context, c *kube.Client, ns string) (*watched, error) {
 	return w, nil
 }
 
-// unstructuredOf gives an informer's objects (shared with the cache: never to be changed).
-func unstructuredOf(inf cache.SharedIndexInformer) []*unstructured.Unstructured {
+// itemsOf gives an informer's objects of type T (shared with the cache: never to be changed).
+func itemsOf[T any](inf cache.SharedIndexInformer) []T {
 	items := inf.GetStore().List()
-	out := make([]*unstructured.Unstructured, 0, len(items))
+	out := make([]T, 0, len(items))
 	for _, it := range items {
-		if u, ok := it.(*unstructured.Unstructured); ok {
-			out = append(out, u)
-		}
-	}
-	return out
-}
-
-func podsOf(inf cache.SharedIndexInformer) []*corev1.Pod {
-	items := inf.GetStore().List()
-	out := make([]*corev1.Pod, 0, len(items))
-	for _, it := range items {
-		if p, ok := it.(*corev1.Pod); ok {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func configMapsOf(inf cache.SharedIndexInformer) []*corev1.ConfigMap {
-	items := inf.GetStore().List()
-	out := make([]*corev1.ConfigMap, 0, len(items))
-	for _, it := range items {
-		if c, ok := it.(*corev1.ConfigMap); ok {
-			out = append(out, c)
+		if v, ok := it.(T); ok {
+			out = append(out, v)
 		}
 	}
 	return out
