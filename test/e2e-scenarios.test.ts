@@ -20,6 +20,8 @@ interface Entry {
   readonly hold?: { readonly nodeName: string; readonly until: number };
   readonly controller?: { readonly templateReferencing?: string };
   readonly plays?: { readonly phase: string; readonly message?: string };
+  /** A Go duration: how long each step may take to settle. */
+  readonly stepLimit?: string;
 }
 
 /** An entry's name in the table: its own, or its scenario's folder (as the harness names it). */
@@ -55,6 +57,7 @@ describe('e2e/scenarios.yaml', () => {
     if (entry.plays) expect(['Succeeded', 'Failed', 'Error', 'Running']).toContain(entry.plays.phase);
     const scenario = parse(readFileSync(resolve(ROOT, entry.file), 'utf8')) as { steps: unknown[] };
     expect(scenario.steps.length).toBeGreaterThan(0);
+    if (entry.stepLimit !== undefined) expect(entry.stepLimit).toMatch(/^\d+(s|m|h)$/);
     if (entry.hold) {
       expect(() => new RegExp(entry.hold?.nodeName ?? '')).not.toThrow();
       expect(entry.hold.until).toBeGreaterThanOrEqual(0);
@@ -81,6 +84,20 @@ describe('the scenarios added for the real controllers', () => {
     const report = await simulate(entry('gate-released-before-check'));
     expect(stages(report)).toEqual({ '5dlabs/cto-play-test#5': 'code-quality' });
     expect(report.steps[1].resumed.map((gate: any) => gate.gate)).toEqual(['waiting-pr-created']);
+  });
+
+  it('project-chunk-watcher-evicted: with the small project the real controllers run, the retried watcher reads the chunk to its end', async () => {
+    const report = await simulate(entry('project-chunk-watcher-evicted'));
+    expect(report.projects).toEqual([
+      {
+        name: 'evicted-watcher',
+        phase: 'Succeeded',
+        chunksCompleted: 1,
+        tasksCompleted: 12,
+        chunks: [{ chunk: 'chunk-1', phase: 'Succeeded', tasks: 12, tasksCompleted: 12, watcherPods: 2 }],
+      },
+    ]);
+    expect(report.coderuns.map((run: any) => `${run.stage} ${run.contextVersion} ${run.phase}`)).toEqual(['implementation 1 Succeeded']);
   });
 
   it('template-reapplied: the play waiting while the templates are applied again goes on with its stored spec to the end', async () => {

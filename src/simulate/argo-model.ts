@@ -41,6 +41,7 @@ import { RESUMER_WORKFLOW_TYPE, ResumerTemplates } from '../../constructs/resume
 import { ApiResources, codeRunRef, type KubeObject, workflowRef } from '../../constructs/runtime/kube-api';
 import { canonicalTaskId } from '../../constructs/runtime/step-env';
 import { DirectAgents, type AgentPodView } from './direct-agents';
+import { ProjectModel } from './project-model';
 import { UnsupportedFeatureError } from './engine/unsupported';
 import type { MemoryApiServer } from './memory-api';
 import { StepRunner, type SimulatedTime, type StepRun, type WorkflowScope } from './step-runner';
@@ -143,6 +144,8 @@ interface TrackedCodeRun {
 export class ArgoModel {
   public readonly stages: StageMachine;
   public readonly direct = new DirectAgents();
+  /** The projects' Workflows: the project itself and its chunks (`project-model.ts`). */
+  public readonly projects: ProjectModel;
   private readonly runner: StepRunner;
   private readonly plays: PlayState[] = [];
   private readonly known = new Set<string>();
@@ -167,6 +170,7 @@ export class ArgoModel {
       },
     };
     this.runner = new StepRunner(objects, server, clock);
+    this.projects = new ProjectModel(objects, server, config.namespace, () => time.now());
   }
 
   // --- What a scenario does ---------------------------------------------------------------------------------
@@ -333,7 +337,7 @@ export class ArgoModel {
         return true;
       }
     }
-    return false;
+    return this.projects.reconcile();
   }
 
   private async start(workflow: KubeObject): Promise<void> {
@@ -345,6 +349,7 @@ export class ArgoModel {
       if (type === WorkflowTypes.play) await this.startPlay(workflow, templateName);
       else if (type === RESUMER_WORKFLOW_TYPE) await this.runResumer(workflow, templateName);
       else if (type === REMEDIATOR_WORKFLOW_TYPE) await this.runRemediator(workflow, templateName);
+      else if (type === WorkflowTypes.project) await this.projects.start(workflow, templateName);
       else throw new UnsupportedFeatureError(`Workflows of ${templateName} (${type}) are not simulated`);
     } finally {
       this.busy.delete(uid);
@@ -394,7 +399,7 @@ export class ArgoModel {
       parameters,
       globals: {},
       round: Number(parameters[PlayParameters.round] ?? '1') || 1,
-      stage: parameters[PlayParameters.startStage] ?? this.stages.first.name,
+      stage: this.startStage(parameters),
       phase: 'Pending',
       attempt: 0,
       lostWaits: 0,
@@ -428,6 +433,17 @@ export class ArgoModel {
     }));
     if (!(await this.resolveRepository(play))) return this.finish(play, 'Failed');
     await this.enter(play, play.stage);
+  }
+
+  /**
+   * The stage a play enters first: its start stage, or when that stage's `when` does not hold for the play's
+   * parameters the next one that does, as the play DAG's conditions skip it. A start stage the play does not
+   * have is kept, for Argo to refuse.
+   */
+  private startStage(parameters: Readonly<Record<string, string>>): string {
+    const start = parameters[PlayParameters.startStage] ?? this.stages.first.name;
+    if (!this.stages.has(start) || this.stages.runsFor(start, parameters)) return start;
+    return this.stages.nextFor(start, parameters)?.name ?? start;
   }
 
   /** The play's first step: its repository's settings from the registry, kept as the play's global outputs. */
@@ -809,7 +825,7 @@ export class ArgoModel {
 
   /** What happened since the last call, in words; then forgets it. */
   public takeNotes(): string[] {
-    const notes = [...this.notes, ...this.direct.takeNotes()];
+    const notes = [...this.notes, ...this.direct.takeNotes(), ...this.projects.takeNotes()];
     this.notes = [];
     return notes;
   }

@@ -28,11 +28,16 @@ const TaskRef = z.strictObject({
 
 /** The step kinds, as the one-line error for an unknown step names them (docs/simulate.md documents each). */
 const STEP_KINDS =
-  '{ github, payload }, { agentDone }, { agentFailed }, { deletePlay }, { resumeFromState }, { restart } or { reapplyTemplates }';
+  '{ github, payload }, { agentDone }, { agentFailed }, { deletePlay }, { resumeFromState }, { restart }, { reapplyTemplates } or { evictChunkWatcher }';
+
+/** A project of the configuration (`projects[].name`), as its WorkflowTemplate `project-{name}` names it. */
+const projectName = z.string().regex(/^[a-z]([-a-z0-9]*[a-z0-9])?$/, { message: 'expected a project name of the configuration' });
 
 const ScenarioSchema = z.strictObject({
   /** The plays that exist when the scenario starts. */
   plays: z.array(TaskRef.extend({ stage: z.string().min(1), parameters: recordWithoutReservedKeys(z.string()).default({}) })).default([]),
+  /** The projects submitted when the scenario starts (`argo submit --from workflowtemplate/project-{name}`), after the plays. */
+  projects: z.array(z.strictObject({ name: projectName })).default([]),
   steps: z
     .array(
       z.union(
@@ -53,6 +58,10 @@ const ScenarioSchema = z.strictObject({
           z.strictObject({ resumeFromState: TaskRef }),
           z.strictObject({ restart: TaskRef }),
           z.strictObject({ reapplyTemplates: z.strictObject({}) }),
+          z.strictObject({
+            /** The pod of a project's `wait-chunk` step watching chunk N (from 1) is evicted while the chunk runs. */
+            evictChunkWatcher: z.strictObject({ project: projectName, chunk: z.number().int().min(1) }),
+          }),
         ],
         { error: () => `expected a step ${STEP_KINDS}` },
       ),
@@ -78,7 +87,17 @@ export type ResumeFromStateStep = { readonly resumeFromState: TaskStep };
 export type RestartStep = { readonly restart: TaskStep };
 /** The platform's WorkflowTemplates applied again, changed (a new synth synced while plays run). */
 export type ReapplyTemplatesStep = { readonly reapplyTemplates: Record<string, never> };
-export type Step = GithubStep | AgentDoneStep | AgentFailedStep | DeletePlayStep | ResumeFromStateStep | RestartStep | ReapplyTemplatesStep;
+/** The pod watching a project's chunk (its `wait-chunk` step) is evicted: deleted through the API while the chunk runs. */
+export type EvictChunkWatcherStep = { readonly evictChunkWatcher: { readonly project: string; readonly chunk: number } };
+export type Step =
+  | GithubStep
+  | AgentDoneStep
+  | AgentFailedStep
+  | DeletePlayStep
+  | ResumeFromStateStep
+  | RestartStep
+  | ReapplyTemplatesStep
+  | EvictChunkWatcherStep;
 
 export interface Scenario {
   readonly plays: readonly {
@@ -87,6 +106,8 @@ export interface Scenario {
     readonly stage: string;
     readonly parameters?: Readonly<Record<string, string>>;
   }[];
+  /** Projects submitted when the scenario starts, after the plays. */
+  readonly projects?: readonly { readonly name: string }[];
   readonly steps: readonly Step[];
 }
 
@@ -110,7 +131,7 @@ export function loadScenario(file: string): Scenario {
       ...(step.triggerFailures === undefined ? {} : { triggerFailures: step.triggerFailures }),
     };
   });
-  return { plays: result.data.plays, steps };
+  return { plays: result.data.plays, projects: result.data.projects, steps };
 }
 
 function readYaml(file: string): unknown {

@@ -10,6 +10,7 @@ import { PROGRESS_TRACKING_LABEL } from '../../constructs/model/labels';
 import { resumeWorkflow } from '../state/resume-plan';
 import { progressConfigMaps } from '../state/progress-state';
 import { ArgoModel, StepRefused, type CodeRunView, type PlayView, type RemediationReport } from './argo-model';
+import { ProjectStepRefused, type ProjectView } from './project-model';
 import type { AgentPodView } from './direct-agents';
 import { UnsupportedFeatureError } from './engine/unsupported';
 import { MemoryApiServer } from './memory-api';
@@ -22,6 +23,7 @@ import type { KubeObject } from '../../constructs/runtime/kube-api';
 
 export type { CodeRunView, PlayView, RemediationReport } from './argo-model';
 export type { AgentPodView } from './direct-agents';
+export type { ChunkView, ProjectView } from './project-model';
 
 export interface GateRef {
   readonly repository: string;
@@ -65,6 +67,8 @@ export interface SimulationReport {
   readonly pods: AgentPodView[];
   /** Each task's progress record as the plays left it (what `agent-play status` reads). */
   readonly progress: SimulatedProgress[];
+  /** Every project submitted: its phase, its chunks (tasks completed, watcher pods) and its tasks completed. */
+  readonly projects: ProjectView[];
 }
 
 /** What the simulator runs: the Sensors, the EventSource, the templates and the RBAC of a synthesized platform. */
@@ -80,7 +84,8 @@ interface Simulation {
   readonly server: MemoryApiServer;
   readonly model: ArgoModel;
   readonly sensors: readonly Record<string, any>[];
-  readonly source: { name: string; eventName: string };
+  /** The EventSource; a platform without gates has none, and then no GitHub step can be delivered. */
+  readonly source?: { name: string; eventName: string };
 }
 
 /**
@@ -91,7 +96,8 @@ interface Simulation {
  */
 export async function simulate(platform: SimulatedPlatform, scenario: Scenario): Promise<SimulationReport> {
   const eventSource = platform.objects.find((object) => object.kind === 'EventSource');
-  if (!eventSource) throw new Error('the platform has no EventSource: nothing would deliver GitHub events');
+  if (!eventSource && scenario.steps.some((step) => 'github' in step))
+    throw new Error('the platform has no EventSource: nothing would deliver GitHub events');
   const clock = new SimulatedClock();
   const server = new MemoryApiServer(() => clock.now());
   // What ArgoCD would have applied before any play runs: the ConfigMaps the steps read (the repository
@@ -103,7 +109,7 @@ export async function simulate(platform: SimulatedPlatform, scenario: Scenario):
     server,
     model: new ArgoModel(platform.config, platform.objects, server, clock),
     sensors: platform.objects.filter((object) => object.kind === 'Sensor'),
-    source: { name: eventSource.metadata.name as string, eventName: Object.keys(eventSource.spec.github)[0] },
+    ...(eventSource ? { source: { name: eventSource.metadata.name as string, eventName: Object.keys(eventSource.spec.github)[0] } } : {}),
   };
   for (const play of scenario.plays) {
     try {
@@ -111,6 +117,14 @@ export async function simulate(platform: SimulatedPlatform, scenario: Scenario):
     } catch (error) {
       throw error instanceof StepRefused ? new Error(error.message) : error;
     }
+  }
+  for (const project of scenario.projects ?? []) {
+    try {
+      await simulation.model.projects.submit(project.name);
+    } catch (error) {
+      throw error instanceof ProjectStepRefused ? new Error(error.message) : error;
+    }
+    await simulation.model.operate();
   }
   // What happened before step 0 belongs to no step; step 0 shows it first.
   const before = simulation.model.takeNotes();
@@ -128,6 +142,7 @@ export async function simulate(platform: SimulatedPlatform, scenario: Scenario):
     mostLiveCodeRuns: simulation.model.mostLiveCodeRuns,
     pods: simulation.model.direct.views(),
     progress: progressOf(server),
+    projects: simulation.model.projects.views(),
   };
 }
 
@@ -135,6 +150,11 @@ export async function simulate(platform: SimulatedPlatform, scenario: Scenario):
 async function runTaskStep(simulation: Simulation, step: Exclude<Step, GithubStep>): Promise<string> {
   const model = simulation.model;
   if ('reapplyTemplates' in step) return model.reapplyTemplates();
+  if ('evictChunkWatcher' in step) {
+    const said = model.projects.evictWatcher(step.evictChunkWatcher.project, step.evictChunkWatcher.chunk);
+    await model.operate();
+    return said;
+  }
   if ('agentDone' in step) return model.agentDone(step.agentDone.repository, step.agentDone.task);
   if ('agentFailed' in step) {
     const { repository, task, reason } = step.agentFailed;
@@ -181,14 +201,16 @@ async function runStep(simulation: Simulation, step: Step, index: number): Promi
     try {
       report.notes.push(await runTaskStep(simulation, step), ...model.takeNotes());
     } catch (error) {
-      if (!(error instanceof StepRefused)) throw error;
+      if (!(error instanceof StepRefused || error instanceof ProjectStepRefused)) throw error;
       report.notes.push(...model.takeNotes());
       report.ignored = error.message;
     }
     return report;
   }
   const data = githubEventData(step.github, step.payload, step.delivery);
-  const runs: SensorRun[] = simulation.sensors.map((sensor) => runSensor(sensor, data, simulation.source));
+  const source = simulation.source;
+  if (source === undefined) throw new Error('the platform has no EventSource: nothing would deliver GitHub events');
+  const runs: SensorRun[] = simulation.sensors.map((sensor) => runSensor(sensor, data, source));
   const failures = step.triggerFailures ?? 0;
   for (const run of runs.filter((candidate) => candidate.fired.length > 0)) {
     report.sensors.push(run.sensor);

@@ -36,11 +36,21 @@ export function formatTrace(report: SimulationReport): string {
         `  task ${pod.task} ${pod.stage} ${pod.agent} runs ${pod.cli}, round ${pod.round} attempt ${pod.attempt}, session ${pod.session}: ${pod.phase}`,
       );
   }
+  for (const project of report.projects) {
+    lines.push(
+      `project ${project.name}: ${project.phase}, ${project.chunksCompleted} of ${project.chunks.length} chunks and ${project.tasksCompleted} tasks completed${project.reason ? ` (${project.reason})` : ''}`,
+    );
+    for (const chunk of project.chunks)
+      lines.push(
+        `  ${chunk.chunk}: ${chunk.phase}, ${chunk.tasksCompleted} of ${chunk.tasks} tasks completed, ${chunk.watcherPods} watcher pod(s)`,
+      );
+  }
   return `${lines.join('\n')}\n`;
 }
 
-/** The report as `--json` prints it: the issue's shape, without the trace notes. */
+/** The report as `--json` prints it: the issue's shape, without the trace notes; `projects` only when one was submitted. */
 export function reportJson(report: SimulationReport): string {
   const steps = report.steps.map(({ notes: _notes, ...step }) => step);
-  return `${JSON.stringify({ plays: report.plays, steps, coderuns: report.coderuns, mostLiveCodeRuns: report.mostLiveCodeRuns, pods: report.pods })}\n`;
+  const projects = report.projects.length > 0 ? { projects: report.projects } : {};
+  return `${JSON.stringify({ plays: report.plays, steps, coderuns: report.coderuns, mostLiveCodeRuns: report.mostLiveCodeRuns, pods: report.pods, ...projects })}\n`;
 }

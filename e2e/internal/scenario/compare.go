@@ -31,7 +31,8 @@ type simReport struct {
 		ContextVersion int64  `json:"contextVersion"`
 		Phase          string `json:"phase"`
 	} `json:"coderuns"`
-	MostLive int `json:"mostLiveCodeRuns"`
+	MostLive int              `json:"mostLiveCodeRuns"`
+	Projects []ProjectOutcome `json:"projects"`
 }
 
 // Simulate runs the simulator on the scenario (with the platform's config when there is one).
@@ -48,7 +49,7 @@ func Simulate(ctx context.Context, repoDir, scenarioFile, config string) (*Outco
 	if err := json.Unmarshal(out, &rep); err != nil {
 		return nil, fmt.Errorf("agent-play simulate --json: %w", err)
 	}
-	o := &Outcome{MostLive: rep.MostLive}
+	o := &Outcome{MostLive: rep.MostLive, Projects: rep.Projects}
 	for _, p := range rep.Plays {
 		o.Plays = append(o.Plays, PlayOutcome{Repository: p.Repository, Task: p.Task, Stage: p.Stage, Status: p.Status, Round: p.Round})
 	}
@@ -85,6 +86,10 @@ func (o *Outcome) Summary() string {
 		}
 		parts = append(parts, s)
 	}
+	if len(o.Projects) > 0 {
+		// A project's plays are many: the table names the project's facts instead of each play.
+		parts = projectSummaries(o.Projects)
+	}
 	parts = append(parts, fmt.Sprintf("%d CodeRuns", len(o.CodeRuns)))
 	return strings.Join(parts, "; ")
 }
@@ -120,6 +125,7 @@ func Diff(real, sim *Outcome) []string {
 	if a, b := coderunKeys(real.CodeRuns), coderunKeys(sim.CodeRuns); a != b {
 		d = append(d, fmt.Sprintf("CodeRuns: real [%s], simulator [%s]", a, b))
 	}
+	d = append(d, diffProjects(real.Projects, sim.Projects)...)
 	if real.MostLive != sim.MostLive {
 		d = append(d, fmt.Sprintf("most live CodeRuns of one stage: real %d, simulator %d", real.MostLive, sim.MostLive))
 	}

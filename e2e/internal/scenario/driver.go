@@ -79,6 +79,8 @@ type Runner struct {
 	gates gateNodes
 	// watched is the namespace as its watches report it (settle), from the first settle to the end of Run.
 	watched *watched
+	// projectWorkflows are the project Workflows the scenario submitted, by project name.
+	projectWorkflows map[string]string
 }
 
 // NewRunner makes a runner.
@@ -115,6 +117,11 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	}
 	for _, p := range r.sc.Plays {
 		if _, err := r.createPlay(ctx, p.Repository, p.Task, p.Stage, p.Parameters); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range r.sc.Projects {
+		if err := r.createProject(ctx, p.Name); err != nil {
 			return nil, err
 		}
 	}
@@ -182,6 +189,8 @@ func (r *Runner) step(ctx context.Context, i int, st Step) error {
 		return r.resumeFromState(ctx, *st.ResumeFromState)
 	case st.ReapplyTemplates != nil:
 		return r.reapplyTemplates(ctx, i)
+	case st.EvictChunkWatcher != nil:
+		return r.evictChunkWatcher(ctx, *st.EvictChunkWatcher)
 	case st.Restart != nil:
 		if err := r.deletePlay(ctx, *st.Restart); err != nil && !strings.Contains(err.Error(), "no live play") {
 			return err

@@ -50,6 +50,8 @@ type Outcome struct {
 	ExitRecordDiffers []string `json:"exitRecordDiffers,omitempty"`
 	// GateNodesChanged lists the fields a gate's node lost at its release (gateNodes).
 	GateNodesChanged []string `json:"gateNodesChanged,omitempty"`
+	// Projects are the projects the scenario submitted (project.go).
+	Projects []ProjectOutcome `json:"projects,omitempty"`
 }
 
 // noPlay is the stage of a task that has no play.
@@ -118,6 +120,9 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 	}
 	o.ExitRecordDiffers = exitRecordDiffers(o.Plays, records)
 	o.GateNodesChanged = r.gates.lost()
+	if o.Projects, err = r.projectOutcomes(ctx); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 

@@ -40,6 +40,8 @@ type Step struct {
 	Restart         *TaskRef `json:"restart,omitempty"`
 	// ReapplyTemplates is `reapplyTemplates: {}`: the WorkflowTemplates applied again, changed.
 	ReapplyTemplates *struct{} `json:"reapplyTemplates,omitempty"`
+	// EvictChunkWatcher evicts the pod of a project's wait-chunk step watching a chunk (project.go).
+	EvictChunkWatcher *ChunkRef `json:"evictChunkWatcher,omitempty"`
 }
 
 // Scenario is a scenario file.
@@ -48,7 +50,9 @@ type Scenario struct {
 	Dir   string `json:"-"`
 	File  string `json:"-"`
 	Plays []Play `json:"plays"`
-	Steps []Step `json:"steps"`
+	// Projects are submitted after the plays, before the first step (project.go).
+	Projects []ProjectRef `json:"projects,omitempty"`
+	Steps    []Step       `json:"steps"`
 }
 
 // Load reads a scenario file (the simulator validates the same file; this reads what the harness needs).
@@ -84,6 +88,8 @@ func (st Step) Describe(i int) string {
 		return fmt.Sprintf("step %d: restart task %d", i, st.Restart.Task)
 	case st.ReapplyTemplates != nil:
 		return fmt.Sprintf("step %d: reapplyTemplates", i)
+	case st.EvictChunkWatcher != nil:
+		return fmt.Sprintf("step %d: evictChunkWatcher %s chunk %d", i, st.EvictChunkWatcher.Project, st.EvictChunkWatcher.Chunk)
 	}
 	return fmt.Sprintf("step %d: unknown", i)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -38,8 +39,13 @@ func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration) e
 	lastBusy := ""
 	for {
 		fp, busy, err := r.fingerprint(ctx)
-		if err != nil {
+		if err != nil && !overloaded(err) {
 			return err
+		}
+		if err != nil {
+			// An API server too busy to answer in time (a loaded machine, a project's many pods) is at work:
+			// look again, within the step's limit.
+			fp, busy = last, "the API server is overloaded: "+err.Error()
 		}
 		if fp != last || busy != "" {
 			last, since = fp, time.Now()
@@ -64,6 +70,12 @@ func (r *Runner) settle(ctx context.Context, what string, quiet time.Duration) e
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
+}
+
+// overloaded tells an error of an API server too busy to answer (a timeout, too many requests), which
+// passes, from one that does not.
+func overloaded(err error) bool {
+	return apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) || apierrors.IsTooManyRequests(err)
 }
 
 // fingerprint lists the namespace's Workflows, pods, CodeRuns and ConfigMaps: what they say (to see a
@@ -92,7 +104,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 			busy = append(busy, "workflow "+w.GetName()+" "+b)
 		}
 		if w.GetDeletionTimestamp() == nil {
-			nodes[w.GetName()] = workflowNodes(w)
+			nodes[w.GetName()] = nodesOf(w)
 			r.gates.observe(w.GetName(), string(w.GetUID()), nodes[w.GetName()])
 		}
 	}
@@ -115,6 +127,10 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		r.notePredecessorPod(p, uids)
 		r.noteRevision(p, created)
 		parts = append(parts, "pod/"+p.Name+"/"+p.ResourceVersion)
+		// A project's wait-play pod polls its task's record: projectPodsBusy judges it.
+		if _, _, taskWait := waitsOnTask(p); taskWait {
+			continue
+		}
 		if b := restingPod(p, nodes, crPhase, live, holding); b != "" {
 			busy = append(busy, "pod "+p.Name+" "+b)
 		}
@@ -122,6 +138,8 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	for _, c := range itemsOf[*corev1.ConfigMap](r.watched.configmaps) {
 		parts = append(parts, "cm/"+c.Name+"/"+c.ResourceVersion)
 	}
+	busy = append(busy, projectPodsBusy(values(itemsOf[*corev1.Pod](r.watched.pods)), values(itemsOf[*corev1.ConfigMap](r.watched.configmaps)),
+		values(itemsOf[*unstructured.Unstructured](r.watched.workflows)))...)
 	if len(busy) == 0 && r.env.Bus != nil {
 		durables, err := r.sensorDurables(ctx)
 		if err != nil {
@@ -157,7 +175,7 @@ func restingWorkflow(w *unstructured.Unstructured) string {
 	if b := backingOff(w); b != "" {
 		return b
 	}
-	for _, v := range workflowNodes(w) {
+	for _, v := range nodesOf(w) {
 		n, _ := v.(map[string]any)
 		switch n["type"] {
 		case "Pod", "Container", "Suspend", "HTTP", "Plugin":
@@ -265,7 +283,10 @@ func resourceWaiter(p *corev1.Pod) bool {
 
 // codeRunWaitedOn gives the CodeRun a resource template's pod waits on (`get` with a condition, the
 // manifest naming a CodeRun).
-func codeRunWaitedOn(p *corev1.Pod) (string, bool) {
+func codeRunWaitedOn(p *corev1.Pod) (string, bool) { return waitedOn(p, "CodeRun") }
+
+// waitedOn gives the object of a kind a resource template's pod waits on (`get` with a condition).
+func waitedOn(p *corev1.Pod, kind string) (string, bool) {
 	t := podTemplate(p)
 	if t == nil || t.Resource == nil || t.Resource.Action != "get" || (t.Resource.SuccessCondition == "" && t.Resource.FailureCondition == "") {
 		return "", false
@@ -276,7 +297,7 @@ func codeRunWaitedOn(p *corev1.Pod) (string, bool) {
 			Name string `json:"name"`
 		} `json:"metadata"`
 	}
-	if yaml.Unmarshal([]byte(t.Resource.Manifest), &m) != nil || m.Kind != "CodeRun" || m.Metadata.Name == "" {
+	if yaml.Unmarshal([]byte(t.Resource.Manifest), &m) != nil || m.Kind != kind || m.Metadata.Name == "" {
 		return "", false
 	}
 	return m.Metadata.Name, true
@@ -313,7 +334,7 @@ func (r *Runner) sensorDurables(ctx context.Context) (map[string]string, error) 
 
 // backingOff tells whether a running Workflow waits on a timer: a retry node between two attempts.
 func backingOff(w *unstructured.Unstructured) string {
-	nodes := workflowNodes(w)
+	nodes := nodesOf(w)
 	for _, v := range nodes {
 		n, _ := v.(map[string]any)
 		if n["type"] != "Retry" || n["phase"] != "Running" {
@@ -371,8 +392,8 @@ func heldPod(p *corev1.Pod) bool {
 	return true
 }
 
-// workflowNodes gives a Workflow's status.nodes as they are in the object (no copy: only to be read).
-func workflowNodes(w *unstructured.Unstructured) map[string]any {
+// nodesOf gives a Workflow's status.nodes as they are in the object (no copy: only to be read).
+func nodesOf(w *unstructured.Unstructured) map[string]any {
 	v, _, _ := unstructured.NestedFieldNoCopy(w.Object, "status", "nodes")
 	m, _ := v.(map[string]any)
 	return m

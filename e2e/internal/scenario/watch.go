@@ -62,6 +62,15 @@ func itemsOf[T any](inf cache.SharedIndexInformer) []T {
 	return out
 }
 
+// values copies the cache's objects into a slice of values (for readers written for a list's items).
+func values[T any](items []*T) []T {
+	out := make([]T, len(items))
+	for i, it := range items {
+		out[i] = *it
+	}
+	return out
+}
+
 // state is workflowState, computed once per version of the Workflow.
 func (w *watched) state(wf *unstructured.Unstructured) string {
 	key := string(wf.GetUID()) + "/" + wf.GetResourceVersion()
