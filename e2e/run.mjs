@@ -25,4 +25,6 @@ function run(cmd, args, cwd) {
 // agent-play itself (simulate, resume, synth) comes from the build folder.
 run('node', ['scripts/build.mjs'], repoDir);
 run('nice', ['-n', '10', 'go', 'build', '-o', path.join('.bin', 'e2e'), './cmd/e2e'], e2eDir);
+// Every container's first process: the harness's code without its dependencies, quick to start.
+run('nice', ['-n', '10', 'go', 'build', '-o', path.join('.bin', 'container-init'), './cmd/container-init'], e2eDir);
 run(path.join(e2eDir, '.bin', 'e2e'), ['run', '-e2e', e2eDir, ...process.argv.slice(2)], e2eDir);

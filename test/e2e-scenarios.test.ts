@@ -14,12 +14,18 @@ const ROOT = resolve(__dirname, '..');
 
 interface Entry {
   readonly file: string;
+  readonly name?: string;
   readonly config?: string;
   readonly expect?: string;
   readonly hold?: { readonly nodeName: string; readonly until: number };
+  readonly controller?: { readonly templateReferencing?: string };
+  readonly plays?: { readonly phase: string; readonly message?: string };
   /** A Go duration: how long each step may take to settle. */
   readonly stepLimit?: string;
 }
+
+/** An entry's name in the table: its own, or its scenario's folder (as the harness names it). */
+const entryName = (entry: Entry): string => entry.name ?? (entry.file.split('/').at(-2) as string);
 
 const entries = (parse(readFileSync(resolve(ROOT, 'e2e', 'scenarios.yaml'), 'utf8')) as { scenarios: Entry[] }).scenarios;
 
@@ -37,9 +43,9 @@ const stages = (report: any): Record<string, string> =>
   Object.fromEntries(report.plays.map((play: any) => [`${play.repository}#${play.task}`, play.stage]));
 
 describe('e2e/scenarios.yaml', () => {
-  it('lists scenarios, each once', () => {
+  it('lists scenarios, each name once', () => {
     expect(entries.length).toBeGreaterThanOrEqual(10);
-    const names = entries.map((entry) => entry.file);
+    const names = entries.map(entryName);
     expect(new Set(names).size).toBe(names.length);
   });
 
@@ -47,6 +53,8 @@ describe('e2e/scenarios.yaml', () => {
     expect(existsSync(resolve(ROOT, entry.file))).toBe(true);
     if (entry.config) expect(existsSync(resolve(ROOT, entry.config))).toBe(true);
     if (entry.expect !== undefined) expect(entry.expect).toBe('disagree');
+    if (entry.controller) expect(['Strict', 'Secure']).toContain(entry.controller.templateReferencing);
+    if (entry.plays) expect(['Succeeded', 'Failed', 'Error', 'Running']).toContain(entry.plays.phase);
     const scenario = parse(readFileSync(resolve(ROOT, entry.file), 'utf8')) as { steps: unknown[] };
     expect(scenario.steps.length).toBeGreaterThan(0);
     if (entry.stepLimit !== undefined) expect(entry.stepLimit).toMatch(/^\d+(s|m|h)$/);
@@ -60,7 +68,7 @@ describe('e2e/scenarios.yaml', () => {
 
 describe('the scenarios added for the real controllers', () => {
   const entry = (name: string): Entry => {
-    const found = entries.find((candidate) => candidate.file === `examples/scenarios/${name}/scenario.yaml`);
+    const found = entries.find((candidate) => entryName(candidate) === name);
     if (!found) throw new Error(`${name} is not in e2e/scenarios.yaml`);
     return found;
   };
@@ -101,5 +109,15 @@ describe('the scenarios added for the real controllers', () => {
       'code-quality:Succeeded',
       'testing:Succeeded',
     ]);
+  });
+
+  it('template-reapplied-secure: the simulator (the default controller) releases the gate; Secure ends the play in Error', async () => {
+    const secure = entry('template-reapplied-secure');
+    expect(secure.controller?.templateReferencing).toBe('Secure');
+    expect(secure.expect).toBe('disagree');
+    expect(secure.plays).toEqual({ phase: 'Error', message: 'WorkflowSpec may not change during execution' });
+    const report = await simulate(secure);
+    expect(stages(report)).toEqual({ '5dlabs/cto-play-test#5': 'code-quality' });
+    expect(entry('template-reapplied-strict').controller?.templateReferencing).toBe('Strict');
   });
 });

@@ -16,6 +16,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"cdk8s-agent-play/e2e/node/ctrinit"
 )
 
 const basePath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -92,7 +94,7 @@ func (r *podRunner) startContainer(ctx context.Context, c *corev1.Container, isI
 	if err != nil {
 		return nil, &waitingError{reason: "CreateContainerConfigError", err: err}
 	}
-	spec := initSpec{
+	spec := ctrinit.Spec{
 		Mounts: mounts, Netns: r.net.path, Hostname: r.pod.Name, UID: uid, GID: gid, Groups: groups,
 		WorkDir: c.WorkingDir, Argv: im.argv(expandArgs(c.Command, envMap), expandArgs(c.Args, envMap)), Env: env, Path: path,
 	}
@@ -110,7 +112,10 @@ func (r *podRunner) startContainer(ctx context.Context, c *corev1.Container, isI
 		return nil, err
 	}
 	fmt.Fprintf(log, "--- %s start %d: %s\n", time.Now().Format(time.RFC3339), attempt, strings.Join(spec.Argv, " "))
-	cmd := exec.Command(r.n.cfg.Self, InitArg, specFile)
+	cmd := exec.Command(r.n.cfg.Self, ctrinit.InitArg, specFile)
+	if r.n.cfg.InitProgram != "" {
+		cmd = exec.Command(r.n.cfg.InitProgram, specFile)
+	}
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{
@@ -123,9 +128,11 @@ func (r *podRunner) startContainer(ctx context.Context, c *corev1.Container, isI
 		return nil, err
 	}
 	ct := &container{spec: c, init: isInit, cmd: cmd, env: env, path: path, uid: uid, gid: gid, started: metav1.Now(), exited: make(chan struct{})}
+	ns := r.pod.Namespace
 	go func() {
 		err := cmd.Wait()
 		log.Close()
+		r.n.addCPU(ns, cmd.ProcessState)
 		ct.code, ct.reason = exitOf(cmd, err)
 		close(ct.exited)
 	}()
@@ -157,8 +164,8 @@ func exitOf(cmd *exec.Cmd, err error) (int32, string) {
 }
 
 // mountsFor gives the container's volume mounts as host folders (subPath and subPathExpr resolved).
-func (r *podRunner) mountsFor(c *corev1.Container, env map[string]string) ([]mountSpec, error) {
-	var out []mountSpec
+func (r *podRunner) mountsFor(c *corev1.Container, env map[string]string) ([]ctrinit.Mount, error) {
+	var out []ctrinit.Mount
 	for _, vm := range c.VolumeMounts {
 		dir, ok := r.volumes[vm.Name]
 		if !ok {
@@ -180,7 +187,7 @@ func (r *podRunner) mountsFor(c *corev1.Container, env map[string]string) ([]mou
 				}
 			}
 		}
-		out = append(out, mountSpec{Source: src, Target: vm.MountPath, ReadOnly: vm.ReadOnly})
+		out = append(out, ctrinit.Mount{Source: src, Target: vm.MountPath, ReadOnly: vm.ReadOnly})
 	}
 	return out, nil
 }

@@ -32,8 +32,11 @@ type Config struct {
 	ServingCert, ServingKey string
 	Port                    int
 	Images                  *ImageTable
-	// Self is the harness binary, which starts each container (ContainerInit).
+	// Self is the harness binary, which starts each container (`Self container-init SPEC`, ctrinit.Run)
+	// unless InitProgram is given.
 	Self string
+	// InitProgram is e2e/cmd/container-init (ctrinit.Run alone, which starts a few times faster), or "".
+	InitProgram string
 	// HostServices are host addresses forwarded into every pod's network namespace.
 	HostServices []string
 	Log          io.Writer
@@ -51,6 +54,7 @@ type Node struct {
 	// holds are the namespaces' holds (Hold): scenarios running at once in their own namespaces each
 	// hold their own pods.
 	holds map[string]*hold
+	cpu   cpuUse
 }
 
 // hold selects the new pods of a namespace kept from starting until Release; ch closes then.

@@ -15,12 +15,13 @@ import (
 
 	"cdk8s-agent-play/e2e/internal/cluster"
 	"cdk8s-agent-play/e2e/internal/programs"
-	"cdk8s-agent-play/e2e/node"
+	"cdk8s-agent-play/e2e/internal/upstream"
+	"cdk8s-agent-play/e2e/node/ctrinit"
 )
 
 func main() {
-	if len(os.Args) > 2 && os.Args[1] == node.InitArg {
-		node.ContainerInit(os.Args[2])
+	if len(os.Args) > 2 && os.Args[1] == ctrinit.InitArg {
+		ctrinit.Run(os.Args[2])
 		return
 	}
 	if err := run(os.Args[1:]); err != nil {
@@ -40,6 +41,7 @@ func run(args []string) error {
 	noEvents := fs.Bool("no-events", false, "up: without Argo Events")
 	bin := fs.String("bin", "", "build: where to write the programs (default: the e2e folder's .bin)")
 	parallel := fs.Int("parallel", 1, "run: how many scenarios run at once, each in a namespace of its own")
+	templateReferencing := fs.String("template-referencing", "", "run: the workflow controller's workflowRestrictions.templateReferencing (Strict or Secure) for every scenario whose entry gives no controller")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -84,7 +86,11 @@ func run(args []string) error {
 			}
 			fmt.Printf("programs built in %s\n", time.Since(t0).Round(time.Second))
 		}
-		return runScenarios(ctx, runOptions{repoDir: filepath.Dir(dir), e2eDir: dir, binDir: binDir, runDir: runDir, self: self, only: fs.Args(), log: os.Stdout, parallel: *parallel})
+		controller := upstream.ControllerConfig{TemplateReferencing: *templateReferencing}
+		if err := controller.Validate(); err != nil {
+			return err
+		}
+		return runScenarios(ctx, runOptions{repoDir: filepath.Dir(dir), e2eDir: dir, binDir: binDir, runDir: runDir, self: self, only: fs.Args(), log: os.Stdout, parallel: *parallel, controller: controller})
 	}
 	return fmt.Errorf("unknown command %q", args[0])
 }

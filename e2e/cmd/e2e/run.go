@@ -22,6 +22,7 @@ import (
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/internal/platform"
 	"cdk8s-agent-play/e2e/internal/scenario"
+	"cdk8s-agent-play/e2e/internal/upstream"
 )
 
 // entry is one line of e2e/scenarios.yaml.
@@ -32,6 +33,11 @@ type entry struct {
 	Expect string `json:"expect,omitempty"`
 	// Hold keeps some pods from starting until a step has settled (scenario.Hold).
 	Hold *scenario.Hold `json:"hold,omitempty"`
+	// Controller is the workflow controller's configuration the scenario runs under (default: upstream's).
+	Controller *upstream.ControllerConfig `json:"controller,omitempty"`
+	// Plays is what every play of the scenario must come to on the real controllers (a known finding's
+	// evidence, beside `expect: disagree`).
+	Plays *playExpectation `json:"plays,omitempty"`
 	// StepLimit bounds the wait for each step to settle (a Go duration, e.g. 40m; default 8m): a project's
 	// step runs many plays.
 	StepLimit string `json:"stepLimit,omitempty"`
@@ -48,6 +54,10 @@ type result struct {
 	Expect    string            `json:"expect,omitempty"`
 	Passed    bool              `json:"passed"`
 	Seconds   int               `json:"seconds"`
+	// Controller names the workflow controller's configuration it ran under.
+	Controller string `json:"controller"`
+	// PodCPUSeconds is the processor time of its pods' containers (process node, cpu.go).
+	PodCPUSeconds float64 `json:"podCpuSeconds"`
 }
 
 type runOptions struct {
@@ -56,6 +66,8 @@ type runOptions struct {
 	log                                   io.Writer
 	// parallel is how many scenarios run at once, each in a namespace of its own (a slot).
 	parallel int
+	// controller, when set, is the workflow controller's configuration of every scenario that gives none.
+	controller upstream.ControllerConfig
 }
 
 func loadEntries(file string) ([]entry, error) {
@@ -69,9 +81,20 @@ func loadEntries(file string) ([]entry, error) {
 	if err := yaml.UnmarshalStrict(b, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	names := map[string]bool{}
 	for i := range doc.Scenarios {
-		if doc.Scenarios[i].Name == "" {
-			doc.Scenarios[i].Name = filepath.Base(filepath.Dir(doc.Scenarios[i].File))
+		e := &doc.Scenarios[i]
+		if e.Name == "" {
+			e.Name = filepath.Base(filepath.Dir(e.File))
+		}
+		if names[e.Name] {
+			return nil, fmt.Errorf("%s: scenario %s is listed twice (give one a name)", file, e.Name)
+		}
+		names[e.Name] = true
+		if e.Controller != nil {
+			if err := e.Controller.Validate(); err != nil {
+				return nil, fmt.Errorf("%s: scenario %s: %w", file, e.Name, err)
+			}
 		}
 	}
 	return doc.Scenarios, nil
@@ -106,8 +129,9 @@ func runScenarios(ctx context.Context, o runOptions) error {
 	if err != nil {
 		return err
 	}
+	groups := groupByController(chosen, o.controller)
 	t0 := time.Now()
-	c, err := cluster.Start(ctx, cluster.Options{E2EDir: o.e2eDir, BinDir: o.binDir, RunDir: o.runDir, Self: o.self, Log: o.log, Buses: len(slots)})
+	c, err := cluster.Start(ctx, cluster.Options{E2EDir: o.e2eDir, BinDir: o.binDir, RunDir: o.runDir, Self: o.self, Log: o.log, Buses: len(slots), Controller: groups[0].config})
 	if err != nil {
 		return err
 	}
@@ -116,8 +140,10 @@ func runScenarios(ctx context.Context, o runOptions) error {
 	for i := range slots {
 		slots[i].bus = c.Buses[i]
 	}
-	results := runAll(ctx, c, o, slots, chosen)
-	fmt.Fprintf(o.log, "%d scenario(s) in %s, %d at once\n", len(results), time.Since(t0).Round(time.Second), len(slots))
+	results := runGroups(ctx, c, o, slots, chosen, groups)
+	wall := time.Since(t0)
+	c.Stop()
+	fmt.Fprintf(o.log, "%d scenario(s) in %s, %d at once; %s\n", len(results), wall.Round(time.Second), len(slots), cpuSummary(wall, c.CPU()))
 	b, _ := json.MarshalIndent(results, "", "  ")
 	_ = os.WriteFile(filepath.Join(o.runDir, "results.json"), b, 0o644)
 	printTable(os.Stdout, results)
@@ -135,8 +161,8 @@ func runScenarios(ctx context.Context, o runOptions) error {
 	return nil
 }
 
-func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, sl slot, e entry) result {
-	res := result{Name: e.Name, Expect: e.Expect}
+func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, sl slot, e entry, cfg upstream.ControllerConfig) result {
+	res := result{Name: e.Name, Expect: e.Expect, Controller: cfg.String()}
 	fail := func(err error) result {
 		res.Error = err.Error()
 		return res
@@ -200,6 +226,11 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, sl slot, e en
 		return fail(err)
 	}
 	res.Real = real
+	if e.Plays != nil {
+		if err := e.Plays.check(real); err != nil {
+			return fail(err)
+		}
+	}
 	res.Diff = scenario.Diff(real, sim)
 	bad := len(res.Diff) > 0 || len(res.Refused) > 0
 	switch {
@@ -246,7 +277,7 @@ func install(ctx context.Context, c *cluster.Cluster, sl slot, dir string, log i
 		return nil, err
 	}
 	fmt.Fprintf(log, "platform %s applied to %s\n", dir, ns)
-	return &coderun.Stub{Dynamic: c.Client.Dynamic, Namespace: ns}, nil
+	return &coderun.Stub{Dynamic: c.Client.Dynamic, Metadata: c.Client.Metadata, Namespace: ns}, nil
 }
 
 // waitEventDeployments waits until the Deployment of every EventSource and Sensor is available.

@@ -15,6 +15,7 @@ import (
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/internal/platform"
 	"cdk8s-agent-play/e2e/internal/scenario"
+	"cdk8s-agent-play/e2e/internal/upstream"
 )
 
 const (
@@ -100,7 +101,7 @@ func (sl slot) platform(o runOptions, name, config string) (string, string, erro
 
 // runAll runs the scenarios, as many at once as there are slots, longest first (by their steps), and
 // gives the results in the order of the list.
-func runAll(ctx context.Context, c *cluster.Cluster, o runOptions, slots []slot, chosen []entry) []result {
+func runAll(ctx context.Context, c *cluster.Cluster, o runOptions, slots []slot, chosen []entry, cfg upstream.ControllerConfig) []result {
 	order := make([]int, len(chosen))
 	steps := make([]int, len(chosen))
 	for i, e := range chosen {
@@ -126,11 +127,12 @@ func runAll(ctx context.Context, c *cluster.Cluster, o runOptions, slots []slot,
 					results[i] = result{Name: chosen[i].Name, Expect: chosen[i].Expect, Error: "not run: interrupted"}
 					continue
 				}
-				start := time.Now()
-				res := runOne(ctx, c, o, sl, chosen[i])
+				start, cpu := time.Now(), c.Node.CPU(sl.namespace)
+				res := runOne(ctx, c, o, sl, chosen[i], cfg)
 				res.Seconds = int(time.Since(start).Seconds())
+				res.PodCPUSeconds = (c.Node.CPU(sl.namespace) - cpu).Round(100 * time.Millisecond).Seconds()
 				results[i] = res
-				fmt.Fprintf(o.log, "%s: passed=%v in %ds (namespace %s) %s\n", res.Name, res.Passed, res.Seconds, sl.namespace, res.Error)
+				fmt.Fprintf(o.log, "%s: passed=%v in %ds, pods' CPU %.1fs (namespace %s, controller %s) %s\n", res.Name, res.Passed, res.Seconds, res.PodCPUSeconds, sl.namespace, res.Controller, res.Error)
 				for _, d := range append(append([]string{}, res.Diff...), res.Refused...) {
 					fmt.Fprintf(o.log, "  %s\n", d)
 				}

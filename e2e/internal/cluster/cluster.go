@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -55,6 +56,9 @@ type Options struct {
 	NoEvents bool
 	// Buses is how many event buses to start (one per namespace run at once; at least one).
 	Buses int
+	// Controller is the workflow controller's configuration to start with (RestartWorkflowController
+	// changes it).
+	Controller upstream.ControllerConfig
 }
 
 // Cluster is a running local cluster.
@@ -70,6 +74,7 @@ type Cluster struct {
 	opts     Options
 	stopNode context.CancelFunc
 	nodeDone chan struct{}
+	stopOnce sync.Once
 }
 
 func (c *Cluster) logf(format string, args ...any) {
@@ -125,10 +130,16 @@ func Start(ctx context.Context, o Options) (cl *Cluster, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// The small container-init program, when built beside the others (e2e/run.mjs builds it), starts each
+	// container in a quarter of the harness binary's time.
+	initProgram := filepath.Join(o.BinDir, "container-init")
+	if _, err := os.Stat(initProgram); err != nil {
+		initProgram = ""
+	}
 	n := node.New(node.Config{
 		Name: "process-node", RunDir: o.RunDir, LogDir: c.CP.LogDir,
 		ServingCert: c.CP.PKI.NodeCert, ServingKey: c.CP.PKI.NodeKey, Port: controlplane.KubeletPort,
-		Images: images, Self: o.Self, HostServices: hostServices, Log: nodeLog,
+		Images: images, Self: o.Self, InitProgram: initProgram, HostServices: hostServices, Log: nodeLog,
 	}, c.Client.Kube)
 	c.Node = n
 	nodeCtx, cancel := context.WithCancel(context.Background())
@@ -152,7 +163,7 @@ func Start(ctx context.Context, o Options) (cl *Cluster, err error) {
 	}
 	// The two installs are independent: at once, each applying its CRDs (which the API server takes some
 	// seconds each to serve) and waiting for its controller's pod.
-	p := upstream.Paths{E2EDir: o.E2EDir}
+	p := upstream.Paths{E2EDir: o.E2EDir, Controller: o.Controller}
 	installs := map[string]func(context.Context, *kube.Client, upstream.Paths) error{"argo workflows": upstream.InstallArgoWorkflows}
 	if !o.NoEvents {
 		installs["argo events"] = upstream.InstallArgoEvents
@@ -178,6 +189,12 @@ func Start(ctx context.Context, o Options) (cl *Cluster, err error) {
 		return nil, first
 	}
 	return c, nil
+}
+
+// RestartWorkflowController gives the workflow controller another configuration and restarts it
+// (upstream.RestartWorkflowController); no scenario may be running.
+func (c *Cluster) RestartWorkflowController(ctx context.Context, cfg upstream.ControllerConfig) error {
+	return upstream.RestartWorkflowController(ctx, c.Client, upstream.Paths{E2EDir: c.opts.E2EDir, Controller: cfg})
 }
 
 // startBus starts bus i: a NATS server with JetStream and TLS (the API server's serving certificate), and
@@ -219,8 +236,11 @@ func (c *Cluster) waitControllers(ctx context.Context) error {
 	})
 }
 
-// Stop takes everything down: the pods' processes, then NATS, then the control plane.
-func (c *Cluster) Stop() {
+// Stop takes everything down: the pods' processes, then NATS, then the control plane (once: later calls
+// do nothing).
+func (c *Cluster) Stop() { c.stopOnce.Do(c.stop) }
+
+func (c *Cluster) stop() {
 	if c.stopNode != nil {
 		c.stopNode()
 		select {
@@ -238,4 +258,24 @@ func (c *Cluster) Stop() {
 	if c.CP != nil {
 		c.CP.Stop()
 	}
+}
+
+// CPU gives, once the cluster has stopped, the processor time of each of its parts: the control plane's
+// processes and the event buses by name, the pods' containers by namespace ("pods/NAMESPACE").
+func (c *Cluster) CPU() map[string]time.Duration {
+	out := map[string]time.Duration{}
+	if c.CP != nil {
+		for name, d := range c.CP.CPU() {
+			out[name] += d
+		}
+	}
+	for _, b := range c.Buses {
+		out["nats-server"] += b.proc.CPU()
+	}
+	if c.Node != nil {
+		for ns, d := range c.Node.CPUByNamespace() {
+			out["pods/"+ns] += d
+		}
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/metadata"
 )
 
 // workflows is Argo's Workflow resource.
@@ -28,7 +29,10 @@ var Resource = schema.GroupVersionResource{Group: "agents.platform", Version: "v
 // deleted play leave the history, as they leave the simulator's report), and the most
 // CodeRuns live at once for one stage and agent of one play.
 type Stub struct {
-	Dynamic   dynamic.Interface
+	Dynamic dynamic.Interface
+	// Metadata lists the Workflows by their metadata only (their UIDs are all the stub needs of them; the
+	// whole objects, listed five times a second, cost more than the scenario's pods).
+	Metadata  metadata.Interface
 	Namespace string
 
 	mu       sync.Mutex
@@ -137,7 +141,7 @@ func (s *Stub) Run(ctx context.Context) {
 		// The CodeRuns first: one gone from this list whose play is gone from the later list of Workflows
 		// was deleted with it (the garbage collector deletes it after its play).
 		list, err := s.Dynamic.Resource(Resource).Namespace(s.Namespace).List(ctx, metav1.ListOptions{})
-		wfs, werr := s.Dynamic.Resource(workflows).Namespace(s.Namespace).List(ctx, metav1.ListOptions{})
+		wfs, werr := s.Metadata.Resource(workflows).Namespace(s.Namespace).List(ctx, metav1.ListOptions{})
 		if err == nil && werr == nil {
 			plays := map[string]bool{}
 			for _, w := range wfs.Items {

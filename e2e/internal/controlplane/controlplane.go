@@ -40,6 +40,8 @@ type ControlPlane struct {
 	// AuditLog holds the API server's audit events of the service accounts' requests (see auditPolicy).
 	AuditLog string
 	procs    []*proc.Process
+	// stopped are the processes Stop ended (for CPU).
+	stopped []*proc.Process
 }
 
 // Start ends any control plane an earlier run left, then starts a fresh one (empty etcd) and returns once
@@ -177,6 +179,7 @@ func (cp *ControlPlane) Stop() {
 	for i := len(cp.procs) - 1; i >= 0; i-- {
 		cp.procs[i].Stop(10 * time.Second)
 	}
+	cp.stopped = append(cp.stopped, cp.procs...)
 	cp.procs = nil
 }
 
@@ -205,4 +208,13 @@ contexts:
 current-context: e2e
 `, APIServerURL, caFile, token, ns)
 	return os.WriteFile(path, []byte(text), 0o600)
+}
+
+// CPU gives the processor time of each process of the control plane, by name, once stopped.
+func (cp *ControlPlane) CPU() map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, p := range cp.stopped {
+		out[p.Name] += p.CPU()
+	}
+	return out
 }

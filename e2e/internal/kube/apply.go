@@ -24,6 +24,7 @@ import (
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/clientcmd"
@@ -37,7 +38,9 @@ type Client struct {
 	Config  *rest.Config
 	Kube    kubernetes.Interface
 	Dynamic dynamic.Interface
-	mapper  *restmapper.DeferredDiscoveryRESTMapper
+	// Metadata lists and gets objects' metadata only (PartialObjectMetadata).
+	Metadata metadata.Interface
+	mapper   *restmapper.DeferredDiscoveryRESTMapper
 }
 
 // NewClient builds clients from a kubeconfig file.
@@ -59,7 +62,11 @@ func NewClient(kubeconfig string) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{Config: rc, Kube: kc, Dynamic: dc, mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))}, nil
+	mc, err := metadata.NewForConfig(rc)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{Config: rc, Kube: kc, Dynamic: dc, Metadata: mc, mapper: restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(disc))}, nil
 }
 
 // ReadObjects reads every object of the YAML files given (folders: their *.yaml and *.yml files, sorted).

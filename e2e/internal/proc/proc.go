@@ -116,3 +116,17 @@ func runsOneOf(pid int, dirs []string) bool {
 	}
 	return false
 }
+
+// CPU is the processor time the process and its waited-for children took (user and system); known once
+// it has ended (0 before).
+func (p *Process) CPU() time.Duration {
+	select {
+	case <-p.done:
+	default:
+		return 0
+	}
+	if st := p.cmd.ProcessState; st != nil {
+		return st.UserTime() + st.SystemTime()
+	}
+	return 0
+}

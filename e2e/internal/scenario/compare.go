@@ -124,6 +124,8 @@ func Diff(real, sim *Outcome) []string {
 	d = append(d, real.PredecessorPods...)
 	d = append(d, real.StatusDiffers...)
 	d = append(d, real.RevisionDiffers...)
+	d = append(d, real.ExitRecordDiffers...)
+	d = append(d, real.GateNodesChanged...)
 	if a, b := coderunKeys(real.CodeRuns), coderunKeys(sim.CodeRuns); a != b {
 		d = append(d, fmt.Sprintf("CodeRuns: real [%s], simulator [%s]", a, b))
 	}

@@ -80,6 +80,12 @@ type Runner struct {
 	// they must not (direct.go).
 	agentPods      map[string]*agentPod
 	directProblems []string
+	// durables are the Sensors' durable consumers (sensorDurables), read once.
+	durables map[string]string
+	// gates follows the plays' gates across their release (item 8 of issue 22).
+	gates gateNodes
+	// watched is the namespace as its watches report it (settle), from the first settle to the end of Run.
+	watched *watched
 	// projectWorkflows are the project Workflows the scenario submitted, by project name.
 	projectWorkflows map[string]string
 }
@@ -100,6 +106,11 @@ func (r *Runner) note(format string, args ...any) {
 // quiet) and returns the outcome.
 func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	r.clock.begin(time.Now())
+	defer func() {
+		if r.watched != nil {
+			r.watched.stop()
+		}
+	}()
 	if h := r.env.Hold; h != nil {
 		if h.Until < 0 || h.Until >= len(r.sc.Steps) {
 			return nil, fmt.Errorf("hold.until: the scenario has no step %d", h.Until)

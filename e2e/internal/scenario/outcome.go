@@ -51,6 +51,10 @@ type Outcome struct {
 	// DirectProblems lists what a direct agent's container held or could do that it must not (a
 	// service-account token, a patch of its play the API server took) and work it could not push.
 	DirectProblems []string `json:"directProblems,omitempty"`
+	// ExitRecordDiffers lists what the progress records of failed plays got wrong (exitRecordDiffers).
+	ExitRecordDiffers []string `json:"exitRecordDiffers,omitempty"`
+	// GateNodesChanged lists the fields a gate's node lost at its release (gateNodes).
+	GateNodesChanged []string `json:"gateNodesChanged,omitempty"`
 	// Projects are the projects the scenario submitted (project.go).
 	Projects []ProjectOutcome `json:"projects,omitempty"`
 }
@@ -116,6 +120,12 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 	o.StatusDiffers = differs
 	o.RevisionDiffers = r.checkRevisions()
 	o.Pods, o.DirectProblems = r.directOutcome()
+	records, err := r.progressRecords(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o.ExitRecordDiffers = exitRecordDiffers(o.Plays, records)
+	o.GateNodesChanged = r.gates.lost()
 	if o.Projects, err = r.projectOutcomes(ctx); err != nil {
 		return nil, err
 	}

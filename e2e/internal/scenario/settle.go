@@ -82,43 +82,36 @@ func overloaded(err error) bool {
 // change) and the first reason found why the namespace is not at rest ("" when it is).
 func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	ns := r.env.Namespace
+	if r.watched == nil {
+		w, err := watch(ctx, r.env.Client, ns)
+		if err != nil {
+			return "", "", err
+		}
+		r.watched = w
+	}
 	var parts []string
 	var busy []string
-	wfs, err := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return "", "", err
-	}
 	uids := map[string]string{}
 	live := map[string]bool{}
 	created := map[string]time.Time{}
 	nodes := map[string]map[string]any{}
 	repositories := map[string]string{}
-	for i := range wfs.Items {
-		w := &wfs.Items[i]
+	for _, w := range itemsOf[*unstructured.Unstructured](r.watched.workflows) {
 		repositories[w.GetName()] = r.repositoryNamed(w.GetLabels()["repository"])
 		uids[w.GetName()] = string(w.GetUID())
 		live[string(w.GetUID())] = true
 		created[string(w.GetUID())] = w.GetCreationTimestamp().Time
-		parts = append(parts, "wf/"+w.GetName()+"/"+workflowState(w))
+		parts = append(parts, "wf/"+w.GetName()+"/"+r.watched.state(w))
 		if b := restingWorkflow(w); b != "" {
 			busy = append(busy, "workflow "+w.GetName()+" "+b)
 		}
 		if w.GetDeletionTimestamp() == nil {
-			n, _, _ := unstructured.NestedMap(w.Object, "status", "nodes")
-			nodes[w.GetName()] = n
+			nodes[w.GetName()] = nodesOf(w)
+			r.gates.observe(w.GetName(), string(w.GetUID()), nodes[w.GetName()])
 		}
 	}
-	crs, err := r.env.Client.Dynamic.Resource(coderun.Resource).Namespace(ns).List(ctx, metav1.ListOptions{})
-	if apierrors.IsNotFound(err) {
-		// A platform whose agents all run direct has no CodeRun CRD (docs/executors.md).
-		crs, err = &unstructured.UnstructuredList{}, nil
-	}
-	if err != nil {
-		return "", "", err
-	}
 	crPhase := map[string]string{}
-	for i := range crs.Items {
-		c := &crs.Items[i]
+	for _, c := range itemsOf[*unstructured.Unstructured](r.watched.coderuns) {
 		parts = append(parts, "cr/"+c.GetName()+"/"+c.GetResourceVersion())
 		phase, _, _ := unstructured.NestedString(c.Object, "status", "phase")
 		crPhase[c.GetName()] = phase
@@ -131,14 +124,9 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 			busy = append(busy, "CodeRun "+c.GetName()+" of a deleted Workflow not collected yet")
 		}
 	}
-	pods, err := r.env.Client.Kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return "", "", err
-	}
 	holding := r.env.Node.Holding(ns)
 	listed := map[string]bool{}
-	for i := range pods.Items {
-		p := &pods.Items[i]
+	for _, p := range itemsOf[*corev1.Pod](r.watched.pods) {
 		r.notePredecessorPod(p, uids)
 		r.noteRevision(p, created)
 		r.noteAgentPod(p, repositories)
@@ -154,14 +142,11 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		}
 	}
 	r.markGoneAgentPods(listed)
-	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return "", "", err
-	}
-	for _, c := range cms.Items {
+	for _, c := range itemsOf[*corev1.ConfigMap](r.watched.configmaps) {
 		parts = append(parts, "cm/"+c.Name+"/"+c.ResourceVersion)
 	}
-	busy = append(busy, projectPodsBusy(pods.Items, cms.Items, wfs.Items)...)
+	busy = append(busy, projectPodsBusy(values(itemsOf[*corev1.Pod](r.watched.pods)), values(itemsOf[*corev1.ConfigMap](r.watched.configmaps)),
+		values(itemsOf[*unstructured.Unstructured](r.watched.workflows)))...)
 	if len(busy) == 0 && r.env.Bus != nil {
 		durables, err := r.sensorDurables(ctx)
 		if err != nil {
@@ -197,8 +182,7 @@ func restingWorkflow(w *unstructured.Unstructured) string {
 	if b := backingOff(w); b != "" {
 		return b
 	}
-	nodes, _, _ := unstructured.NestedMap(w.Object, "status", "nodes")
-	for _, v := range nodes {
+	for _, v := range nodesOf(w) {
 		n, _ := v.(map[string]any)
 		switch n["type"] {
 		case "Pod", "Container", "Suspend", "HTTP", "Plugin":
@@ -327,8 +311,12 @@ func waitedOn(p *corev1.Pod, kind string) (string, bool) {
 }
 
 // sensorDurables names the durable consumers of the namespace's Sensors (eventbus.DurableName): every
-// trigger with every dependency of its Sensor.
+// trigger with every dependency of its Sensor. The Sensors are the platform's, applied before the scenario
+// and never changed by it: they are read once per scenario, not at every look at the cluster.
 func (r *Runner) sensorDurables(ctx context.Context) (map[string]string, error) {
+	if r.durables != nil {
+		return r.durables, nil
+	}
 	list, err := r.env.Client.Dynamic.Resource(kube.SensorResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return nil, err
@@ -347,12 +335,13 @@ func (r *Runner) sensorDurables(ctx context.Context) (map[string]string, error) 
 			}
 		}
 	}
+	r.durables = out
 	return out, nil
 }
 
 // backingOff tells whether a running Workflow waits on a timer: a retry node between two attempts.
 func backingOff(w *unstructured.Unstructured) string {
-	nodes, _, _ := unstructured.NestedMap(w.Object, "status", "nodes")
+	nodes := nodesOf(w)
 	for _, v := range nodes {
 		n, _ := v.(map[string]any)
 		if n["type"] != "Retry" || n["phase"] != "Running" {
@@ -408,6 +397,13 @@ func heldPod(p *corev1.Pod) bool {
 		}
 	}
 	return true
+}
+
+// nodesOf gives a Workflow's status.nodes as they are in the object (no copy: only to be read).
+func nodesOf(w *unstructured.Unstructured) map[string]any {
+	v, _, _ := unstructured.NestedFieldNoCopy(w.Object, "status", "nodes")
+	m, _ := v.(map[string]any)
+	return m
 }
 
 // workflowState is what a Workflow says, without what the Argo controller writes at every look at it: the

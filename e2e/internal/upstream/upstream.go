@@ -6,7 +6,10 @@ package upstream
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -22,9 +25,11 @@ import (
 	"cdk8s-agent-play/e2e/internal/kube"
 )
 
-// Paths locate the tools and module folders.
+// Paths locate the tools and module folders, and say how the workflow controller is configured.
 type Paths struct {
 	E2EDir string
+	// Controller is the workflow controller's configuration beside the harness's own (ControllerConfig).
+	Controller ControllerConfig
 }
 
 // moduleDir gives the module cache folder of a module required by one of our upstream modules.
@@ -39,8 +44,17 @@ func moduleDir(moduleDir, module string) (string, error) {
 }
 
 // render builds a kustomization folder of a module's manifests, as `kubectl kustomize` does (the same
-// library, sigs.k8s.io/kustomize/api, with its default options).
+// library, sigs.k8s.io/kustomize/api, with its default options). Rendering Argo Workflows' full CRDs takes
+// kustomize about a minute of a loaded 2-core machine (nearly all of a warm cluster start), so the result is
+// kept in the user cache folder, keyed by the folder: a module cache folder names its module and version and
+// never changes (the go command makes it read-only).
 func render(dir string) ([]*unstructured.Unstructured, error) {
+	cached := renderCacheFile(dir)
+	if b, err := os.ReadFile(cached); err == nil {
+		if objs, err := kube.DecodeObjects(b); err == nil && len(objs) > 0 {
+			return objs, nil
+		}
+	}
 	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), dir)
 	if err != nil {
 		return nil, fmt.Errorf("kustomize %s: %w", dir, err)
@@ -49,15 +63,51 @@ func render(dir string) ([]*unstructured.Unstructured, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kustomize %s: %w", dir, err)
 	}
-	return kube.DecodeObjects(out)
+	objs, err := kube.DecodeObjects(out)
+	if err != nil {
+		return nil, err
+	}
+	writeCache(cached, out)
+	return objs, nil
+}
+
+// renderCacheVersion changes when what render keeps changes (its key or its format).
+const renderCacheVersion = "1"
+
+// renderCacheFile is where the rendering of a kustomization folder is kept.
+func renderCacheFile(dir string) string {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	sum := sha256.Sum256([]byte(renderCacheVersion + "\x00" + dir))
+	return filepath.Join(cache, "cdk8s-agent-play-e2e", "rendered", hex.EncodeToString(sum[:12])+".yaml")
+}
+
+// writeCache writes the file whole or not at all (a temporary file renamed); a cache that cannot be
+// written costs the next run a rendering, nothing more.
+func writeCache(file string, b []byte) {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".render-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
+		_ = os.Remove(tmp.Name())
+	}
 }
 
 // RequeueTime is the Argo Workflows controller's DEFAULT_REQUEUE_TIME here: how long it waits before it
 // looks again at a Workflow after a change of it or of one of its pods (workflow/controller/rate_limiters.go,
 // GetRequeueTime; 10 s unless set, and upstream suggests as low as 2 s for workflows of many short nodes,
-// which a play is). Every pod of a play waits that long to be noticed, so the default makes each stage
-// several times 10 s; the platform must not depend on it, and a shorter wait makes its races likelier.
-const RequeueTime = "2s"
+// which a play is, and keeps 1 s as the least, below which its informers are unlikely to have caught up).
+// Every pod of a play waits that long to be noticed, so the default makes each stage several times 10 s;
+// the platform must not depend on it, and a shorter wait makes its races likelier.
+const RequeueTime = "1s"
 
 // ResourceCheckInterval is how often a resource template's pod looks at its object for its success or
 // failure condition: argoexec's RESOURCE_STATE_CHECK_INTERVAL (workflow/executor/resource.go; 5 s unless
@@ -99,19 +149,28 @@ func setControllerEnv(d *unstructured.Unstructured, name, value string) error {
 // InstallArgoWorkflows applies manifests/cluster-install (full CRDs, the controller, its RBAC) without
 // the Argo Server, which the harness does not use, and waits for the controller.
 func InstallArgoWorkflows(ctx context.Context, c *kube.Client, p Paths) error {
-	return install(ctx, c, p, "argo-workflows", "github.com/argoproj/argo-workflows/v4", "argo", "workflow-controller",
-		func(o *unstructured.Unstructured) (bool, error) {
-			if strings.HasPrefix(o.GetName(), "argo-server") {
-				return false, nil
-			}
-			if o.GetKind() == "Deployment" && o.GetName() == "workflow-controller" {
-				return true, setControllerEnv(o, "DEFAULT_REQUEUE_TIME", RequeueTime)
-			}
-			if o.GetKind() == "ConfigMap" && o.GetName() == "workflow-controller-configmap" {
-				return true, setExecutorConfig(o)
-			}
-			return true, nil
-		})
+	return install(ctx, c, p, "argo-workflows", argoWorkflowsModule, controllerNamespace, "workflow-controller",
+		func(o *unstructured.Unstructured) (bool, error) { return editArgoWorkflows(o, p.Controller) })
+}
+
+const argoWorkflowsModule = "github.com/argoproj/argo-workflows/v4"
+
+// editArgoWorkflows drops the Argo Server and gives the controller the harness's settings (RequeueTime,
+// executorConfig) and cfg.
+func editArgoWorkflows(o *unstructured.Unstructured, cfg ControllerConfig) (bool, error) {
+	if strings.HasPrefix(o.GetName(), "argo-server") {
+		return false, nil
+	}
+	if o.GetKind() == "Deployment" && o.GetName() == "workflow-controller" {
+		return true, setControllerEnv(o, "DEFAULT_REQUEUE_TIME", RequeueTime)
+	}
+	if o.GetKind() == "ConfigMap" && o.GetName() == "workflow-controller-configmap" {
+		if err := setExecutorConfig(o); err != nil {
+			return true, err
+		}
+		return true, cfg.apply(o)
+	}
+	return true, nil
 }
 
 // InstallArgoEvents applies manifests/cluster-install (CRDs, the controller manager, its RBAC and
@@ -125,23 +184,9 @@ func InstallArgoEvents(ctx context.Context, c *kube.Client, p Paths) error {
 // applies the objects edit keeps (after its changes) to namespace ns and waits for its deployment.
 func install(ctx context.Context, c *kube.Client, p Paths, folder, module, ns, deployment string,
 	edit func(*unstructured.Unstructured) (bool, error)) error {
-	dir, err := moduleDir(filepath.Join(p.E2EDir, "upstream", folder), module)
+	keep, err := objects(p, folder, module, edit)
 	if err != nil {
 		return err
-	}
-	objs, err := render(filepath.Join(dir, "manifests", "cluster-install"))
-	if err != nil {
-		return err
-	}
-	var keep []*unstructured.Unstructured
-	for _, o := range objs {
-		ok, err := edit(o)
-		if err != nil {
-			return err
-		}
-		if ok {
-			keep = append(keep, o)
-		}
 	}
 	if err := ensureNamespace(ctx, c, ns); err != nil {
 		return err
@@ -150,6 +195,29 @@ func install(ctx context.Context, c *kube.Client, p Paths, folder, module, ns, d
 		return err
 	}
 	return WaitDeployment(ctx, c, ns, deployment, 3*time.Minute)
+}
+
+// objects renders a module's manifests/cluster-install and gives the objects edit keeps, edited.
+func objects(p Paths, folder, module string, edit func(*unstructured.Unstructured) (bool, error)) ([]*unstructured.Unstructured, error) {
+	dir, err := moduleDir(filepath.Join(p.E2EDir, "upstream", folder), module)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := render(filepath.Join(dir, "manifests", "cluster-install"))
+	if err != nil {
+		return nil, err
+	}
+	var keep []*unstructured.Unstructured
+	for _, o := range objs {
+		ok, err := edit(o)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			keep = append(keep, o)
+		}
+	}
+	return keep, nil
 }
 
 func ensureNamespace(ctx context.Context, c *kube.Client, name string) error {

@@ -1,4 +1,8 @@
-package node
+// Package ctrinit is a container's first process on the process node (e2e/node): it sets up the
+// container's namespaces, mounts and user, then becomes the container's program. It imports nothing of
+// Kubernetes, so that its own program (e2e/cmd/container-init) starts in a fraction of the harness's time:
+// the node starts one for every container of every pod.
+package ctrinit
 
 import (
 	"encoding/json"
@@ -17,33 +21,34 @@ import (
 // InitArg is the argument that makes the harness binary act as a container's first process.
 const InitArg = "container-init"
 
-// initSpec is what the node hands the first process of a container.
-type initSpec struct {
-	Mounts   []mountSpec `json:"mounts"`
-	Netns    string      `json:"netns"`
-	Hostname string      `json:"hostname"`
-	UID      *int64      `json:"uid,omitempty"`
-	GID      *int64      `json:"gid,omitempty"`
-	Groups   []int       `json:"groups,omitempty"`
-	WorkDir  string      `json:"workDir"`
-	Argv     []string    `json:"argv"`
-	Env      []string    `json:"env"`
-	Path     string      `json:"path"`
+// Spec is what the node hands the first process of a container.
+type Spec struct {
+	Mounts   []Mount  `json:"mounts"`
+	Netns    string   `json:"netns"`
+	Hostname string   `json:"hostname"`
+	UID      *int64   `json:"uid,omitempty"`
+	GID      *int64   `json:"gid,omitempty"`
+	Groups   []int    `json:"groups,omitempty"`
+	WorkDir  string   `json:"workDir"`
+	Argv     []string `json:"argv"`
+	Env      []string `json:"env"`
+	Path     string   `json:"path"`
 }
 
-type mountSpec struct {
+// Mount is one volume folder bind-mounted at its path.
+type Mount struct {
 	Source   string `json:"source"`
 	Target   string `json:"target"`
 	ReadOnly bool   `json:"readOnly"`
 }
 
-// ContainerInit runs as the first process of a container's new mount, PID and UTS namespaces (the node
+// Run runs as the first process of a container's new mount, PID and UTS namespaces (the node
 // starts it with those clone flags): it keeps its mounts from reaching the host, mounts a /proc of its
 // PID namespace, bind-mounts the pod's volume folders at their paths, gives /tmp a private tmpfs unless
 // a volume is mounted there, joins the pod's network namespace, takes the container's user, and then
 // becomes the container's program, which so is PID 1 of its namespace: `kill 15 1` run in the
 // container (the Argo controller's way to stop a container) reaches it and nothing of the host.
-func ContainerInit(specFile string) {
+func Run(specFile string) {
 	runtime.LockOSThread()
 	if err := containerInit(specFile); err != nil {
 		fmt.Fprintf(os.Stderr, "container start failed: %v\n", err)
@@ -56,7 +61,7 @@ func containerInit(specFile string) error {
 	if err != nil {
 		return err
 	}
-	var s initSpec
+	var s Spec
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
@@ -137,7 +142,7 @@ func containerInit(specFile string) error {
 
 func depth(p string) int { return strings.Count(filepath.Clean(p), "/") }
 
-func bindMount(m mountSpec) error {
+func bindMount(m Mount) error {
 	st, err := os.Stat(m.Source)
 	if err != nil {
 		return fmt.Errorf("volume source %s: %w", m.Source, err)

@@ -1,0 +1,78 @@
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// progressRecord is the part of a task's progress record (constructs/progress/progress-record.ts) the
+// exit check reads, and the record's text.
+type progressRecord struct {
+	Repository   string `json:"repository"`
+	Task         any    `json:"task"`
+	Stage        string `json:"stage"`
+	Status       string `json:"status"`
+	StageResults map[string]struct {
+		Result string `json:"result"`
+	} `json:"stageResults"`
+	text string
+}
+
+// progressRecords reads every progress record of the namespace (ConfigMaps labelled play-tracking=true,
+// one JSON record per key).
+func (r *Runner) progressRecords(ctx context.Context) ([]progressRecord, error) {
+	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "play-tracking=true"})
+	if err != nil {
+		return nil, err
+	}
+	var out []progressRecord
+	for _, cm := range cms.Items {
+		for _, v := range cm.Data {
+			var rec progressRecord
+			if json.Unmarshal([]byte(v), &rec) == nil && rec.Repository != "" {
+				rec.text = v
+				out = append(out, rec)
+			}
+		}
+	}
+	return out, nil
+}
+
+// exitRecordDiffers checks the exit handler's record of every play that failed (issue 22, item 7): the
+// task's progress record names the stage the play failed at (its current-stage label, which record-exit
+// reads from the play), says failed, and holds that stage's result; no text of the record is an Argo
+// variable left unresolved (`{{workflow.labels.current-stage}}` was one).
+func exitRecordDiffers(plays []PlayOutcome, records []progressRecord) []string {
+	byTask := map[string]progressRecord{}
+	for _, rec := range records {
+		byTask[strings.ToLower(rec.Repository)+"/"+fmt.Sprint(rec.Task)] = rec
+	}
+	var d []string
+	for _, p := range plays {
+		if p.Status != "failed" {
+			continue
+		}
+		key := fmt.Sprintf("%s/%d", strings.ToLower(p.Repository), p.Task)
+		rec, ok := byTask[key]
+		switch {
+		case !ok:
+			d = append(d, fmt.Sprintf("progress record: none for task %s, whose play failed at %s", key, p.Stage))
+			continue
+		case strings.Contains(rec.text, "{{"):
+			d = append(d, fmt.Sprintf("progress record of task %s: an unresolved Argo variable in %s", key, rec.text))
+		}
+		if rec.Stage != p.Stage || rec.Status != "failed" {
+			d = append(d, fmt.Sprintf("progress record of task %s: stage %q status %q, its play failed at %q", key, rec.Stage, rec.Status, p.Stage))
+		}
+		if res, ok := rec.StageResults[p.Stage]; !ok || res.Result != strings.ToLower(p.Phase) {
+			d = append(d, fmt.Sprintf("progress record of task %s: no result %q for stage %q (%v)", key, strings.ToLower(p.Phase), p.Stage, rec.StageResults))
+		}
+	}
+	sort.Strings(d)
+	return d
+}
