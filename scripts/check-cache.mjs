@@ -9,20 +9,21 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const FOLDER = 'node_modules/.cache/agent-play/checks';
 const INSTALLED = 'node_modules/.package-lock.json';
 
 /** The files git does not ignore, tracked or not, sorted; undefined outside a git checkout. */
-function projectFiles() {
+function projectFiles(root) {
   try {
     const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       maxBuffer: 64 * 1024 * 1024,
     });
-    return [...new Set(listed.split('\0').filter((file) => file !== ''))].sort();
+    return [...new Set(listed.split('\0').filter((file) => file !== ''))].sort().map((file) => join(root, file));
   } catch {
     return undefined;
   }
@@ -45,36 +46,36 @@ function content(file) {
 }
 
 /** The key of the files as they are, and their sizes, times and inodes (to notice a change during a check). */
-function snapshot(files) {
+function snapshot(root, files) {
   // The times first: a file written while it is read shows as a change at the end.
-  const stats = statsNow(files);
+  const stats = statsNow(root, files);
   const hash = createHash('sha256');
-  for (const file of [...files, INSTALLED]) {
+  for (const file of [...files, join(root, INSTALLED)]) {
     const bytes = content(file);
-    hash.update(`${file}\0${bytes.length}\0`).update(bytes);
+    hash.update(`${relative(root, file)}\0${bytes.length}\0`).update(bytes);
   }
   return { key: hash.digest('hex'), stats };
 }
 
-function statsNow(files) {
-  return [...files, INSTALLED].map(statLine).join('\n');
+function statsNow(root, files) {
+  return [...files, join(root, INSTALLED)].map(statLine).join('\n');
 }
 
 /**
- * The cache of check passes for the files as they are now. `disabled` (or no git) makes `passed` always false
- * and `remember` do nothing.
+ * The cache of check passes for the files of the project at `root` as they are now. `disabled` (or no git)
+ * makes `passed` always false and `remember` do nothing.
  */
-export function checkCache(disabled) {
-  const files = disabled ? undefined : projectFiles();
+export function checkCache(disabled, root = '.') {
+  const files = disabled ? undefined : projectFiles(root);
   if (files === undefined) return { passed: () => false, remember: () => {} };
-  const { key, stats } = snapshot(files);
-  const record = (name) => join(FOLDER, name);
+  const { key, stats } = snapshot(root, files);
+  const record = (name) => join(root, FOLDER, name);
   return {
     passed: (name) => existsSync(record(name)) && readFileSync(record(name), 'utf8') === key,
     remember: (name) => {
       // A file edited while the check ran: what passed may not be what is there now.
-      if (statsNow(files) !== stats || projectFiles()?.join('\0') !== files.join('\0')) return;
-      mkdirSync(FOLDER, { recursive: true });
+      if (statsNow(root, files) !== stats || projectFiles(root)?.join('\0') !== files.join('\0')) return;
+      mkdirSync(join(root, FOLDER), { recursive: true });
       writeFileSync(`${record(name)}.tmp`, key);
       renameSync(`${record(name)}.tmp`, record(name));
     },
