@@ -4,15 +4,29 @@
  * app writes dist-manifests/ itself (src/main.ts). Run in a scratch copy of the project, since it writes.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_HEADER } from '../src/synth/synthesize';
 import { useScratchDirs } from './support/scratch-dir';
 
 const ROOT = path.resolve(__dirname, '..');
+/** What the copy holds; the tests write into dist-manifests/ only, a real copy. */
 const PROJECT_FILES = [
   'package.json',
+  'package-lock.json',
   'cdk8s.yaml',
   'tsconfig.json',
   'scripts',
@@ -21,7 +35,6 @@ const PROJECT_FILES = [
   'src',
   'bench',
   'schemas',
-  'dist-manifests',
 ];
 
 const scratch = useScratchDirs('agent-play-cdk8s-');
@@ -43,15 +56,37 @@ function cdk8sSynth(): { code: number | null; out: string; err: string } {
   return { code: run.status, out: run.stdout, err: run.stderr };
 }
 
+/**
+ * `from` at `to` as hard links, file by file: the same files, down to their modification times, which is what
+ * scripts/build.mjs's stamp hashes. A copy has new times, and its first `cdk8s synth` rebuilt everything the
+ * checkout's build/ already holds (a third of this file's CPU time). A scratch folder on another file system
+ * gets copies instead. A build writes its generated files by renaming a new file into place (never through a
+ * link), so nothing here can change the checkout.
+ */
+function linkTree(from: string, to: string): void {
+  if (!statSync(from).isDirectory()) {
+    try {
+      linkSync(from, to);
+    } catch {
+      cpSync(from, to, { preserveTimestamps: true });
+    }
+    return;
+  }
+  mkdirSync(to);
+  for (const name of readdirSync(from)) linkTree(path.join(from, name), path.join(to, name));
+}
+
 beforeAll(() => {
   project = path.join(scratch(), 'project');
-  for (const file of PROJECT_FILES) cpSync(path.join(ROOT, file), path.join(project, file), { recursive: true });
+  mkdirSync(project);
+  for (const file of PROJECT_FILES) linkTree(path.join(ROOT, file), path.join(project, file));
+  cpSync(path.join(ROOT, 'dist-manifests'), path.join(project, 'dist-manifests'), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
-  // The Kubernetes client's bundle, which a build keeps while its stamp matches (scripts/build.mjs): bundling
-  // it again is no part of what this file tests.
-  mkdirSync(path.join(project, 'build'));
-  for (const file of ['kube-client.cjs', '.kube-client-stamp'])
-    if (existsSync(path.join(ROOT, 'build', file))) cpSync(path.join(ROOT, 'build', file), path.join(project, 'build', file));
+  // The checkout's build, which `cdk8s synth` (scripts/build.mjs) keeps while its stamp matches the sources
+  // here (built from these very files) and makes again otherwise; how the build is made is no part of what
+  // this file tests. Copies, since a build replaces files in build/.
+  if (existsSync(path.join(ROOT, 'build'))) cpSync(path.join(ROOT, 'build'), path.join(project, 'build'), { recursive: true });
+  else mkdirSync(path.join(project, 'build'));
   writeFileSync(path.join(project, 'notes.txt'), 'a file nobody generated\n');
 });
 

@@ -136,9 +136,16 @@ function setUpGithub(): void {
   writeFileSync(join(credentials, 'private-key'), readFileSync(join(keys, 'private-key')));
 }
 
+/** A test's folder: the same path in every test (made anew each time), so that a saved run can be put back. */
 let root: string;
+let saved: string;
+beforeAll(() => {
+  const folder = scratch();
+  root = join(folder, 'root');
+  saved = join(folder, 'first-claude-run');
+});
 beforeEach(() => {
-  root = scratch();
+  mkdirSync(root);
   setUpGithub();
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -198,11 +205,36 @@ function scriptEnvironment(cli: string, bin: string): Record<string, string> {
     [DirectAgentEnv.systemPromptFile]: join(root, 'prompt.md'),
     [DirectAgentEnv.githubAppCredentials]: join(root, 'github-app'),
     // The template's server URL stays; git maps it to the local bare repositories (git-config `url.<base>.insteadOf`).
-    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_COUNT: '3',
     GIT_CONFIG_KEY_0: `url.file://${join(root, 'server')}/.insteadOf`,
     GIT_CONFIG_VALUE_0: `${GHE.serverUrl}/`,
+    // No housekeeping after a fetch or a push (`git maintenance run --auto`, `git gc --auto`): a process each,
+    // in every run, on repositories of a commit or two; nothing the script does depends on it.
+    GIT_CONFIG_KEY_1: 'maintenance.auto',
+    GIT_CONFIG_VALUE_1: 'false',
+    GIT_CONFIG_KEY_2: 'gc.auto',
+    GIT_CONFIG_VALUE_2: '0',
     FAKE_CURL_LOG: join(root, 'curl.log'),
   };
+}
+
+/**
+ * The first run of a task on a fresh workspace, with claude answering "Started.": what several tests look at
+ * from different sides. Run once, by the first test that asks; the folder it leaves is saved and put back (the
+ * same path) for the next test that asks, with the same result: each such run was 45 processes of bash, git,
+ * jq and openssl. Call it first in a test, on the untouched folder of beforeEach.
+ */
+let firstClaudeRun: Run | undefined;
+async function runFirstClaude(): Promise<Run> {
+  if (firstClaudeRun !== undefined && existsSync(saved)) {
+    rmSync(root, { recursive: true, force: true });
+    cpSync(saved, root, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    return firstClaudeRun;
+  }
+  const run = await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+  cpSync(root, saved, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+  firstClaudeRun = run;
+  return run;
 }
 
 /** Runs the script as the template does, with `cli`'s fake printing `output` and exiting with `exit`. */
@@ -311,7 +343,7 @@ const codexOutput = (thread: string, text: string) =>
 
 describe('the direct agent script', () => {
   it('first run: starts a claude session with an id chosen up front, the task prompt and the system prompt flag', async () => {
-    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    const run = await runFirstClaude();
     expect(run.code).toBe(0);
     expect(run.argv).toHaveLength(1);
     const [argv] = run.argv;
@@ -331,7 +363,7 @@ describe('the direct agent script', () => {
   });
 
   it('retry: resumes the same claude session with the task prompt only, and records the answer', async () => {
-    await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    await runFirstClaude();
     const { id } = session();
     const run = await runAgent('claude', claudeOutput(id, 'Opened pull request 12.'));
     expect(run.code).toBe(0);
@@ -396,7 +428,7 @@ describe('the direct agent script', () => {
   });
 
   it('checks out the task branch of the configured git server, with git and gh as the GitHub App there only', async () => {
-    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    const run = await runFirstClaude();
     expect(run.code).toBe(0);
     const checkout = join(root, 'workspace', REPOSITORY.workingDirectory ?? REPOSITORY.service);
     expect(run.where[0]).toEqual({
@@ -458,7 +490,7 @@ describe('the direct agent script', () => {
   });
 
   it("asks GitHub once per step: every fetch and push gets the token kept in the pod's temp folder, for its user only", async () => {
-    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    const run = await runFirstClaude();
     expect(run.code).toBe(0);
     // The token for gh, then the clone and the fetch through the credential helper: one request.
     expect(readFileSync(join(root, 'curl.log.calls'), 'utf8')).toBe('call\n');
@@ -472,7 +504,7 @@ describe('the direct agent script', () => {
   });
 
   it('asks GitHub again once the kept token is 50 minutes old', async () => {
-    await runAgent('claude', claudeOutput('@SESSION@', 'Started.'));
+    await runFirstClaude();
     const [kept] = readdirSync(root).filter((name) => name.startsWith('agent-play-github-token-'));
     const program = join(root, 'workspace', '.agent-play', 'home', 'rex', GitPrograms.token);
     const token = () => execFileSync(program, { env: scriptEnvironment('claude', join(root, 'bin')), encoding: 'utf8' });
