@@ -585,6 +585,21 @@ describe('the direct agent script', () => {
     expect(Buffer.byteLength(prompt)).toBeLessThan(CONTEXT_PROMPT_BYTES + 2048);
   });
 
+  it('a system prompt that opens with front matter (---) reaches a CLI without a system prompt flag as an argument no parser takes for an option', async () => {
+    const frontMatter = join(root, 'front-matter.md');
+    writeFileSync(frontMatter, `---\nname: rex\n---\n${SYSTEM_PROMPT}`);
+    const run = await runScript(
+      'codex',
+      codexOutput('0199a0b1-0000-7000-8000-000000000002', 'Done.'),
+      { FAKE_EXIT: '0' },
+      (_argvDir, env) => runBash(DIRECT_AGENT_SCRIPT, { ...env, [DirectAgentEnv.systemPromptFile]: frontMatter }, RUN_TIMEOUT_MS),
+    );
+    expect(run.code).toBe(0);
+    const prompt = run.argv[0][run.argv[0].length - 1];
+    expect(prompt.startsWith('-')).toBe(false);
+    expect(prompt).toContain(`---\nname: rex\n---\n${SYSTEM_PROMPT}`);
+  });
+
   it('a CLI missing from the image fails the step (exit 127) and leaves no session behind', async () => {
     const bin = join(root, 'bin');
     mkdirSync(bin, { recursive: true });
