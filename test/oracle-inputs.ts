@@ -362,6 +362,8 @@ export function sensorRuns(allPlatforms: readonly Platform[]): SensorRunInput[] 
   if (twoRepositories) lists.push({ platform: twoRepositories, list: variations });
   return lists.flatMap(({ platform, list }) => {
     const objects = parseManifests(platform.files) as Record<string, any>[];
+    // A platform without gates (a project's plays of agent stages only) has no Sensor for a delivery to reach.
+    if (!objects.some((object) => object.kind === 'Sensor')) return [];
     const source = githubSource(objects);
     const events = list.deliveries.map((item) => delivery(source, item.event, item.payload, item.id, item.time));
     return objects
