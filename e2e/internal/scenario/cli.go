@@ -77,14 +77,14 @@ func (r *Runner) checkStatus(ctx context.Context, plays []PlayOutcome) ([]string
 func statusDiffers(rep statusReport, plays []PlayOutcome) []string {
 	recorded := map[string]string{}
 	for _, t := range rep.Tasks {
-		recorded[strings.ToLower(t.Repository)+"/"+t.Task] = t.Stage
+		recorded[taskKey(t.Repository, t.Task)] = t.Stage
 	}
 	var d []string
 	for _, p := range plays {
 		if p.Stage == noPlay {
 			continue
 		}
-		key := fmt.Sprintf("%s/%d", strings.ToLower(p.Repository), p.Task)
+		key := taskKey(p.Repository, p.Task)
 		stage, ok := recorded[key]
 		switch {
 		case !ok:

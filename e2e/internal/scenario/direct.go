@@ -2,7 +2,9 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -148,13 +150,8 @@ func (r *Runner) directOutcome() ([]AgentPodOutcome, []string) {
 		}
 	}
 	problems := append([]string{}, r.directProblems...)
-	names := make([]string, 0, len(r.agentPods))
-	for name := range r.agentPods {
-		names = append(names, name)
-	}
-	sort.Strings(names)
 	var out []AgentPodOutcome
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(r.agentPods)) {
 		rec := r.agentPods[name]
 		o := rec.outcome
 		if rec.gone && o.Phase == "Running" {

@@ -181,3 +181,9 @@ func (r *Runner) recordReleases(ctx context.Context) error {
 func releaseKey(repository, task, gate string) string {
 	return strings.ToLower(repository) + "/" + task + "/" + gate
 }
+
+// taskKey names a task across the harness's readers (plays, progress records, agent-play status): GitHub
+// treats a repository's name without regard to case, so the key does too.
+func taskKey(repository string, task any) string {
+	return strings.ToLower(repository) + "/" + fmt.Sprint(task)
+}

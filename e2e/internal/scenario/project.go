@@ -14,8 +14,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -106,13 +107,8 @@ func (r *Runner) evictChunkWatcher(ctx context.Context, c ChunkRef) error {
 
 // projectOutcomes reads each submitted project back from the cluster.
 func (r *Runner) projectOutcomes(ctx context.Context) ([]ProjectOutcome, error) {
-	names := make([]string, 0, len(r.projectWorkflows))
-	for n := range r.projectWorkflows {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var out []ProjectOutcome
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(r.projectWorkflows)) {
 		o, err := r.projectOutcome(ctx, name, r.projectWorkflows[name])
 		if err != nil {
 			return nil, err
@@ -318,7 +314,7 @@ func taskRecords(cms []corev1.ConfigMap) map[string]string {
 				Status     string `json:"status"`
 			}
 			if json.Unmarshal([]byte(v), &rec) == nil && rec.Repository != "" {
-				out[strings.ToLower(rec.Repository)+"/"+fmt.Sprint(rec.Task)] = rec.Status
+				out[taskKey(rec.Repository, rec.Task)] = rec.Status
 			}
 		}
 	}

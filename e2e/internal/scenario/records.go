@@ -50,14 +50,14 @@ func (r *Runner) progressRecords(ctx context.Context) ([]progressRecord, error) 
 func exitRecordDiffers(plays []PlayOutcome, records []progressRecord) []string {
 	byTask := map[string]progressRecord{}
 	for _, rec := range records {
-		byTask[strings.ToLower(rec.Repository)+"/"+fmt.Sprint(rec.Task)] = rec
+		byTask[taskKey(rec.Repository, rec.Task)] = rec
 	}
 	var d []string
 	for _, p := range plays {
 		if p.Status != "failed" {
 			continue
 		}
-		key := fmt.Sprintf("%s/%d", strings.ToLower(p.Repository), p.Task)
+		key := taskKey(p.Repository, p.Task)
 		rec, ok := byTask[key]
 		switch {
 		case !ok:
