@@ -98,7 +98,7 @@ describe('a project', () => {
   it('refuses to evict a watcher no pod is: a chunk not started, a project that ended, an unknown project', async () => {
     const report = await runSmall(THREE, [evict(2), { evictChunkWatcher: { project: 'other', chunk: 1 } }, agentDone, evict()]);
     expect(report.steps[0].ignored).toBe('project small has 1 chunk(s), not 2');
-    expect(report.steps[1].ignored).toBe('no Workflow of project other');
+    expect(report.steps[1].ignored).toBe("no Workflow of project other: list it under the scenario's projects");
     expect(report.steps[3].ignored).toBe('no pod watches chunk 1 of project small now (the project is Succeeded)');
   });
 
@@ -117,7 +117,7 @@ describe('a project', () => {
 
   it('is refused at the start when the platform has no such project', async () => {
     await expect(simulate(platformWith(THREE), { plays: [], projects: [{ name: 'missing' }], steps: [agentDone] })).rejects.toThrow(
-      'the platform has no project missing (no WorkflowTemplate project-missing)',
+      "the platform has no project missing (no WorkflowTemplate project-missing): add it to the config's projects",
     );
   });
 });

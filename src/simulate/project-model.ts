@@ -134,7 +134,9 @@ export class ProjectModel {
   public async submit(name: string): Promise<void> {
     const template = `project-${name}`;
     if (!this.objects.some((object) => object.kind === 'WorkflowTemplate' && object.metadata?.name === template))
-      throw new ProjectStepRefused(`the platform has no project ${name} (no WorkflowTemplate ${template})`);
+      throw new ProjectStepRefused(
+        `the platform has no project ${name} (no WorkflowTemplate ${template}): add it to the config's projects`,
+      );
     await this.server.client().create(ApiResources.workflows, this.namespace, {
       apiVersion: ARGO_API_VERSION,
       kind: 'Workflow',
@@ -166,7 +168,7 @@ export class ProjectModel {
    */
   public evictWatcher(name: string, number: number): string {
     const project = [...this.projects].reverse().find((candidate) => candidate.name === name);
-    if (project === undefined) throw new ProjectStepRefused(`no Workflow of project ${name}`);
+    if (project === undefined) throw new ProjectStepRefused(`no Workflow of project ${name}: list it under the scenario's projects`);
     const chunk = project.chunks[number - 1];
     if (chunk === undefined) throw new ProjectStepRefused(`project ${name} has ${project.chunks.length} chunk(s), not ${number}`);
     if (project.phase !== 'Running' || project.current !== number - 1 || chunk.workflow === undefined)
