@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"cdk8s-agent-play/e2e/internal/cluster"
@@ -75,8 +77,22 @@ func prepareDirect(ctx context.Context, c *cluster.Cluster, ns, dir string) (*fa
 		}
 	}
 	agents := c.GitHub.Agents(ns)
-	agents.Reset()
+	agents.Reset(podUIDs(c, ns))
 	return agents, nil
+}
+
+// podUIDs looks a fake CLI's pod up by the name it reports: the pod of that name now is the CLI's own,
+// since a pod's processes end before the pod leaves the API server.
+func podUIDs(c *cluster.Cluster, ns string) fakegithub.PodUIDLookup {
+	return func(pod string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		p, err := c.Client.Kube.CoreV1().Pods(ns).Get(ctx, pod, metav1.GetOptions{})
+		if err != nil {
+			return "", err
+		}
+		return string(p.UID), nil
+	}
 }
 
 // referencedSecrets gives the Secrets the platform's objects read (a volume's secretName, an env

@@ -46,19 +46,20 @@ func (c *harnessClient) post(path string, body, out any) error {
 	return json.Unmarshal(text, out)
 }
 
-func (c *harnessClient) Start(run fakegithub.AgentRun) (string, error) {
+func (c *harnessClient) Start(run fakegithub.AgentRun) (string, string, error) {
 	var out struct {
 		Namespace string `json:"namespace"`
+		PodUID    string `json:"podUID"`
 	}
 	err := c.post("start", run, &out)
-	return out.Namespace, err
+	return out.Namespace, out.PodUID, err
 }
 
-func (c *harnessClient) Wait(pod string, probe fakegithub.Probe) (int, error) {
+func (c *harnessClient) Wait(podUID string, probe fakegithub.Probe) (int, error) {
 	var out struct {
 		Exit int `json:"exit"`
 	}
-	err := c.post("wait", map[string]any{"pod": pod, "probe": probe}, &out)
+	err := c.post("wait", map[string]any{"podUID": podUID, "probe": probe}, &out)
 	return out.Exit, err
 }
 

@@ -17,10 +17,12 @@ import (
 	"cdk8s-agent-play/e2e/internal/fakegithub"
 )
 
-// harness is where the CLI reports its run and gets its exit code (the fake GitHub's agents endpoint).
+// harness is where the CLI reports its run and gets its exit code (the fake GitHub's agents endpoint). It
+// tells the CLI's pod by its uid, which it looks up by the name the CLI reports: a successor play's pods
+// have the names of its predecessor's.
 type harness interface {
-	Start(run fakegithub.AgentRun) (namespace string, err error)
-	Wait(pod string, probe fakegithub.Probe) (exit int, err error)
+	Start(run fakegithub.AgentRun) (namespace, podUID string, err error)
+	Wait(podUID string, probe fakegithub.Probe) (exit int, err error)
 }
 
 // worker does the agent's work in its checkout and probes its container.
@@ -69,7 +71,7 @@ func run(cli string, args []string, env func(string) string, stdout, stderr io.W
 		Pod: pod, Workflow: env("WORKFLOW_NAME"), Task: env("TASK_ID"), Stage: env("STAGE"), Agent: env("AGENT"),
 		CLI: env("CLI"), Round: env("ROUND"), Mode: mode, Session: session,
 	}
-	namespace, err := h.Start(r)
+	namespace, podUID, err := h.Start(r)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %s: the harness: %v\n", cli, err)
 		return 1
@@ -81,7 +83,7 @@ func run(cli string, args []string, env func(string) string, stdout, stderr io.W
 		probe.Error = err.Error()
 		fmt.Fprintf(stderr, "error: %s: %v\n", cli, err)
 	}
-	code, err := h.Wait(pod, probe)
+	code, err := h.Wait(podUID, probe)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %s: the harness: %v\n", cli, err)
 		return 1

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,24 +85,27 @@ func TestParseRefusesWhatTheCLIRefuses(t *testing.T) {
 	}
 }
 
-// fakeHarness records what the CLI reported and answers with exit (or err).
+// fakeHarness records what the CLI reported and answers with exit (or err); it gives the n-th run's pod
+// the uid `uid-n`.
 type fakeHarness struct {
 	started []fakegithub.AgentRun
 	probe   *fakegithub.Probe
-	exit    int
-	err     error
+	// waitedAs is the pod uid the CLI waited under.
+	waitedAs string
+	exit     int
+	err      error
 }
 
-func (h *fakeHarness) Start(r fakegithub.AgentRun) (string, error) {
+func (h *fakeHarness) Start(r fakegithub.AgentRun) (string, string, error) {
 	if h.err != nil {
-		return "", h.err
+		return "", "", h.err
 	}
 	h.started = append(h.started, r)
-	return "agents", nil
+	return "agents", fmt.Sprintf("uid-%d", len(h.started)), nil
 }
 
-func (h *fakeHarness) Wait(_ string, p fakegithub.Probe) (int, error) {
-	h.probe = &p
+func (h *fakeHarness) Wait(podUID string, p fakegithub.Probe) (int, error) {
+	h.probe, h.waitedAs = &p, podUID
 	return h.exit, nil
 }
 
@@ -181,8 +185,8 @@ func TestRunStartsThenResumes(t *testing.T) {
 			if len(h.started) != 1 || h.started[0].Mode != "spawn" || h.started[0].Session != id || h.started[0].Pod != "play-x-agent-1" {
 				t.Fatalf("reported: %+v", h.started)
 			}
-			if h.probe == nil || h.probe.Commit != "abc123" || h.probe.APIStatus != 403 {
-				t.Fatalf("probe: %+v", h.probe)
+			if h.probe == nil || h.probe.Commit != "abc123" || h.probe.APIStatus != 403 || h.waitedAs != "uid-1" {
+				t.Fatalf("probe: %+v, waited as %q", h.probe, h.waitedAs)
 			}
 			resume := append([]string{}, v[1]...)
 			for i, a := range resume {
@@ -198,8 +202,9 @@ func TestRunStartsThenResumes(t *testing.T) {
 			if again, answer := reported(t, cli, out.String()); again != id || !strings.Contains(answer, "could not finish") {
 				t.Fatalf("resume output: %q", out.String())
 			}
-			if len(h.started) != 2 || h.started[1].Mode != "resume" || h.started[1].Session != id {
-				t.Fatalf("reported: %+v", h.started)
+			// The same pod name, another pod (a successor play's): the CLI waits as the pod the harness named.
+			if len(h.started) != 2 || h.started[1].Mode != "resume" || h.started[1].Session != id || h.waitedAs != "uid-2" {
+				t.Fatalf("reported: %+v, waited as %q", h.started, h.waitedAs)
 			}
 			b, err := os.ReadFile(sessionFile(env, cli, id, dir))
 			if err != nil || strings.Count(string(b), "\n") != 4 {

@@ -17,7 +17,12 @@ const agentsPrefix = "/_e2e/agents/"
 // AgentRun is one run of a fake CLI, as it reported it: where it ran, what the direct step asked of it
 // (a new session or a resumed one), and what it found.
 type AgentRun struct {
-	Pod      string `json:"pod"`
+	Pod string `json:"pod"`
+	// PodUID is the pod the run is in, which the harness looks up by the name the CLI reports: a pod name
+	// is not unique over time, since a play recreated under its name (a remediation round) makes its pods
+	// under the names its predecessor's had (argo-workflows `workflow/util/pod_name.go`, GeneratePodName:
+	// the workflow name, the template name and a hash of the node name).
+	PodUID   string `json:"podUID"`
 	Workflow string `json:"workflow"`
 	Task     string `json:"task"`
 	Stage    string `json:"stage"`
@@ -48,21 +53,27 @@ type Probe struct {
 	Error string `json:"error,omitempty"`
 }
 
+// PodUIDLookup gives the uid of the namespace's pod of that name, as the API server has it now.
+type PodUIDLookup func(pod string) (string, error)
+
 // Agents are the fake CLI runs of one namespace.
 type Agents struct {
 	namespace string
 	mu        sync.Mutex
 	runs      []*AgentRun
+	podUID    PodUIDLookup
 }
 
 func newAgents(namespace string) *Agents { return &Agents{namespace: namespace} }
 
-// Reset forgets the runs (a new scenario starts in the namespace).
-func (a *Agents) Reset() {
+// Reset forgets the runs (a new scenario starts in the namespace) and tells the pods of the runs to come
+// with podUID.
+func (a *Agents) Reset(podUID PodUIDLookup) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.closeAllLocked()
 	a.runs = nil
+	a.podUID = podUID
 }
 
 func (a *Agents) closeAll() {
@@ -95,13 +106,13 @@ func (a *Agents) Runs() []AgentRun {
 	return out
 }
 
-// Waiting tells whether the CLI of pod waits for the scenario's order (it is at rest: only the scenario
-// moves it).
-func (a *Agents) Waiting(pod string) bool {
+// Waiting tells whether the CLI of the pod with uid podUID waits for the scenario's order (it is at rest:
+// only the scenario moves it).
+func (a *Agents) Waiting(podUID string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, r := range a.runs {
-		if r.Pod == pod && r.waiting && r.Exit == nil {
+		if r.PodUID == podUID && r.waiting && r.Exit == nil {
 			return true
 		}
 	}
@@ -128,52 +139,66 @@ func (a *Agents) Finish(workflow string, exit int) ([]string, error) {
 	return pods, nil
 }
 
-// start records a new run; a pod runs its CLI once (a retried attempt is a new pod).
-func (a *Agents) start(run AgentRun) error {
+// Start records a new run, as a CLI's POST start does, and gives its pod's uid; a pod runs its CLI once
+// (a retried attempt is a new pod, and so is the pod of a successor play that has the name of its
+// predecessor's).
+func (a *Agents) Start(run AgentRun) (string, error) {
 	if run.Pod == "" || run.Workflow == "" || (run.Mode != "spawn" && run.Mode != "resume") {
-		return fmt.Errorf("a run needs its pod, workflow and mode (spawn or resume)")
+		return "", fmt.Errorf("a run needs its pod, workflow and mode (spawn or resume)")
+	}
+	a.mu.Lock()
+	lookup := a.podUID
+	a.mu.Unlock()
+	if lookup == nil {
+		return "", fmt.Errorf("the harness tells no pods of namespace %s apart (Reset with a lookup)", a.namespace)
+	}
+	uid, err := lookup(run.Pod)
+	if err != nil || uid == "" {
+		return "", fmt.Errorf("pod %s: no uid: %v", run.Pod, err)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, r := range a.runs {
-		if r.Pod == run.Pod {
-			return fmt.Errorf("pod %s has run its CLI already", run.Pod)
+		if r.PodUID == uid {
+			return "", fmt.Errorf("pod %s (uid %s) has run its CLI already", run.Pod, uid)
 		}
 	}
+	run.PodUID = uid
 	run.verdict = make(chan int, 1)
 	run.Probe, run.Exit, run.waiting = nil, nil, false
 	a.runs = append(a.runs, &run)
-	return nil
+	return uid, nil
 }
 
-// wait records the CLI's probe and marks it waiting; it gives the channel its order comes on.
-func (a *Agents) wait(pod string, probe Probe) (chan int, error) {
+// wait records the probe of the CLI in the pod with uid podUID and marks it waiting; it gives the channel
+// its order comes on.
+func (a *Agents) wait(podUID string, probe Probe) (chan int, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, r := range a.runs {
-		if r.Pod == pod {
+		if r.PodUID == podUID {
 			p := probe
 			r.Probe = &p
 			r.waiting = true
 			return r.verdict, nil
 		}
 	}
-	return nil, fmt.Errorf("pod %s has not started a run", pod)
+	return nil, fmt.Errorf("no run started in the pod with uid %q", podUID)
 }
 
 // stopWaiting marks a CLI no longer waiting (its request ended: the pod was stopped).
-func (a *Agents) stopWaiting(pod string) {
+func (a *Agents) stopWaiting(podUID string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, r := range a.runs {
-		if r.Pod == pod {
+		if r.PodUID == podUID {
 			r.waiting = false
 		}
 	}
 }
 
-// serveAgents answers the fake CLI: POST start (its run; answers the namespace) and POST wait (its probe;
-// answers, once the scenario says so, the exit code).
+// serveAgents answers the fake CLI: POST start (its run; answers the namespace and its pod's uid) and POST
+// wait (its pod's uid and its probe; answers, once the scenario says so, the exit code).
 func (s *Server) serveAgents(w http.ResponseWriter, r *http.Request) {
 	auth := r.Header.Get("Authorization")
 	token := auth[strings.IndexByte(auth, ' ')+1:]
@@ -194,21 +219,22 @@ func (s *Server) serveAgents(w http.ResponseWriter, r *http.Request) {
 			apiError(w, http.StatusBadRequest, err.Error())
 			return
 		}
-		if err := agents.start(run); err != nil {
+		uid, err := agents.Start(run)
+		if err != nil {
 			apiError(w, http.StatusConflict, err.Error())
 			return
 		}
-		writeJSON(w, map[string]string{"namespace": in.Namespace})
+		writeJSON(w, map[string]string{"namespace": in.Namespace, "podUID": uid})
 	case "wait":
 		var req struct {
-			Pod   string `json:"pod"`
-			Probe Probe  `json:"probe"`
+			PodUID string `json:"podUID"`
+			Probe  Probe  `json:"probe"`
 		}
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 			apiError(w, http.StatusBadRequest, err.Error())
 			return
 		}
-		ch, err := agents.wait(req.Pod, req.Probe)
+		ch, err := agents.wait(req.PodUID, req.Probe)
 		if err != nil {
 			apiError(w, http.StatusNotFound, err.Error())
 			return
@@ -217,7 +243,7 @@ func (s *Server) serveAgents(w http.ResponseWriter, r *http.Request) {
 		case code := <-ch:
 			writeJSON(w, map[string]int{"exit": code})
 		case <-r.Context().Done():
-			agents.stopWaiting(req.Pod)
+			agents.stopWaiting(req.PodUID)
 		}
 	default:
 		apiError(w, http.StatusNotFound, "Not Found")

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -211,29 +212,43 @@ func TestAgents(t *testing.T) {
 	if code, _ := post("start", "", run); code != http.StatusUnauthorized {
 		t.Fatalf("start without a token: %d", code)
 	}
+	a := s.Agents("agents")
+	if code, _ := post("start", tok, run); code != http.StatusConflict {
+		t.Fatalf("start before the harness can tell pods apart: %d", code)
+	}
+	// The pod of that name now, as the API server has it: a successor play makes a pod of the same name.
+	uids := map[string]string{"play-x-1": "uid-a"}
+	a.Reset(func(pod string) (string, error) {
+		if uid, ok := uids[pod]; ok {
+			return uid, nil
+		}
+		return "", fmt.Errorf("pods %q not found", pod)
+	})
 	if code, _ := post("start", tok, AgentRun{Pod: "p"}); code != http.StatusConflict {
 		t.Fatalf("start without a workflow or mode: %d", code)
 	}
-	if code, out := post("start", tok, run); code != http.StatusOK || out["namespace"] != "agents" {
+	if code, _ := post("start", tok, AgentRun{Pod: "gone", Workflow: "play-x", Mode: "spawn"}); code != http.StatusConflict {
+		t.Fatalf("start in a pod the API server does not have: %d", code)
+	}
+	if code, out := post("start", tok, run); code != http.StatusOK || out["namespace"] != "agents" || out["podUID"] != "uid-a" {
 		t.Fatalf("start: %d %v", code, out)
 	}
 	if code, _ := post("start", tok, run); code != http.StatusConflict {
 		t.Fatalf("a second start of one pod: %d", code)
 	}
-	if code, _ := post("wait", tok, map[string]any{"pod": "unknown"}); code != http.StatusNotFound {
+	if code, _ := post("wait", tok, map[string]any{"podUID": "unknown"}); code != http.StatusNotFound {
 		t.Fatalf("wait of a pod that did not start: %d", code)
 	}
-	a := s.Agents("agents")
 	if _, err := a.Finish("play-x", 0); err == nil {
 		t.Fatal("Finish with no CLI waiting must fail")
 	}
 	done := make(chan map[string]any, 1)
 	go func() {
-		_, out := post("wait", tok, map[string]any{"pod": "play-x-1", "probe": Probe{APIStatus: 403, Commit: "abc"}})
+		_, out := post("wait", tok, map[string]any{"podUID": "uid-a", "probe": Probe{APIStatus: 403, Commit: "abc"}})
 		done <- out
 	}()
 	deadline := time.Now().Add(5 * time.Second)
-	for !a.Waiting("play-x-1") {
+	for !a.Waiting("uid-a") {
 		if time.Now().After(deadline) {
 			t.Fatal("the CLI never waited")
 		}
@@ -249,14 +264,21 @@ func TestAgents(t *testing.T) {
 	if out := <-done; out["exit"] != float64(3) {
 		t.Fatalf("the CLI got %v", out)
 	}
-	if a.Waiting("play-x-1") {
+	if a.Waiting("uid-a") {
 		t.Fatal("a finished CLI does not wait")
 	}
+	// The successor play's pod, under the same name: a run of its own.
+	uids["play-x-1"] = "uid-b"
+	run.Mode, run.Round = "resume", "2"
+	if code, out := post("start", tok, run); code != http.StatusOK || out["podUID"] != "uid-b" {
+		t.Fatalf("start in a new pod of an old name: %d %v", code, out)
+	}
 	runs := a.Runs()
-	if len(runs) != 1 || runs[0].Exit == nil || *runs[0].Exit != 3 || runs[0].Probe == nil || runs[0].Probe.APIStatus != 403 {
+	if len(runs) != 2 || runs[0].PodUID != "uid-a" || runs[0].Exit == nil || *runs[0].Exit != 3 || runs[0].Probe == nil || runs[0].Probe.APIStatus != 403 ||
+		runs[1].PodUID != "uid-b" || runs[1].Pod != "play-x-1" || runs[1].Mode != "resume" || runs[1].Exit != nil {
 		t.Fatalf("runs: %+v", runs)
 	}
-	a.Reset()
+	a.Reset(nil)
 	if len(a.Runs()) != 0 {
 		t.Fatal("Reset forgets the runs")
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"cdk8s-agent-play/e2e/internal/fakegithub"
 )
@@ -37,6 +38,8 @@ type AgentPodOutcome struct {
 
 // agentPod is what the harness saw of one direct agent pod.
 type agentPod struct {
+	name    string
+	created metav1.Time
 	outcome AgentPodOutcome
 	// gone is set once the pod has left the API server.
 	gone bool
@@ -59,6 +62,8 @@ func directAgentPod(p *corev1.Pod) bool {
 
 // noteAgentPod records a direct agent pod as it is now, and the first time checks where its containers
 // get a service-account token. repositories maps the Workflows' repository labels to the scenario's names.
+// A pod is known by its uid: a play recreated under its name (a remediation round) makes pods under the
+// names its predecessor's had (argo-workflows `workflow/util/pod_name.go`, GeneratePodName).
 func (r *Runner) noteAgentPod(p *corev1.Pod, repositories map[string]string) {
 	if !directAgentPod(p) {
 		return
@@ -66,7 +71,7 @@ func (r *Runner) noteAgentPod(p *corev1.Pod, repositories map[string]string) {
 	if r.agentPods == nil {
 		r.agentPods = map[string]*agentPod{}
 	}
-	rec := r.agentPods[p.Name]
+	rec := r.agentPods[string(p.UID)]
 	if rec == nil {
 		task, _ := strconv.Atoi(p.Labels["task-id"])
 		round, _ := strconv.Atoi(p.Labels["round"])
@@ -75,11 +80,11 @@ func (r *Runner) noteAgentPod(p *corev1.Pod, repositories map[string]string) {
 			n, _ := strconv.Atoi(m[1])
 			attempt = n + 1
 		}
-		rec = &agentPod{outcome: AgentPodOutcome{
+		rec = &agentPod{name: p.Name, created: p.CreationTimestamp, outcome: AgentPodOutcome{
 			Repository: repositories[p.Labels["workflows.argoproj.io/workflow"]], Task: task, Stage: p.Labels["workflow-stage"],
 			Agent: p.Labels["github-app"], Round: round, Attempt: attempt, Session: "none",
 		}}
-		r.agentPods[p.Name] = rec
+		r.agentPods[string(p.UID)] = rec
 		r.directProblems = append(r.directProblems, tokenMounts(p)...)
 	}
 	rec.outcome.Phase = podPhase(p)
@@ -146,25 +151,39 @@ func (r *Runner) directOutcome() ([]AgentPodOutcome, []string) {
 	runs := map[string]fakegithub.AgentRun{}
 	if r.env.Agents != nil {
 		for _, run := range r.env.Agents.Runs() {
-			runs[run.Pod] = run
+			runs[run.PodUID] = run
 		}
 	}
 	problems := append([]string{}, r.directProblems...)
 	var out []AgentPodOutcome
-	for _, name := range slices.Sorted(maps.Keys(r.agentPods)) {
-		rec := r.agentPods[name]
+	for _, uid := range r.agentPodsInOrder() {
+		rec := r.agentPods[uid]
 		o := rec.outcome
 		if rec.gone && o.Phase == "Running" {
 			o.Phase = "Stopped"
 		}
-		if run, ok := runs[name]; ok {
+		if run, ok := runs[uid]; ok {
 			o.Agent, o.CLI = run.Agent, run.CLI
 			o.Session = map[string]string{"spawn": "started", "resume": "resumed"}[run.Mode]
-			problems = append(problems, probeProblems(name, run.Probe)...)
+			problems = append(problems, probeProblems(rec.name, run.Probe)...)
 		}
 		out = append(out, o)
 	}
 	return out, problems
+}
+
+// agentPodsInOrder gives the uids of the agent pods seen, by name and, for one name, oldest first.
+func (r *Runner) agentPodsInOrder() []string {
+	return slices.SortedFunc(maps.Keys(r.agentPods), func(a, b string) int {
+		x, y := r.agentPods[a], r.agentPods[b]
+		if c := strings.Compare(x.name, y.name); c != 0 {
+			return c
+		}
+		if c := x.created.Time.Compare(y.created.Time); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
 }
 
 // probeProblems says what a fake CLI's probe found that a direct agent must not have.
@@ -185,10 +204,11 @@ func probeProblems(pod string, p *fakegithub.Probe) []string {
 	return out
 }
 
-// markGoneAgentPods notes the direct agent pods no longer listed (deleted with their play).
+// markGoneAgentPods notes the direct agent pods no longer listed (deleted with their play); listed holds
+// the uids of the pods listed.
 func (r *Runner) markGoneAgentPods(listed map[string]bool) {
-	for name, rec := range r.agentPods {
-		if !listed[name] {
+	for uid, rec := range r.agentPods {
+		if !listed[uid] {
 			rec.gone = true
 		}
 	}
@@ -196,7 +216,7 @@ func (r *Runner) markGoneAgentPods(listed map[string]bool) {
 
 // agentWaits tells whether a running pod's fake CLI waits for the scenario (it is at rest).
 func (r *Runner) agentWaits(p *corev1.Pod) bool {
-	return r.env.Agents != nil && r.env.Agents.Waiting(p.Name)
+	return r.env.Agents != nil && r.env.Agents.Waiting(string(p.UID))
 }
 
 // sessionSummary counts each agent's sessions: `rex 1 started 2 resumed`.

@@ -12,7 +12,7 @@ import (
 
 // agentPodOf is a direct agent's pod as Argo makes it: init, wait and main, the token mounted where asked.
 func agentPodOf(tokenIn ...string) *corev1.Pod {
-	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "play-x-agent-1", Labels: map[string]string{
+	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "play-x-agent-1", UID: "uid-1", Labels: map[string]string{
 		"github-app": "5DLabs-Rex", "workflow-stage": "implementation", "workflows.argoproj.io/workflow": "play-x", "task-id": "5", "round": "2",
 	}, Annotations: map[string]string{"workflows.argoproj.io/node-name": "play-x.run-implementation.agent(1)"}}}
 	with := map[string]bool{}
@@ -66,6 +66,49 @@ func TestNoteAgentPodAndOutcome(t *testing.T) {
 	want := AgentPodOutcome{Repository: "5dlabs/cto-play-test", Task: 5, Stage: "implementation", Agent: "5DLabs-Rex", Round: 2, Attempt: 2, Session: "none", Phase: "Stopped"}
 	if len(pods) != 1 || pods[0] != want || len(problems) != 0 {
 		t.Fatalf("outcome: %+v %v", pods, problems)
+	}
+}
+
+// A play recreated under its name (a remediation round) makes its agent pods under its predecessor's pod
+// names: each pod is its own, with the run its CLI reported.
+func TestAgentPodsOfOneNameInTwoRounds(t *testing.T) {
+	agents := fakegithub.New(t.TempDir()).Agents("agents")
+	uids := map[string]string{}
+	agents.Reset(func(pod string) (string, error) { return uids[pod], nil })
+	r := &Runner{env: Env{Agents: agents}}
+	repos := map[string]string{"play-x": "5dlabs/cto-play-test"}
+	run := fakegithub.AgentRun{Pod: "play-x-agent-1", Workflow: "play-x", Agent: "rex", CLI: "cursor", Mode: "spawn"}
+
+	old := agentPodOf("init", "wait")
+	old.Labels["round"], old.Status.Phase = "1", corev1.PodSucceeded
+	old.CreationTimestamp = metav1.Unix(100, 0)
+	uids[old.Name] = string(old.UID)
+	if _, err := agents.Start(run); err != nil {
+		t.Fatal(err)
+	}
+	r.noteAgentPod(old, repos)
+	r.markGoneAgentPods(map[string]bool{})
+
+	successor := agentPodOf("init", "wait")
+	successor.UID, successor.Labels["round"], successor.Status.Phase = "uid-2", "2", corev1.PodRunning
+	successor.CreationTimestamp = metav1.Unix(200, 0)
+	uids[successor.Name] = string(successor.UID)
+	run.Mode = "resume"
+	if _, err := agents.Start(run); err != nil {
+		t.Fatalf("the successor's pod runs its CLI too: %v", err)
+	}
+	r.noteAgentPod(successor, repos)
+	r.markGoneAgentPods(map[string]bool{string(successor.UID): true})
+
+	pods, problems := r.directOutcome()
+	if len(pods) != 2 || len(problems) != 0 {
+		t.Fatalf("two pods of one name: %+v %v", pods, problems)
+	}
+	if p := pods[0]; p.Round != 1 || p.Session != "started" || p.Phase != "Succeeded" {
+		t.Errorf("the predecessor's pod: %+v", p)
+	}
+	if p := pods[1]; p.Round != 2 || p.Session != "resumed" || p.Phase != "Running" {
+		t.Errorf("the successor's pod: %+v", p)
 	}
 }
 

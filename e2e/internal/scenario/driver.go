@@ -76,7 +76,7 @@ type Runner struct {
 	// Workflows seen since, by name.
 	reapplied    *reapply
 	revisionPods map[string]podOfWorkflow
-	// agentPods are the direct agents' pods seen, by name; directProblems what their containers held that
+	// agentPods are the direct agents' pods seen, by uid; directProblems what their containers held that
 	// they must not (direct.go).
 	agentPods      map[string]*agentPod
 	directProblems []string

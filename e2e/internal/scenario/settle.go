@@ -130,7 +130,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		r.notePredecessorPod(p, uids)
 		r.noteRevision(p, created)
 		r.noteAgentPod(p, repositories)
-		listed[p.Name] = true
+		listed[string(p.UID)] = true
 		parts = append(parts, "pod/"+p.Name+"/"+p.ResourceVersion)
 		// A project's wait-play pod polls its task's record: projectPodsBusy judges it.
 		if _, _, taskWait := waitsOnTask(p); taskWait {
