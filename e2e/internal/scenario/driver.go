@@ -304,7 +304,32 @@ func (r *Runner) livePlay(ctx context.Context, repo string, task int) (*unstruct
 		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
 		seen = append(seen, fmt.Sprintf("%s (%s, completed=%q, deleting=%v)", w.GetName(), phase, w.GetLabels()["workflows.argoproj.io/completed"], w.GetDeletionTimestamp() != nil))
 	}
-	return nil, fmt.Errorf("no live play of %s task %d (plays labelled so: %v)", repo, task, seen)
+	return nil, fmt.Errorf("no live play of %s task %d (plays labelled so: %v%s)", repo, task, seen, r.unlabelledWorkflows(ctx))
+}
+
+// unlabelledWorkflows names the namespace's Workflows that carry no play labels, with their phase and
+// message: a Workflow the controller ended before it applied its template's workflowMetadata (an invalid
+// spec, a template it could not read) has none of the labels livePlay selects on, and would otherwise
+// leave "no live play" unexplained.
+func (r *Runner) unlabelledWorkflows(ctx context.Context) string {
+	list, err := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return "; listing the namespace's Workflows failed: " + err.Error()
+	}
+	var out []string
+	for _, w := range list.Items {
+		if _, labelled := w.GetLabels()["workflow-type"]; labelled {
+			continue
+		}
+		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
+		message, _, _ := unstructured.NestedString(w.Object, "status", "message")
+		out = append(out, fmt.Sprintf("%s (%s: %q)", w.GetName(), phase, message))
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	sort.Strings(out)
+	return "; Workflows without play labels: " + strings.Join(out, ", ")
 }
 
 func (r *Runner) finishAgent(ctx context.Context, t TaskRef, phase string) error {
