@@ -304,32 +304,64 @@ func (r *Runner) livePlay(ctx context.Context, repo string, task int) (*unstruct
 		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
 		seen = append(seen, fmt.Sprintf("%s (%s, completed=%q, deleting=%v)", w.GetName(), phase, w.GetLabels()["workflows.argoproj.io/completed"], w.GetDeletionTimestamp() != nil))
 	}
-	return nil, fmt.Errorf("no live play of %s task %d (plays labelled so: %v%s)", repo, task, seen, r.unlabelledWorkflows(ctx))
+	return nil, fmt.Errorf("no live play of %s task %d (plays labelled so: %v%s)", repo, task, seen, r.otherWorkflows(ctx, items))
 }
 
-// unlabelledWorkflows names the namespace's Workflows that carry no play labels, with their phase and
-// message: a Workflow the controller ended before it applied its template's workflowMetadata (an invalid
-// spec, a template it could not read) has none of the labels livePlay selects on, and would otherwise
-// leave "no live play" unexplained.
-func (r *Runner) unlabelledWorkflows(ctx context.Context) string {
+// otherWorkflows describes the namespace's Workflows that the play selector did not match: their labels of
+// task and repository, phase, message and first failed step. A play the controller ended before it applied
+// its template's workflowMetadata has no labels at all; one whose first step (resolve-repository) failed has
+// no repository label. Either would otherwise leave "no live play" unexplained.
+func (r *Runner) otherWorkflows(ctx context.Context, matched []unstructured.Unstructured) string {
 	list, err := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return "; listing the namespace's Workflows failed: " + err.Error()
 	}
+	seen := map[string]bool{}
+	for _, w := range matched {
+		seen[w.GetName()] = true
+	}
 	var out []string
 	for _, w := range list.Items {
-		if _, labelled := w.GetLabels()["workflow-type"]; labelled {
+		if seen[w.GetName()] {
 			continue
 		}
-		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
-		message, _, _ := unstructured.NestedString(w.Object, "status", "message")
-		out = append(out, fmt.Sprintf("%s (%s: %q)", w.GetName(), phase, message))
+		out = append(out, describeWorkflow(&w))
 	}
 	if len(out) == 0 {
 		return ""
 	}
 	sort.Strings(out)
-	return "; Workflows without play labels: " + strings.Join(out, ", ")
+	return "; the namespace's other Workflows: " + strings.Join(out, ", ")
+}
+
+// describeWorkflow is a Workflow's name, selected labels, phase, message and first failed step, for an error.
+func describeWorkflow(w *unstructured.Unstructured) string {
+	phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
+	message, _, _ := unstructured.NestedString(w.Object, "status", "message")
+	l := w.GetLabels()
+	text := fmt.Sprintf("%s (workflow-type=%q task-id=%q repository=%q; %s %q", w.GetName(), l["workflow-type"], l["task-id"], l["repository"], phase, message)
+	if step := firstFailedStep(w); step != "" {
+		text += "; " + step
+	}
+	return text + ")"
+}
+
+// firstFailedStep names the Workflow's failed or errored pod step that started first, with its message.
+func firstFailedStep(w *unstructured.Unstructured) string {
+	var found map[string]any
+	for _, v := range nodesOf(w) {
+		n, _ := v.(map[string]any)
+		if n["type"] != "Pod" || (n["phase"] != "Failed" && n["phase"] != "Error") {
+			continue
+		}
+		if found == nil || fmt.Sprint(n["startedAt"]) < fmt.Sprint(found["startedAt"]) {
+			found = n
+		}
+	}
+	if found == nil {
+		return ""
+	}
+	return fmt.Sprintf("step %v %v: %q", found["displayName"], found["phase"], found["message"])
 }
 
 func (r *Runner) finishAgent(ctx context.Context, t TaskRef, phase string) error {
