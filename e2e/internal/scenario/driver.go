@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -23,6 +22,8 @@ import (
 	"cdk8s-agent-play/e2e/internal/faults"
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/node"
+
+	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // Env is what a scenario runs against.
@@ -88,6 +89,8 @@ type Runner struct {
 	watched *watched
 	// projectWorkflows are the project Workflows the scenario submitted, by project name.
 	projectWorkflows map[string]string
+	// registry is the platform's repository registry, read once (registry.go).
+	registry []registryEntry
 }
 
 // NewRunner makes a runner.
@@ -214,29 +217,17 @@ func (r *Runner) step(ctx context.Context, i int, st Step) error {
 	return fmt.Errorf("unknown step")
 }
 
-// repositoryLabel is the play's repository label: owner.name in lower case (constructs/model/naming.ts,
-// repositoryLabelValue).
-func repositoryLabel(repo string) string { return strings.ToLower(strings.ReplaceAll(repo, "/", ".")) }
-
 // playTemplate is the play WorkflowTemplate that runs a repository: its entry in the repository registry
-// (the ConfigMaps labelled agents.platform/repository-registry=true, one JSON entry per repository) names it.
+// names it.
 func (r *Runner) playTemplate(ctx context.Context, repo string) (string, error) {
-	list, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "agents.platform/repository-registry=true"})
+	entry, err := r.registryEntryOf(ctx, repo)
 	if err != nil {
 		return "", err
 	}
-	for _, cm := range list.Items {
-		for _, text := range cm.Data {
-			var entry struct {
-				Name         string `json:"name"`
-				PlayTemplate string `json:"playTemplate"`
-			}
-			if json.Unmarshal([]byte(text), &entry) == nil && strings.EqualFold(entry.Name, repo) && entry.PlayTemplate != "" {
-				return entry.PlayTemplate, nil
-			}
-		}
+	if entry.PlayTemplate == "" {
+		return "", fmt.Errorf("the registry entry of %s names no play WorkflowTemplate", repo)
 	}
-	return "", fmt.Errorf("repository %s is not in the platform's repository registry", repo)
+	return entry.PlayTemplate, nil
 }
 
 // createPlay submits a play as `argo submit --from workflowtemplate/play -p repository=R -p task-id=N` does.
@@ -272,7 +263,12 @@ func (r *Runner) createPlay(ctx context.Context, repo string, task int, stage st
 
 // plays lists the task's plays, newest first.
 func (r *Runner) plays(ctx context.Context, repo string, task int) ([]unstructured.Unstructured, error) {
-	sel := fmt.Sprintf("workflow-type=play,task-id=%d,repository=%s", task, repositoryLabel(repo))
+	// The resumer's selector (constructs/model/play-workflow.ts, playSelectorLabels).
+	entry, err := r.registryEntryOf(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	sel := fmt.Sprintf("%s=%s,%s=%d,%s=%s", platformkeys.PlayLabelWorkflowType, platformkeys.WorkflowTypePlay, platformkeys.PlayLabelTaskID, task, platformkeys.PlayLabelRepository, entry.Label)
 	list, err := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
 		return nil, err
@@ -339,7 +335,8 @@ func describeWorkflow(w *unstructured.Unstructured) string {
 	phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
 	message, _, _ := unstructured.NestedString(w.Object, "status", "message")
 	l := w.GetLabels()
-	text := fmt.Sprintf("%s (workflow-type=%q task-id=%q repository=%q; %s %q", w.GetName(), l["workflow-type"], l["task-id"], l["repository"], phase, message)
+	text := fmt.Sprintf("%s (%s=%q %s=%q %s=%q; %s %q", w.GetName(), platformkeys.PlayLabelWorkflowType, l[platformkeys.PlayLabelWorkflowType],
+		platformkeys.PlayLabelTaskID, l[platformkeys.PlayLabelTaskID], platformkeys.PlayLabelRepository, l[platformkeys.PlayLabelRepository], phase, message)
 	if step := firstFailedStep(w); step != "" {
 		text += "; " + step
 	}
@@ -369,7 +366,7 @@ func (r *Runner) finishAgent(ctx context.Context, t TaskRef, phase string) error
 	if err != nil {
 		return err
 	}
-	sel := fmt.Sprintf("task-id=%d,workflow-uid=%s", t.Task, play.GetUID())
+	sel := fmt.Sprintf("%s=%d,%s=%s", platformkeys.CodeRunLabelTaskID, t.Task, platformkeys.CodeRunLabelWorkflowUID, play.GetUID())
 	var names []string
 	what := "CodeRun"
 	err = kube.Poll(ctx, 90*time.Second, func() (bool, error) {

@@ -25,6 +25,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"cdk8s-agent-play/e2e/internal/kube"
+
+	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // ProjectRef names a project of the platform's configuration.
@@ -304,7 +306,7 @@ func waitsOnTask(p *corev1.Pod) (repository, task string, ok bool) {
 func taskRecords(cms []corev1.ConfigMap) map[string]string {
 	out := map[string]string{}
 	for _, cm := range cms {
-		if cm.Labels["play-tracking"] != "true" {
+		if cm.Labels[platformkeys.ProgressTrackingLabel] != "true" {
 			continue
 		}
 		for _, v := range cm.Data {
