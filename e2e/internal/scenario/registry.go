@@ -26,21 +26,29 @@ type registryEntry struct {
 // label from there, not computing it again here, keeps one definition of the encoding.
 func readRegistry(cms []corev1.ConfigMap) []registryEntry {
 	var out []registryEntry
+	eachEntry(cms, platformkeys.RepositoryRegistryLabel, func(key, text string) {
+		var entry struct {
+			Name         string `json:"name"`
+			PlayTemplate string `json:"playTemplate"`
+		}
+		if json.Unmarshal([]byte(text), &entry) == nil && entry.Name != "" {
+			out = append(out, registryEntry{Name: entry.Name, Label: key, PlayTemplate: entry.PlayTemplate})
+		}
+	})
+	return out
+}
+
+// eachEntry visits every key of the ConfigMaps labelled label=true: the registry's and the progress
+// records' ConfigMaps hold one JSON entry per key.
+func eachEntry(cms []corev1.ConfigMap, label string, visit func(key, text string)) {
 	for _, cm := range cms {
-		if cm.Labels[platformkeys.RepositoryRegistryLabel] != "true" {
+		if cm.Labels[label] != "true" {
 			continue
 		}
 		for key, text := range cm.Data {
-			var entry struct {
-				Name         string `json:"name"`
-				PlayTemplate string `json:"playTemplate"`
-			}
-			if json.Unmarshal([]byte(text), &entry) == nil && entry.Name != "" {
-				out = append(out, registryEntry{Name: entry.Name, Label: key, PlayTemplate: entry.PlayTemplate})
-			}
+			visit(key, text)
 		}
 	}
-	return out
 }
 
 // registryEntries reads the namespace's registry once: it does not change while a scenario runs.
