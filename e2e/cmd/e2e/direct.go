@@ -14,6 +14,8 @@ import (
 	"cdk8s-agent-play/e2e/internal/cluster"
 	"cdk8s-agent-play/e2e/internal/fakegithub"
 	"cdk8s-agent-play/e2e/internal/kube"
+
+	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // githubAppSecretPrefix names a direct agent's GitHub App Secret (github-app-{app, lower case};
@@ -149,7 +151,7 @@ func referencedSecrets(objs []*unstructured.Unstructured) map[string]map[string]
 func registryRepositories(objs []*unstructured.Unstructured) (map[string]string, error) {
 	out := map[string]string{}
 	for _, o := range objs {
-		if o.GetKind() != "ConfigMap" || o.GetLabels()["agents.platform/repository-registry"] != "true" {
+		if o.GetKind() != "ConfigMap" || o.GetLabels()[platformkeys.RepositoryRegistryLabel] != "true" {
 			continue
 		}
 		data, _, _ := unstructured.NestedStringMap(o.Object, "data")

@@ -23,6 +23,8 @@ import (
 	"cdk8s-agent-play/e2e/internal/platform"
 	"cdk8s-agent-play/e2e/internal/scenario"
 	"cdk8s-agent-play/e2e/internal/upstream"
+
+	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // entry is one line of e2e/scenarios.yaml.
@@ -326,7 +328,7 @@ func clean(ctx context.Context, cl *kube.Client, ns string) error {
 		return err
 	}
 	for _, cm := range cms.Items {
-		if strings.HasPrefix(cm.Name, "play-progress-") || strings.HasPrefix(cm.Name, "play-release-") || cm.Labels["play-tracking"] == "true" {
+		if strings.HasPrefix(cm.Name, "play-progress-") || strings.HasPrefix(cm.Name, "play-release-") || cm.Labels[platformkeys.ProgressTrackingLabel] == "true" {
 			if err := cl.Kube.CoreV1().ConfigMaps(ns).Delete(ctx, cm.Name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 				return err
 			}

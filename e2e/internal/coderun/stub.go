@@ -16,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/metadata"
+
+	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // workflows is Argo's Workflow resource.
@@ -87,7 +89,7 @@ func (s *Stub) observe(items []unstructured.Unstructured, plays map[string]bool)
 			l := cr.GetLabels()
 			cv, _, _ := unstructured.NestedInt64(cr.Object, "spec", "contextVersion")
 			repo, _, _ := unstructured.NestedString(cr.Object, "spec", "repositoryUrl")
-			rec = &Record{Name: cr.GetName(), Repository: repo, WorkflowUID: l["workflow-uid"], Task: l["task-id"], Stage: l["workflow-stage"], App: l["github-app"], Round: l["round"], ContextVersion: cv}
+			rec = &Record{Name: cr.GetName(), Repository: repo, WorkflowUID: l[platformkeys.CodeRunLabelWorkflowUID], Task: l[platformkeys.CodeRunLabelTaskID], Stage: l[platformkeys.CodeRunLabelStage], App: l[platformkeys.CodeRunLabelGithubApp], Round: l[platformkeys.CodeRunLabelRound], ContextVersion: cv}
 			s.seen[uid] = rec
 			s.order = append(s.order, uid)
 		}
@@ -96,7 +98,7 @@ func (s *Stub) observe(items []unstructured.Unstructured, plays map[string]bool)
 			rec.Phase = phase
 		}
 		if !Terminal(phase) {
-			live[cr.GetLabels()["workflow-uid"]+"/"+rec.Stage+"/"+rec.App]++
+			live[cr.GetLabels()[platformkeys.CodeRunLabelWorkflowUID]+"/"+rec.Stage+"/"+rec.App]++
 		}
 	}
 	for _, n := range live {

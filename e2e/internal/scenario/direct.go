@@ -13,6 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"cdk8s-agent-play/e2e/internal/fakegithub"
+
+	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // Direct agents (docs/executors.md): an agent stage's attempt is a pod of the play running the agent's CLI,
@@ -54,8 +56,8 @@ var retryIndex = regexp.MustCompile(`\((\d+)\)$`)
 // directAgentPod tells a direct agent's pod: the direct script template labels it with the agent's
 // GitHub App and stage (constructs/workflows/direct-agent-run.ts); no other pod of the platform has both.
 func directAgentPod(p *corev1.Pod) bool {
-	_, app := p.Labels["github-app"]
-	_, stage := p.Labels["workflow-stage"]
+	_, app := p.Labels[platformkeys.CodeRunLabelGithubApp]
+	_, stage := p.Labels[platformkeys.CodeRunLabelStage]
 	_, wf := p.Labels["workflows.argoproj.io/workflow"]
 	return app && stage && wf
 }
@@ -73,16 +75,16 @@ func (r *Runner) noteAgentPod(p *corev1.Pod, repositories map[string]string) {
 	}
 	rec := r.agentPods[string(p.UID)]
 	if rec == nil {
-		task, _ := strconv.Atoi(p.Labels["task-id"])
-		round, _ := strconv.Atoi(p.Labels["round"])
+		task, _ := strconv.Atoi(p.Labels[platformkeys.PlayLabelTaskID])
+		round, _ := strconv.Atoi(p.Labels[platformkeys.PlayLabelRound])
 		attempt := 1
 		if m := retryIndex.FindStringSubmatch(p.Annotations["workflows.argoproj.io/node-name"]); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			attempt = n + 1
 		}
 		rec = &agentPod{name: p.Name, created: p.CreationTimestamp, outcome: AgentPodOutcome{
-			Repository: repositories[p.Labels["workflows.argoproj.io/workflow"]], Task: task, Stage: p.Labels["workflow-stage"],
-			Agent: p.Labels["github-app"], Round: round, Attempt: attempt, Session: "none",
+			Repository: repositories[p.Labels["workflows.argoproj.io/workflow"]], Task: task, Stage: p.Labels[platformkeys.CodeRunLabelStage],
+			Agent: p.Labels[platformkeys.CodeRunLabelGithubApp], Round: round, Attempt: attempt, Session: "none",
 		}}
 		r.agentPods[string(p.UID)] = rec
 		r.directProblems = append(r.directProblems, tokenMounts(p)...)

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -23,6 +22,8 @@ import (
 	"cdk8s-agent-play/e2e/internal/faults"
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/node"
+
+	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // Env is what a scenario runs against.
@@ -88,6 +89,8 @@ type Runner struct {
 	watched *watched
 	// projectWorkflows are the project Workflows the scenario submitted, by project name.
 	projectWorkflows map[string]string
+	// registry is the platform's repository registry, read once (registry.go).
+	registry []registryEntry
 }
 
 // NewRunner makes a runner.
@@ -214,29 +217,17 @@ func (r *Runner) step(ctx context.Context, i int, st Step) error {
 	return fmt.Errorf("unknown step")
 }
 
-// repositoryLabel is the play's repository label: owner.name in lower case (constructs/model/naming.ts,
-// repositoryLabelValue).
-func repositoryLabel(repo string) string { return strings.ToLower(strings.ReplaceAll(repo, "/", ".")) }
-
 // playTemplate is the play WorkflowTemplate that runs a repository: its entry in the repository registry
-// (the ConfigMaps labelled agents.platform/repository-registry=true, one JSON entry per repository) names it.
+// names it.
 func (r *Runner) playTemplate(ctx context.Context, repo string) (string, error) {
-	list, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "agents.platform/repository-registry=true"})
+	entry, err := r.registryEntryOf(ctx, repo)
 	if err != nil {
 		return "", err
 	}
-	for _, cm := range list.Items {
-		for _, text := range cm.Data {
-			var entry struct {
-				Name         string `json:"name"`
-				PlayTemplate string `json:"playTemplate"`
-			}
-			if json.Unmarshal([]byte(text), &entry) == nil && strings.EqualFold(entry.Name, repo) && entry.PlayTemplate != "" {
-				return entry.PlayTemplate, nil
-			}
-		}
+	if entry.PlayTemplate == "" {
+		return "", fmt.Errorf("the registry entry of %s names no play WorkflowTemplate", repo)
 	}
-	return "", fmt.Errorf("repository %s is not in the platform's repository registry", repo)
+	return entry.PlayTemplate, nil
 }
 
 // createPlay submits a play as `argo submit --from workflowtemplate/play -p repository=R -p task-id=N` does.
@@ -272,7 +263,12 @@ func (r *Runner) createPlay(ctx context.Context, repo string, task int, stage st
 
 // plays lists the task's plays, newest first.
 func (r *Runner) plays(ctx context.Context, repo string, task int) ([]unstructured.Unstructured, error) {
-	sel := fmt.Sprintf("workflow-type=play,task-id=%d,repository=%s", task, repositoryLabel(repo))
+	// The resumer's selector (constructs/model/play-workflow.ts, playSelectorLabels).
+	entry, err := r.registryEntryOf(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	sel := fmt.Sprintf("%s=%s,%s=%d,%s=%s", platformkeys.PlayLabelWorkflowType, platformkeys.WorkflowTypePlay, platformkeys.PlayLabelTaskID, task, platformkeys.PlayLabelRepository, entry.Label)
 	list, err := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
 		return nil, err
@@ -304,7 +300,65 @@ func (r *Runner) livePlay(ctx context.Context, repo string, task int) (*unstruct
 		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
 		seen = append(seen, fmt.Sprintf("%s (%s, completed=%q, deleting=%v)", w.GetName(), phase, w.GetLabels()["workflows.argoproj.io/completed"], w.GetDeletionTimestamp() != nil))
 	}
-	return nil, fmt.Errorf("no live play of %s task %d (plays labelled so: %v)", repo, task, seen)
+	return nil, fmt.Errorf("no live play of %s task %d (plays labelled so: %v%s)", repo, task, seen, r.otherWorkflows(ctx, items))
+}
+
+// otherWorkflows describes the namespace's Workflows that the play selector did not match: their labels of
+// task and repository, phase, message and first failed step. A play the controller ended before it applied
+// its template's workflowMetadata has no labels at all; one whose first step (resolve-repository) failed has
+// no repository label. Either would otherwise leave "no live play" unexplained.
+func (r *Runner) otherWorkflows(ctx context.Context, matched []unstructured.Unstructured) string {
+	list, err := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return "; listing the namespace's Workflows failed: " + err.Error()
+	}
+	seen := map[string]bool{}
+	for _, w := range matched {
+		seen[w.GetName()] = true
+	}
+	var out []string
+	for _, w := range list.Items {
+		if seen[w.GetName()] {
+			continue
+		}
+		out = append(out, describeWorkflow(&w))
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	sort.Strings(out)
+	return "; the namespace's other Workflows: " + strings.Join(out, ", ")
+}
+
+// describeWorkflow is a Workflow's name, selected labels, phase, message and first failed step, for an error.
+func describeWorkflow(w *unstructured.Unstructured) string {
+	phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
+	message, _, _ := unstructured.NestedString(w.Object, "status", "message")
+	l := w.GetLabels()
+	text := fmt.Sprintf("%s (%s=%q %s=%q %s=%q; %s %q", w.GetName(), platformkeys.PlayLabelWorkflowType, l[platformkeys.PlayLabelWorkflowType],
+		platformkeys.PlayLabelTaskID, l[platformkeys.PlayLabelTaskID], platformkeys.PlayLabelRepository, l[platformkeys.PlayLabelRepository], phase, message)
+	if step := firstFailedStep(w); step != "" {
+		text += "; " + step
+	}
+	return text + ")"
+}
+
+// firstFailedStep names the Workflow's failed or errored pod step that started first, with its message.
+func firstFailedStep(w *unstructured.Unstructured) string {
+	var found map[string]any
+	for _, v := range nodesOf(w) {
+		n, _ := v.(map[string]any)
+		if n["type"] != "Pod" || (n["phase"] != "Failed" && n["phase"] != "Error") {
+			continue
+		}
+		if found == nil || fmt.Sprint(n["startedAt"]) < fmt.Sprint(found["startedAt"]) {
+			found = n
+		}
+	}
+	if found == nil {
+		return ""
+	}
+	return fmt.Sprintf("step %v %v: %q", found["displayName"], found["phase"], found["message"])
 }
 
 func (r *Runner) finishAgent(ctx context.Context, t TaskRef, phase string) error {
@@ -312,7 +366,7 @@ func (r *Runner) finishAgent(ctx context.Context, t TaskRef, phase string) error
 	if err != nil {
 		return err
 	}
-	sel := fmt.Sprintf("task-id=%d,workflow-uid=%s", t.Task, play.GetUID())
+	sel := fmt.Sprintf("%s=%d,%s=%s", platformkeys.CodeRunLabelTaskID, t.Task, platformkeys.CodeRunLabelWorkflowUID, play.GetUID())
 	var names []string
 	what := "CodeRun"
 	err = kube.Poll(ctx, 90*time.Second, func() (bool, error) {

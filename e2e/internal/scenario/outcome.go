@@ -10,6 +10,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // PlayOutcome is where a task's newest play ended up.
@@ -94,11 +96,11 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 		w := items[0]
 		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
 		msg, _, _ := unstructured.NestedString(w.Object, "status", "message")
-		po := PlayOutcome{Repository: t.Repository, Task: t.Task, Stage: w.GetLabels()["current-stage"], Phase: phase, Message: msg}
+		po := PlayOutcome{Repository: t.Repository, Task: t.Task, Stage: w.GetLabels()[platformkeys.PlayLabelCurrentStage], Phase: phase, Message: msg}
 		if phase == "Failed" || phase == "Error" {
 			po.Status = "failed"
 		}
-		if n, err := strconv.Atoi(w.GetLabels()["round"]); err == nil && n > 1 {
+		if n, err := strconv.Atoi(w.GetLabels()[platformkeys.PlayLabelRound]); err == nil && n > 1 {
 			po.Round = n
 		}
 		o.Plays = append(o.Plays, po)
@@ -132,22 +134,11 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 	return o, nil
 }
 
-// repositoryNamed gives the scenario's name of the repository a play's label names (owner.name in lower
-// case), or the label itself.
-func (r *Runner) repositoryNamed(label string) string {
-	for _, p := range r.sc.Plays {
-		if repositoryLabel(p.Repository) == label {
-			return p.Repository
-		}
-	}
-	return label
-}
-
 // recordReleases adds the gates now recorded: the `releases` of every progress record (ConfigMaps
 // labelled play-tracking=true, one JSON record per key, naming its repository and task). The older release
 // ConfigMaps (play-release-{service}-task-{id}) are only read by the platform now, never written.
 func (r *Runner) recordReleases(ctx context.Context) error {
-	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "play-tracking=true"})
+	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: platformkeys.ProgressTrackingLabel + "=true"})
 	if err != nil {
 		return err
 	}

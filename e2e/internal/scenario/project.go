@@ -25,6 +25,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"cdk8s-agent-play/e2e/internal/kube"
+
+	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // ProjectRef names a project of the platform's configuration.
@@ -303,21 +305,16 @@ func waitsOnTask(p *corev1.Pod) (repository, task string, ok bool) {
 // progress ConfigMaps.
 func taskRecords(cms []corev1.ConfigMap) map[string]string {
 	out := map[string]string{}
-	for _, cm := range cms {
-		if cm.Labels["play-tracking"] != "true" {
-			continue
+	eachEntry(cms, platformkeys.ProgressTrackingLabel, func(_, text string) {
+		var rec struct {
+			Repository string `json:"repository"`
+			Task       any    `json:"task"`
+			Status     string `json:"status"`
 		}
-		for _, v := range cm.Data {
-			var rec struct {
-				Repository string `json:"repository"`
-				Task       any    `json:"task"`
-				Status     string `json:"status"`
-			}
-			if json.Unmarshal([]byte(v), &rec) == nil && rec.Repository != "" {
-				out[taskKey(rec.Repository, rec.Task)] = rec.Status
-			}
+		if json.Unmarshal([]byte(text), &rec) == nil && rec.Repository != "" {
+			out[taskKey(rec.Repository, rec.Task)] = rec.Status
 		}
-	}
+	})
 	return out
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // progressRecord is the part of a task's progress record (constructs/progress/progress-record.ts) the
@@ -26,7 +28,7 @@ type progressRecord struct {
 // progressRecords reads every progress record of the namespace (ConfigMaps labelled play-tracking=true,
 // one JSON record per key).
 func (r *Runner) progressRecords(ctx context.Context) ([]progressRecord, error) {
-	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "play-tracking=true"})
+	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: platformkeys.ProgressTrackingLabel + "=true"})
 	if err != nil {
 		return nil, err
 	}

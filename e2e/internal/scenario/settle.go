@@ -21,6 +21,8 @@ import (
 	"cdk8s-agent-play/e2e/internal/eventbus"
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/node"
+
+	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // settle waits until the namespace is at rest: nothing is at work that will change the cluster without
@@ -89,6 +91,10 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 		}
 		r.watched = w
 	}
+	// The plays' repository labels are named by the registry's entries (repositoryNamed).
+	if _, err := r.registryEntries(ctx); err != nil {
+		return "", "", err
+	}
 	var parts []string
 	var busy []string
 	uids := map[string]string{}
@@ -97,7 +103,7 @@ func (r *Runner) fingerprint(ctx context.Context) (string, string, error) {
 	nodes := map[string]map[string]any{}
 	repositories := map[string]string{}
 	for _, w := range itemsOf[*unstructured.Unstructured](r.watched.workflows) {
-		repositories[w.GetName()] = r.repositoryNamed(w.GetLabels()["repository"])
+		repositories[w.GetName()] = r.repositoryNamed(w.GetLabels()[platformkeys.PlayLabelRepository])
 		uids[w.GetName()] = string(w.GetUID())
 		live[string(w.GetUID())] = true
 		created[string(w.GetUID())] = w.GetCreationTimestamp().Time
