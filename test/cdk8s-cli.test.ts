@@ -38,6 +38,8 @@ const PROJECT_FILES = [
 ];
 
 const scratch = useScratchDirs('agent-play-cdk8s-');
+/** The folders test/package.test.ts makes under build/ for a moment, one per process. */
+const README_EXAMPLE_PREFIX = 'readme-example-';
 let project: string;
 
 const contents = (folder: string): Record<string, string> =>
@@ -85,7 +87,13 @@ beforeAll(() => {
   // The checkout's build, which `cdk8s synth` (scripts/build.mjs) keeps while its stamp matches the sources
   // here (built from these very files) and makes again otherwise; how the build is made is no part of what
   // this file tests. Copies, since a build replaces files in build/.
-  if (existsSync(path.join(ROOT, 'build'))) cpSync(path.join(ROOT, 'build'), path.join(project, 'build'), { recursive: true });
+  // Not what other test files make under build/ while this one starts (test/package.test.ts runs the README's
+  // example in build/readme-example-PID, where tsx opens a socket that cpSync refuses, and deletes it after).
+  if (existsSync(path.join(ROOT, 'build')))
+    cpSync(path.join(ROOT, 'build'), path.join(project, 'build'), {
+      recursive: true,
+      filter: (source) => !path.basename(source).startsWith(README_EXAMPLE_PREFIX),
+    });
   else mkdirSync(path.join(project, 'build'));
   writeFileSync(path.join(project, 'notes.txt'), 'a file nobody generated\n');
 });
