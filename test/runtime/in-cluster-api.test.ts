@@ -311,7 +311,9 @@ describe('retries', () => {
 
   it('gives up on a server that does not answer in time', async () => {
     handler = () => undefined;
-    const error = await apiErrorOf(client({ timeoutMilliseconds: 40, retryDelaysMilliseconds: [1] }).get(configMapRef('agents', 'a')));
+    // Half a second, not a few milliseconds: each attempt must reach the server before the client gives up
+    // on it, which a loaded machine (a CI runner) may take tens of milliseconds to do.
+    const error = await apiErrorOf(client({ timeoutMilliseconds: 500, retryDelaysMilliseconds: [1] }).get(configMapRef('agents', 'a')));
     expect(error.message).toBe('GET /api/v1/namespaces/agents/configmaps/a: the API server did not answer in time');
     expect(seen).toHaveLength(2);
   });
