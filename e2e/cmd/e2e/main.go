@@ -51,6 +51,9 @@ func run(args []string) error {
 	}
 	binDir := filepath.Join(dir, ".bin")
 	runDir := filepath.Join(dir, ".run")
+	if ctrinit.UnderPrivateTmp(dir) && args[0] != "build" {
+		return fmt.Errorf("%s is in /tmp, which every container of the process node sees as a private tmpfs (e2e/node/ctrinit): the pods' volume folders and programs there would be hidden from them; clone the repository outside /tmp", dir)
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return err

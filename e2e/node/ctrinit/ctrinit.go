@@ -142,6 +142,17 @@ func containerInit(specFile string) error {
 
 func depth(p string) int { return strings.Count(filepath.Clean(p), "/") }
 
+// UnderPrivateTmp tells whether a host path lies in /tmp, which every container sees as a private tmpfs
+// (containerInit): a volume folder, a program or a spec file there is hidden from the container, which
+// then fails to start. The harness refuses to run from such a folder.
+func UnderPrivateTmp(path string) bool {
+	clean := filepath.Clean(path)
+	if resolved, err := filepath.EvalSymlinks(clean); err == nil {
+		clean = resolved
+	}
+	return clean == "/tmp" || strings.HasPrefix(clean, "/tmp/")
+}
+
 func bindMount(m Mount) error {
 	st, err := os.Stat(m.Source)
 	if err != nil {
