@@ -43,6 +43,8 @@ type entry struct {
 	// StepLimit bounds the wait for each step to settle (a Go duration, e.g. 40m; default 8m): a project's
 	// step runs many plays.
 	StepLimit string `json:"stepLimit,omitempty"`
+	// OnDemand keeps the entry out of a run that names no scenario (CI's): it runs when named.
+	OnDemand bool `json:"onDemand,omitempty"`
 }
 
 type result struct {
@@ -102,9 +104,11 @@ func loadEntries(file string) ([]entry, error) {
 	return doc.Scenarios, nil
 }
 
+// selected tells whether a run of the named scenarios (all when none is named) runs the entry: an
+// on-demand entry only when it is named.
 func selected(e entry, only []string) bool {
 	if len(only) == 0 {
-		return true
+		return !e.OnDemand
 	}
 	for _, o := range only {
 		if o == e.Name {
