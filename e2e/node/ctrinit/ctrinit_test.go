@@ -13,9 +13,9 @@ func TestUnderPrivateTmp(t *testing.T) {
 		"/tmp/clone/e2e":           true,
 		"/tmp/../tmp/clone":        true,
 		"/tmpfiles/clone":          false,
-		"/work/clone/e2e":          false,
+		"/home/dev/clone/e2e":       false,
 		"/var/tmp/clone":           false,
-		"/work/clone/tmp/whatever": false,
+		"/srv/clone/tmp/whatever":  false,
 	} {
 		if got := UnderPrivateTmp(path); got != want {
 			t.Errorf("UnderPrivateTmp(%q) = %v, want %v", path, got, want)
