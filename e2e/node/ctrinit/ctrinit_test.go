@@ -8,14 +8,14 @@ import (
 
 func TestUnderPrivateTmp(t *testing.T) {
 	for path, want := range map[string]bool{
-		"/tmp":                     true,
-		"/tmp/":                    true,
-		"/tmp/clone/e2e":           true,
-		"/tmp/../tmp/clone":        true,
-		"/tmpfiles/clone":          false,
-		"/home/dev/clone/e2e":       false,
-		"/var/tmp/clone":           false,
-		"/srv/clone/tmp/whatever":  false,
+		"/tmp":                    true,
+		"/tmp/":                   true,
+		"/tmp/clone/e2e":          true,
+		"/tmp/../tmp/clone":       true,
+		"/tmpfiles/clone":         false,
+		"/home/dev/clone/e2e":     false,
+		"/var/tmp/clone":          false,
+		"/srv/clone/tmp/whatever": false,
 	} {
 		if got := UnderPrivateTmp(path); got != want {
 			t.Errorf("UnderPrivateTmp(%q) = %v, want %v", path, got, want)
