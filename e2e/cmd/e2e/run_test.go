@@ -22,3 +22,24 @@ func TestSelectedRunsAnOnDemandEntryOnlyWhenNamed(t *testing.T) {
 		}
 	}
 }
+
+func TestTheListRunsEveryEntryButTheOnDemandOnes(t *testing.T) {
+	entries, err := loadEntries("../../scenarios.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ci, onDemand []string
+	for _, e := range entries {
+		if selected(e, nil) {
+			ci = append(ci, e.Name)
+		} else {
+			onDemand = append(onDemand, e.Name)
+		}
+	}
+	if len(onDemand) != 1 || onDemand[0] != "project-150" {
+		t.Errorf("on-demand entries = %v; want [project-150]", onDemand)
+	}
+	if len(ci) < 20 {
+		t.Errorf("a run that names no scenario runs %d entries (%v); want the 20 of the list", len(ci), ci)
+	}
+}
