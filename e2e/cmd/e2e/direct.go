@@ -14,7 +14,6 @@ import (
 	"cdk8s-agent-play/e2e/internal/cluster"
 	"cdk8s-agent-play/e2e/internal/fakegithub"
 	"cdk8s-agent-play/e2e/internal/kube"
-
 	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 

@@ -21,10 +21,9 @@ import (
 	"cdk8s-agent-play/e2e/internal/faults"
 	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/internal/platform"
+	"cdk8s-agent-play/e2e/internal/platformkeys"
 	"cdk8s-agent-play/e2e/internal/scenario"
 	"cdk8s-agent-play/e2e/internal/upstream"
-
-	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // entry is one line of e2e/scenarios.yaml.
@@ -343,7 +342,7 @@ func clean(ctx context.Context, cl *kube.Client, ns string) error {
 		if err != nil {
 			return false, err
 		}
-		pods, err := cl.Kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "workflows.argoproj.io/workflow"})
+		pods, err := cl.Kube.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: kube.ArgoLabelWorkflow})
 		if err != nil {
 			return false, err
 		}

@@ -13,7 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"cdk8s-agent-play/e2e/internal/fakegithub"
-
+	"cdk8s-agent-play/e2e/internal/kube"
 	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
@@ -58,7 +58,7 @@ var retryIndex = regexp.MustCompile(`\((\d+)\)$`)
 func directAgentPod(p *corev1.Pod) bool {
 	_, app := p.Labels[platformkeys.CodeRunLabelGithubApp]
 	_, stage := p.Labels[platformkeys.CodeRunLabelStage]
-	_, wf := p.Labels["workflows.argoproj.io/workflow"]
+	_, wf := p.Labels[kube.ArgoLabelWorkflow]
 	return app && stage && wf
 }
 
@@ -78,12 +78,12 @@ func (r *Runner) noteAgentPod(p *corev1.Pod, repositories map[string]string) {
 		task, _ := strconv.Atoi(p.Labels[platformkeys.PlayLabelTaskID])
 		round, _ := strconv.Atoi(p.Labels[platformkeys.PlayLabelRound])
 		attempt := 1
-		if m := retryIndex.FindStringSubmatch(p.Annotations["workflows.argoproj.io/node-name"]); m != nil {
+		if m := retryIndex.FindStringSubmatch(p.Annotations[kube.ArgoAnnotationNodeName]); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			attempt = n + 1
 		}
 		rec = &agentPod{name: p.Name, created: p.CreationTimestamp, outcome: AgentPodOutcome{
-			Repository: repositories[p.Labels["workflows.argoproj.io/workflow"]], Task: task, Stage: p.Labels[platformkeys.CodeRunLabelStage],
+			Repository: repositories[p.Labels[kube.ArgoLabelWorkflow]], Task: task, Stage: p.Labels[platformkeys.CodeRunLabelStage],
 			Agent: p.Labels[platformkeys.CodeRunLabelGithubApp], Round: round, Attempt: attempt, Session: "none",
 		}}
 		r.agentPods[string(p.UID)] = rec

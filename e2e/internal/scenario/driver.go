@@ -21,9 +21,8 @@ import (
 	"cdk8s-agent-play/e2e/internal/fakegithub"
 	"cdk8s-agent-play/e2e/internal/faults"
 	"cdk8s-agent-play/e2e/internal/kube"
-	"cdk8s-agent-play/e2e/node"
-
 	"cdk8s-agent-play/e2e/internal/platformkeys"
+	"cdk8s-agent-play/e2e/node"
 )
 
 // Env is what a scenario runs against.
@@ -122,7 +121,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		if err != nil {
 			return nil, fmt.Errorf("hold.nodeName: %w", err)
 		}
-		r.env.Node.Hold(r.env.Namespace, func(p *corev1.Pod) bool { return match.MatchString(p.Annotations["workflows.argoproj.io/node-name"]) })
+		r.env.Node.Hold(r.env.Namespace, func(p *corev1.Pod) bool { return match.MatchString(p.Annotations[kube.ArgoAnnotationNodeName]) })
 		defer r.env.Node.Release(r.env.Namespace)
 	}
 	for _, p := range r.sc.Plays {
@@ -291,14 +290,14 @@ func (r *Runner) livePlay(ctx context.Context, repo string, task int) (*unstruct
 	}
 	for i := range items {
 		w := &items[i]
-		if w.GetDeletionTimestamp() == nil && w.GetLabels()["workflows.argoproj.io/completed"] != "true" {
+		if w.GetDeletionTimestamp() == nil && w.GetLabels()[kube.ArgoLabelCompleted] != "true" {
 			return w, nil
 		}
 	}
 	seen := make([]string, 0, len(items))
 	for _, w := range items {
 		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
-		seen = append(seen, fmt.Sprintf("%s (%s, completed=%q, deleting=%v)", w.GetName(), phase, w.GetLabels()["workflows.argoproj.io/completed"], w.GetDeletionTimestamp() != nil))
+		seen = append(seen, fmt.Sprintf("%s (%s, completed=%q, deleting=%v)", w.GetName(), phase, w.GetLabels()[kube.ArgoLabelCompleted], w.GetDeletionTimestamp() != nil))
 	}
 	return nil, fmt.Errorf("no live play of %s task %d (plays labelled so: %v%s)", repo, task, seen, r.otherWorkflows(ctx, items))
 }
@@ -397,13 +396,13 @@ func (r *Runner) evictAgent(ctx context.Context, t TaskRef) error {
 	if err != nil {
 		return err
 	}
-	pods, err := r.env.Client.Kube.CoreV1().Pods(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "workflows.argoproj.io/workflow=" + play.GetName()})
+	pods, err := r.env.Client.Kube.CoreV1().Pods(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: kube.ArgoLabelWorkflow + "=" + play.GetName()})
 	if err != nil {
 		return err
 	}
 	for _, p := range pods.Items {
 		if p.Status.Phase == "Running" && p.DeletionTimestamp == nil {
-			r.logf("evicting pod %s (%s)", p.Name, p.Annotations["workflows.argoproj.io/node-name"])
+			r.logf("evicting pod %s (%s)", p.Name, p.Annotations[kube.ArgoAnnotationNodeName])
 			return r.env.Node.Evict(p.Namespace, p.Name, "The node was low on resource: memory.")
 		}
 	}

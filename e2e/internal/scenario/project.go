@@ -25,7 +25,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"cdk8s-agent-play/e2e/internal/kube"
-
 	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
@@ -91,17 +90,17 @@ func (r *Runner) evictChunkWatcher(ctx context.Context, c ChunkRef) error {
 	if wf == "" {
 		return fmt.Errorf("the scenario submitted no project %s", c.Project)
 	}
-	pods, err := r.env.Client.Kube.CoreV1().Pods(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "workflows.argoproj.io/workflow=" + wf})
+	pods, err := r.env.Client.Kube.CoreV1().Pods(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: kube.ArgoLabelWorkflow + "=" + wf})
 	if err != nil {
 		return err
 	}
 	want := fmt.Sprintf("chunk-%d", c.Chunk)
 	for _, p := range pods.Items {
-		m := watcherNode.FindStringSubmatch(p.Annotations["workflows.argoproj.io/node-name"])
+		m := watcherNode.FindStringSubmatch(p.Annotations[kube.ArgoAnnotationNodeName])
 		if m == nil || m[1] != want || p.Status.Phase != corev1.PodRunning || p.DeletionTimestamp != nil {
 			continue
 		}
-		r.logf("evicting pod %s (%s)", p.Name, p.Annotations["workflows.argoproj.io/node-name"])
+		r.logf("evicting pod %s (%s)", p.Name, p.Annotations[kube.ArgoAnnotationNodeName])
 		return r.env.Client.Kube.PolicyV1().Evictions(p.Namespace).Evict(ctx, &policyv1.Eviction{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace}})
 	}
 	return fmt.Errorf("project %s (%s) has no running pod watching %s", c.Project, wf, want)
@@ -325,7 +324,7 @@ func projectPodsBusy(pods []corev1.Pod, cms []corev1.ConfigMap, wfs []unstructur
 	records := taskRecords(cms)
 	completed := map[string]bool{}
 	for i := range wfs {
-		if wfs[i].GetLabels()["workflows.argoproj.io/completed"] == "true" {
+		if wfs[i].GetLabels()[kube.ArgoLabelCompleted] == "true" {
 			completed[wfs[i].GetName()] = true
 		}
 	}

@@ -20,9 +20,8 @@ import (
 	"cdk8s-agent-play/e2e/internal/coderun"
 	"cdk8s-agent-play/e2e/internal/eventbus"
 	"cdk8s-agent-play/e2e/internal/kube"
-	"cdk8s-agent-play/e2e/node"
-
 	"cdk8s-agent-play/e2e/internal/platformkeys"
+	"cdk8s-agent-play/e2e/node"
 )
 
 // settle waits until the namespace is at rest: nothing is at work that will change the cluster without
@@ -210,7 +209,7 @@ func restingPod(p *corev1.Pod, nodes map[string]map[string]any, crPhase map[stri
 	if orphan(p.OwnerReferences, live) {
 		return "of a deleted Workflow not collected yet"
 	}
-	wf, ofWorkflow := p.Labels["workflows.argoproj.io/workflow"]
+	wf, ofWorkflow := p.Labels[kube.ArgoLabelWorkflow]
 	switch p.Status.Phase {
 	case corev1.PodPending:
 		if heldPod(p) && holding {
@@ -242,7 +241,7 @@ func restingPod(p *corev1.Pod, nodes map[string]map[string]any, crPhase map[stri
 		return "running"
 	case corev1.PodSucceeded, corev1.PodFailed:
 		// The controller has not taken in a pod that ended while its node still says Pending or Running.
-		id := p.Annotations["workflows.argoproj.io/node-id"]
+		id := p.Annotations[kube.ArgoAnnotationNodeID]
 		if n, ok := nodes[wf][id].(map[string]any); ofWorkflow && ok && (n["phase"] == "Pending" || n["phase"] == "Running") {
 			return "ended " + string(p.Status.Phase) + " and not taken in by the controller yet"
 		}
@@ -372,7 +371,7 @@ func backingOff(w *unstructured.Unstructured) string {
 // (issue 22, item 5): Argo finds a node's pod by its name, which depends only on the workflow's and the
 // node's names, and would take that pod's results as the successor's.
 func (r *Runner) notePredecessorPod(p *corev1.Pod, uids map[string]string) {
-	wf := p.Labels["workflows.argoproj.io/workflow"]
+	wf := p.Labels[kube.ArgoLabelWorkflow]
 	live, ok := uids[wf]
 	if wf == "" || !ok {
 		return
@@ -417,7 +416,7 @@ func nodesOf(w *unstructured.Unstructured) map[string]any {
 // next look (every DEFAULT_REQUEUE_TIME), so the resourceVersion of a running Workflow never rests.
 func workflowState(w *unstructured.Unstructured) string {
 	c := w.DeepCopy()
-	unstructured.RemoveNestedField(c.Object, "metadata", "annotations", "workflows.argoproj.io/last-seen-version")
+	unstructured.RemoveNestedField(c.Object, "metadata", "annotations", kube.ArgoAnnotationLastSeenVersion)
 	unstructured.RemoveNestedField(c.Object, "metadata", "resourceVersion")
 	unstructured.RemoveNestedField(c.Object, "metadata", "managedFields")
 	unstructured.RemoveNestedField(c.Object, "metadata", "generation")
