@@ -90,7 +90,7 @@ type playExpectation struct {
 // check fails when a play of the outcome is not as expected.
 func (x *playExpectation) check(o *scenario.Outcome) error {
 	if len(o.Plays) == 0 {
-		return fmt.Errorf("plays: the scenario has no play to check")
+		return fmt.Errorf("plays: the scenario has no play to check: give it a play, or take `plays` off its entry in e2e/scenarios.yaml")
 	}
 	var bad []string
 	for _, p := range o.Plays {

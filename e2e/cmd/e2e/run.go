@@ -214,7 +214,7 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, sl slot, e en
 	}
 	if e.StepLimit != "" {
 		if env.StepLimit, err = time.ParseDuration(e.StepLimit); err != nil {
-			return fail(fmt.Errorf("stepLimit: %w", err))
+			return fail(fmt.Errorf("stepLimit: %w (a Go duration, such as 40m)", err))
 		}
 	}
 	runner := scenario.NewRunner(env, sc)

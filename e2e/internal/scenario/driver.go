@@ -224,7 +224,7 @@ func (r *Runner) playTemplate(ctx context.Context, repo string) (string, error) 
 		return "", err
 	}
 	if entry.PlayTemplate == "" {
-		return "", fmt.Errorf("the registry entry of %s names no play WorkflowTemplate", repo)
+		return "", fmt.Errorf("the registry entry of %s names no play WorkflowTemplate: the platform was synthesized by an older agent-play; synthesize it again", repo)
 	}
 	return entry.PlayTemplate, nil
 }

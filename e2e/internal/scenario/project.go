@@ -88,7 +88,7 @@ var watcherNode = regexp.MustCompile(`\.(chunk-\d+)\[1\]\.wait(\(\d+\))?$`)
 func (r *Runner) evictChunkWatcher(ctx context.Context, c ChunkRef) error {
 	wf := r.projectWorkflows[c.Project]
 	if wf == "" {
-		return fmt.Errorf("the scenario submitted no project %s", c.Project)
+		return fmt.Errorf("the scenario submitted no project %s: list it under the scenario's projects", c.Project)
 	}
 	pods, err := r.env.Client.Kube.CoreV1().Pods(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: kube.ArgoLabelWorkflow + "=" + wf})
 	if err != nil {

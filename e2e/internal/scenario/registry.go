@@ -75,7 +75,7 @@ func (r *Runner) registryEntryOf(ctx context.Context, repo string) (registryEntr
 			return e, nil
 		}
 	}
-	return registryEntry{}, fmt.Errorf("repository %s is not in the platform's repository registry", repo)
+	return registryEntry{}, fmt.Errorf("repository %s is not in the platform's repository registry: add it to the repositories of the scenario's config (its entry's `config:` in e2e/scenarios.yaml)", repo)
 }
 
 // repositoryNamed gives the scenario's name of the repository whose label value a play carries, or the

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -34,8 +35,8 @@ func TestReadRegistryTakesTheLabelFromTheEntrysKey(t *testing.T) {
 	if err != nil || entry.Label != "octo.web-h4sh" || entry.PlayTemplate != "play-web" {
 		t.Errorf("registryEntryOf(OCTO/WEB) = %+v, %v; want the label octo.web-h4sh and template play-web", entry, err)
 	}
-	if _, err := r.registryEntryOf(context.Background(), "x/y"); err == nil {
-		t.Error("registryEntryOf(x/y) found an entry outside the registry")
+	if _, err := r.registryEntryOf(context.Background(), "x/y"); err == nil || !strings.Contains(err.Error(), "add it to the repositories") {
+		t.Errorf("registryEntryOf(x/y) = %v; want no entry from outside the registry, and an error that says what to change", err)
 	}
 	// The scenario's spelling wins over the registry's, so outcomes compare with the simulator's.
 	if got := r.repositoryNamed("octo.web-h4sh"); got != "octo/web" {
