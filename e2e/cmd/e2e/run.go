@@ -217,9 +217,11 @@ func runOne(ctx context.Context, c *cluster.Cluster, o runOptions, sl slot, e en
 			return fail(fmt.Errorf("stepLimit: %w (a Go duration, such as 40m)", err))
 		}
 	}
-	runner := scenario.NewRunner(env, sc)
 	auditLog := &audit.Reader{Path: c.CP.AuditLog}
 	auditLog.Skip()
+	env.Audit = auditLog
+	env.ControllerLogs = filepath.Join(c.CP.LogDir, "pods", "argo_workflow-controller-*", "workflow-controller.log")
+	runner := scenario.NewRunner(env, sc)
 	real, err := runner.Run(ctx)
 	res.Notes = runner.Notes
 	// The API server writes its audit log in batches at most a second apart (--audit-log-batch-max-wait).

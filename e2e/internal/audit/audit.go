@@ -14,7 +14,8 @@ import (
 )
 
 type event struct {
-	Verb string `json:"verb"`
+	Verb     string `json:"verb"`
+	Received string `json:"requestReceivedTimestamp"`
 	User struct {
 		Username string `json:"username"`
 	} `json:"user"`
@@ -92,4 +93,60 @@ func (r *Reader) Refusals(ns string) ([]string, error) {
 	r.offset += read
 	sort.Strings(out)
 	return out, sc.Err()
+}
+
+// writeVerbs are the verbs that change an object.
+var writeVerbs = map[string]bool{"create": true, "update": true, "patch": true, "delete": true}
+
+// Writes gives the service accounts' writes to one object since the reader's position, without moving it,
+// one line each: when the API server received it, who, the verb and its answer. It explains how an object
+// came to be as it is (the policy logs the service accounts' requests, not the harness's own).
+func (r *Reader) Writes(group, resource, ns, name string) ([]string, error) {
+	f, err := os.Open(r.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(r.offset, io.SeekStart); err != nil {
+		return nil, err
+	}
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var e event
+		if json.Unmarshal(sc.Bytes(), &e) != nil || !writeVerbs[e.Verb] {
+			continue
+		}
+		o := e.ObjectRef
+		if o.APIGroup != group || o.Resource != resource || o.Namespace != ns || o.Name != name {
+			continue
+		}
+		what := e.Verb
+		if o.Subresource != "" {
+			what += " " + o.Subresource
+		}
+		line := fmt.Sprintf("%s %s %s %d", clock(e.Received), shortUser(e.User.Username), what, e.ResponseStatus.Code)
+		if e.ResponseStatus.Reason != "" {
+			line += " " + e.ResponseStatus.Reason
+		}
+		out = append(out, line)
+	}
+	return out, sc.Err()
+}
+
+// clock is the time of day of an RFC 3339 timestamp, to the millisecond.
+func clock(ts string) string {
+	if i := strings.IndexByte(ts, 'T'); i >= 0 {
+		ts = ts[i+1:]
+	}
+	if len(ts) > 12 {
+		ts = ts[:12]
+	}
+	return ts
+}
+
+// shortUser is a service account's namespace and name.
+func shortUser(u string) string {
+	return strings.TrimPrefix(u, "system:serviceaccount:")
 }

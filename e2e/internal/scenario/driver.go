@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"cdk8s-agent-play/e2e/internal/audit"
 	"cdk8s-agent-play/e2e/internal/coderun"
 	"cdk8s-agent-play/e2e/internal/eventbus"
 	"cdk8s-agent-play/e2e/internal/fakegithub"
@@ -51,6 +52,10 @@ type Env struct {
 	Bus *eventbus.Monitor
 	// Agents are the fake CLIs of the direct agents in the namespace (nil: none run there).
 	Agents *fakegithub.Agents
+	// Audit reads the API server's audit log from the scenario's start, and ControllerLogs is a glob of the
+	// workflow controller's logs: both only explain a failure (nil, "": not read).
+	Audit          *audit.Reader
+	ControllerLogs string
 }
 
 // Hold keeps the pods whose Argo node name (annotation workflows.argoproj.io/node-name) matches NodeName
@@ -299,17 +304,21 @@ func (r *Runner) livePlay(ctx context.Context, repo string, task int) (*unstruct
 		phase, _, _ := unstructured.NestedString(w.Object, "status", "phase")
 		seen = append(seen, fmt.Sprintf("%s (%s, completed=%q, deleting=%v)", w.GetName(), phase, w.GetLabels()[kube.ArgoLabelCompleted], w.GetDeletionTimestamp() != nil))
 	}
-	return nil, fmt.Errorf("no live play of %s task %d (plays labelled so: %v%s)", repo, task, seen, r.otherWorkflows(ctx, items))
+	others, explained := r.otherWorkflows(ctx, items)
+	return nil, fmt.Errorf("no live play of %s task %d (plays labelled so: %v%s)%s", repo, task, seen, others, explained)
 }
 
 // otherWorkflows describes the namespace's Workflows that the play selector did not match: their labels of
 // task and repository, phase, message and first failed step. A play the controller ended before it applied
 // its template's workflowMetadata has no labels at all; one whose first step (resolve-repository) failed has
 // no repository label. Either would otherwise leave "no live play" unexplained.
-func (r *Runner) otherWorkflows(ctx context.Context, matched []unstructured.Unstructured) string {
+//
+// The second result explains, on lines of their own, how the labels of the Workflows that may be plays
+// came to be (diagnose).
+func (r *Runner) otherWorkflows(ctx context.Context, matched []unstructured.Unstructured) (string, string) {
 	list, err := r.env.Client.Dynamic.Resource(kube.WorkflowResource).Namespace(r.env.Namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
-		return "; listing the namespace's Workflows failed: " + err.Error()
+		return "; listing the namespace's Workflows failed: " + err.Error(), ""
 	}
 	seen := map[string]bool{}
 	for _, w := range matched {
@@ -323,10 +332,18 @@ func (r *Runner) otherWorkflows(ctx context.Context, matched []unstructured.Unst
 		out = append(out, describeWorkflow(&w))
 	}
 	if len(out) == 0 {
-		return ""
+		return "", ""
 	}
 	sort.Strings(out)
-	return "; the namespace's other Workflows: " + strings.Join(out, ", ")
+	var explained []string
+	for _, w := range unlabelledPlays(list.Items, seen) {
+		explained = append(explained, r.diagnose(w)...)
+	}
+	text := "; the namespace's other Workflows: " + strings.Join(out, ", ")
+	if len(explained) == 0 {
+		return text, ""
+	}
+	return text, "\n  how their labels came to be:\n" + strings.Join(explained, "\n")
 }
 
 // describeWorkflow is a Workflow's name, selected labels, phase, message and first failed step, for an error.
