@@ -16,7 +16,7 @@ import (
 type event struct {
 	Verb     string `json:"verb"`
 	Received string `json:"requestReceivedTimestamp"`
-	User struct {
+	User     struct {
 		Username string `json:"username"`
 	} `json:"user"`
 	ObjectRef struct {
