@@ -18,7 +18,7 @@ interface Entry {
   readonly config?: string;
   readonly expect?: string;
   readonly hold?: { readonly nodeName: string; readonly until: number };
-  readonly controller?: { readonly templateReferencing?: string };
+  readonly controller?: { readonly templateReferencing?: string; readonly namespaceParallelism?: number };
   readonly plays?: { readonly phase: string; readonly message?: string };
   /** A Go duration: how long each step may take to settle. */
   readonly stepLimit?: string;
@@ -53,7 +53,13 @@ describe('e2e/scenarios.yaml', () => {
     expect(existsSync(resolve(ROOT, entry.file))).toBe(true);
     if (entry.config) expect(existsSync(resolve(ROOT, entry.config))).toBe(true);
     if (entry.expect !== undefined) expect(entry.expect).toBe('disagree');
-    if (entry.controller) expect(['Strict', 'Secure']).toContain(entry.controller.templateReferencing);
+    if (entry.controller) {
+      const { templateReferencing, namespaceParallelism, ...unknown } = entry.controller;
+      expect(unknown).toEqual({});
+      if (templateReferencing !== undefined) expect(['Strict', 'Secure']).toContain(templateReferencing);
+      if (namespaceParallelism !== undefined) expect(Number.isInteger(namespaceParallelism) && namespaceParallelism > 0).toBe(true);
+      expect(templateReferencing ?? namespaceParallelism).toBeDefined();
+    }
     if (entry.plays) expect(['Succeeded', 'Failed', 'Error', 'Running']).toContain(entry.plays.phase);
     const scenario = parse(readFileSync(resolve(ROOT, entry.file), 'utf8')) as { steps: unknown[] };
     expect(scenario.steps.length).toBeGreaterThan(0);
@@ -108,6 +114,16 @@ describe('the scenarios added for the real controllers', () => {
       'implementation:Succeeded',
       'code-quality:Succeeded',
       'testing:Succeeded',
+    ]);
+  });
+
+  it('queued-play: the play the controller queued is found once the one before it is gone, and reaches its gate', async () => {
+    const queued = entry('queued-play');
+    expect(queued.controller).toEqual({ namespaceParallelism: 1 });
+    const report = await simulate(queued);
+    expect(stages(report)).toEqual({ '5dlabs/cto-play-test#6': 'waiting-pr-created' });
+    expect(report.coderuns.map((coderun: any) => `${coderun.task} ${coderun.stage}:${coderun.phase}`)).toEqual([
+      '6 implementation:Succeeded',
     ]);
   });
 

@@ -5,7 +5,8 @@
  * entry, a forbidden read, a play that is gone).
  */
 import { describe, expect, it } from 'vitest';
-import { PlayAnnotations, PlayLabels } from '../constructs/model/labels';
+import { PlayAnnotations, PlayLabels, WorkflowTypes } from '../constructs/model/labels';
+import { playSelectorLabels } from '../constructs/model/play-workflow';
 import { repositoryLabelValue } from '../constructs/model/naming';
 import { eventRepository } from '../constructs/registry/event-repository';
 import { playGroups, playTemplateOf, registryEntry, type RegistrySource } from '../constructs/registry/registry-entries';
@@ -70,6 +71,9 @@ const resolve = (values: Partial<Parameters<typeof resolveRepositoryStep.run>[1]
     namespace: NAMESPACE,
     workflowName: PLAY,
     repository: 'octo-org/api',
+    task: 42,
+    startStage: 'implementation',
+    round: 1,
     playTemplate: 'play',
     agents: ['rex', 'cleo', 'tess'],
     ...values,
@@ -171,6 +175,46 @@ describe('resolve-repository, the first step of every play', () => {
     expect(play?.metadata.annotations?.[PlayAnnotations.repository]).toBe('octo-org/api');
   });
 
+  it('puts every label the play is found by on it, for a play the controller postponed before it applied workflowMetadata', async () => {
+    // A Workflow the controller first makes Pending never gets its template's workflowMetadata labels.
+    const { result, server } = resolve({ repository: 'OCTO-ORG/API', task: 7, startStage: 'code-quality', round: 2 });
+    await result;
+    const labels = server.peek(workflowRef(NAMESPACE, PLAY))?.metadata.labels ?? {};
+    expect(labels).toEqual({
+      [PlayLabels.workflowType]: WorkflowTypes.play,
+      [PlayLabels.taskId]: '7',
+      [PlayLabels.repository]: 'octo-org.api',
+      [PlayLabels.currentStage]: 'code-quality',
+      [PlayLabels.round]: '2',
+    });
+    // The resumer's selector finds it.
+    expect(labels).toMatchObject(playSelectorLabels('7', repositoryLabelValue('OCTO-ORG/API')));
+  });
+
+  it('keeps the labels others wrote on the play: it merges, never replaces', async () => {
+    const run = context();
+    run.server.put(ApiResources.workflows, {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Workflow',
+      metadata: { name: PLAY, namespace: NAMESPACE, labels: { 'workflows.argoproj.io/phase': 'Running', project: 'p1' } },
+    });
+    await resolveRepositoryStep.run(run.context, {
+      namespace: NAMESPACE,
+      workflowName: PLAY,
+      repository: 'octo-org/api',
+      task: 42,
+      startStage: 'implementation',
+      round: 1,
+      playTemplate: 'play',
+      agents: ['rex'],
+    });
+    expect(run.server.peek(workflowRef(NAMESPACE, PLAY))?.metadata.labels).toMatchObject({
+      'workflows.argoproj.io/phase': 'Running',
+      project: 'p1',
+      [PlayLabels.taskId]: '42',
+    });
+  });
+
   it('fails a play of a repository the platform does not have, naming the registry ConfigMap and the fix', async () => {
     await expect(resolve({ repository: 'octo-org/other' }).result).rejects.toThrow(
       new StepFailure(
@@ -193,7 +237,7 @@ describe('resolve-repository, the first step of every play', () => {
       /^reading the repository registry play-repositories-\d+: forbidden \(403\): the step's service account lacks this grant/,
     );
     const gone = failing(404, 'NotFound', (method) => method === 'mergePatch');
-    await expect(resolve({}, gone).result).rejects.toThrow(`labelling play ${PLAY} with its repository: 404 NotFound`);
+    await expect(resolve({}, gone).result).rejects.toThrow(`labelling play ${PLAY}: 404 NotFound`);
   });
 
   it('refuses an entry that is broken in the cluster (edited by hand), naming the ConfigMap', async () => {

@@ -1,16 +1,23 @@
 /**
  * The first step of every play: what belongs to the play's repository, from the registry. It puts the
- * repository's label and annotation on the play (the resumer and the remediator find plays by them), and
- * gives every later step of the play the repository's service, branch, folders, and each agent's CLI,
- * workspace claim and CLI settings, as global output parameters.
+ * play's labels (`playLabels`: type, task, repository, stage and round) and the repository's annotation on
+ * the play, and gives every later step of the play the repository's service, branch, folders, and each
+ * agent's CLI, workspace claim and CLI settings, as global output parameters.
+ *
+ * The resumer and the remediator find plays by those labels. The template's `workflowMetadata` gives all
+ * but the repository's too, but the workflow controller applies it only to a Workflow it first sees with no
+ * phase (upstream `workflow/controller/operator.go`, `setExecWorkflow`). A Workflow it postponed first (its
+ * parallelism limits, or the throttler not yet told of a new Workflow: `processNextItem` in
+ * `workflow/controller/controller.go`) is Pending by then and never gets them; so the step writes them all.
  *
  * Pure: no cdk8s, no I/O.
  */
-import { PlayAnnotations, PlayLabels } from '../model/labels';
+import { PlayAnnotations } from '../model/labels';
 import { repositoryLabelValue } from '../model/naming';
+import { playLabels } from '../model/play-workflow';
 import { explainApiError } from '../runtime/conflict-retry';
 import { workflowRef } from '../runtime/kube-api';
-import { StepEnv, text, words } from '../runtime/step-env';
+import { count, StepEnv, taskId, text, words } from '../runtime/step-env';
 import { runtimeStep, StepFailure } from '../runtime/runtime-step';
 import { readRegistryEntry } from './registry-reader';
 import { AgentOutputs, RepositoryOutputs, registryConfigMapOf } from './registry-layout';
@@ -20,6 +27,10 @@ const env = new StepEnv({
   workflowName: text('WORKFLOW_NAME'),
   /** The play's `repository` parameter, `owner/name` in any letter case. */
   repository: text('REPOSITORY'),
+  /** The play's `task-id`, `start-stage` and `round` parameters, for its labels. */
+  task: taskId('TASK_ID'),
+  startStage: text('START_STAGE'),
+  round: count('ROUND', 1),
   /** The WorkflowTemplate the play runs: the registry must name it for the repository. */
   playTemplate: text('PLAY_TEMPLATE'),
   /** The agents of the play's stage machine. */
@@ -57,10 +68,18 @@ export const resolveRepositoryStep = runtimeStep({
     }
     try {
       await context.api.mergePatch(workflowRef(values.namespace, values.workflowName), {
-        metadata: { labels: { [PlayLabels.repository]: label }, annotations: { [PlayAnnotations.repository]: entry.name } },
+        metadata: {
+          labels: playLabels({
+            task: String(values.task),
+            repository: values.repository,
+            stage: values.startStage,
+            round: String(values.round),
+          }),
+          annotations: { [PlayAnnotations.repository]: entry.name },
+        },
       });
     } catch (error) {
-      throw explainApiError(error, `labelling play ${values.workflowName} with its repository`);
+      throw explainApiError(error, `labelling play ${values.workflowName}`);
     }
     context.log(`play ${values.workflowName} runs ${entry.name} (service ${entry.service}, branch ${entry.branch})`);
     return {

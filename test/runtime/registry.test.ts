@@ -6,7 +6,7 @@
  * of the runtime program (stryker.runtime.config.json) holds these files to.
  */
 import { describe, expect, it } from 'vitest';
-import { PlayAnnotations, PlayLabels } from '../../constructs/model/labels';
+import { PlayAnnotations, PlayLabels, WorkflowTypes } from '../../constructs/model/labels';
 import { eventRepository } from '../../constructs/registry/event-repository';
 import {
   AgentOutputs,
@@ -196,6 +196,9 @@ describe('resolve-repository', () => {
     NAMESPACE,
     WORKFLOW_NAME: PLAY,
     REPOSITORY: 'octo-org/payments',
+    TASK_ID: '7',
+    START_STAGE: 'implementation',
+    ROUND: '1',
     PLAY_TEMPLATE: 'play',
     AGENTS: 'rex cleo',
     ...overrides,
@@ -248,7 +251,13 @@ describe('resolve-repository', () => {
       'claim-cleo': 'workspace-payments-api-cleo',
       'cli-settings-cleo': '{}',
     });
-    expect(playOf(h)?.metadata.labels).toEqual({ 'task-id': '7', [PlayLabels.repository]: 'octo-org.payments' });
+    expect(playOf(h)?.metadata.labels).toEqual({
+      [PlayLabels.workflowType]: WorkflowTypes.play,
+      [PlayLabels.taskId]: '7',
+      [PlayLabels.repository]: 'octo-org.payments',
+      [PlayLabels.currentStage]: 'implementation',
+      [PlayLabels.round]: '1',
+    });
     expect(playOf(h)?.metadata.annotations).toEqual({ [PlayAnnotations.repository]: REPOSITORY });
     expect(h.logs).toEqual([`play ${PLAY} runs ${REPOSITORY} (service payments-api, branch develop)`]);
   });
@@ -266,6 +275,19 @@ describe('resolve-repository', () => {
     expect(error).toBeInstanceOf(StepFailure);
     expect(error.message).toBe('REPOSITORY: "payments" is not a GitHub repository: expected owner/name, e.g. octo-org/payments');
     expect(h.api.seen).toEqual([]);
+  });
+
+  it('refuses a task, stage or round it could not label the play with, before any API call', async () => {
+    for (const [overrides, message] of [
+      [{ TASK_ID: '07' }, 'TASK_ID: expected a task id'],
+      [{ START_STAGE: '' }, 'START_STAGE: is empty'],
+      [{ ROUND: '0' }, 'ROUND: expected a whole number of at least 1, got "0"'],
+    ] as const) {
+      const h = withPlay();
+      const error = await failure(h.run(resolveRepositoryStep, environment(overrides)));
+      expect(error.message).toContain(message);
+      expect(h.api.seen).toEqual([]);
+    }
   });
 
   it('fails a play of a repository the registry does not hold (no shard, or no entry in it), labelling nothing', async () => {
@@ -318,7 +340,7 @@ describe('resolve-repository', () => {
 
   it('fails with one line naming the play when it may not label it, or the label write conflicts, times out or finds it gone', async () => {
     const h = withPlay();
-    const labelling = `labelling play ${PLAY} with its repository`;
+    const labelling = `labelling play ${PLAY}`;
     h.api.fail({ verb: 'patch', resource: ApiResources.workflows }, forbidden);
     expect((await failure(h.run(resolveRepositoryStep, environment()))).message).toBe(
       `${labelling}: forbidden (403): the step's service account lacks this grant: ${forbidden().message}`,

@@ -29,7 +29,16 @@ export async function resolvedOutputs(
   server.put(ApiResources.workflows, { apiVersion: 'argoproj.io/v1alpha1', kind: 'Workflow', metadata: { name: 'play-x', namespace } });
   const outputs = await resolveRepositoryStep.run(
     { api: server.client(), now: () => new Date(), sleep: async () => {}, log: () => {} },
-    { namespace, workflowName: 'play-x', repository, playTemplate, agents: agents.split(' ') },
+    {
+      namespace,
+      workflowName: 'play-x',
+      repository,
+      task: 42,
+      startStage: 'implementation',
+      round: 2,
+      playTemplate,
+      agents: agents.split(' '),
+    },
   );
   return Object.fromEntries(Object.entries(outputs).map(([name, value]) => [`workflow.outputs.parameters.${name}`, value]));
 }

@@ -3,6 +3,8 @@ package upstream
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -22,36 +24,63 @@ type ControllerConfig struct {
 	// Strict, and a running Workflow whose template changed ends in Error): config/config.go,
 	// WorkflowRestrictions, and workflow/controller/operator.go, setExecWorkflow and setStoredWfSpec.
 	TemplateReferencing string `json:"templateReferencing,omitempty"`
+	// NamespaceParallelism is `namespaceParallelism`: how many Workflows of a namespace run at once (0: no
+	// limit). The controller makes the others Pending until one completes (workflow/sync/multi_throttler.go,
+	// and processNextItem in workflow/controller/controller.go).
+	NamespaceParallelism int `json:"namespaceParallelism,omitempty"`
 }
 
 // Validate refuses a value the controller does not know (it would start with it and ignore it).
 func (c ControllerConfig) Validate() error {
 	switch c.TemplateReferencing {
 	case "", "Strict", "Secure":
-		return nil
+	default:
+		return fmt.Errorf("controller.templateReferencing: %q is not Strict or Secure", c.TemplateReferencing)
 	}
-	return fmt.Errorf("controller.templateReferencing: %q is not Strict or Secure", c.TemplateReferencing)
+	if c.NamespaceParallelism < 0 {
+		return fmt.Errorf("controller.namespaceParallelism: %d is negative; give 0 (no limit) or more", c.NamespaceParallelism)
+	}
+	return nil
 }
 
 // String names the configuration in the harness's log and table.
 func (c ControllerConfig) String() string {
-	if c.TemplateReferencing == "" {
+	var parts []string
+	if c.TemplateReferencing != "" {
+		parts = append(parts, "templateReferencing: "+c.TemplateReferencing)
+	}
+	if c.NamespaceParallelism > 0 {
+		parts = append(parts, "namespaceParallelism: "+strconv.Itoa(c.NamespaceParallelism))
+	}
+	if len(parts) == 0 {
 		return "default"
 	}
-	return "templateReferencing: " + c.TemplateReferencing
+	return strings.Join(parts, ", ")
 }
 
 // apply writes the configuration into the workflow-controller-configmap, one data key per top-level
 // field as upstream's own configmap example does (the controller joins the keys into one YAML document:
 // config/controller.go, parseConfigMap).
 func (c ControllerConfig) apply(cm *unstructured.Unstructured) error {
-	if c.TemplateReferencing == "" {
-		return nil
+	if c.TemplateReferencing != "" {
+		if err := setNewKey(cm, "workflowRestrictions", "templateReferencing: "+c.TemplateReferencing+"\n"); err != nil {
+			return err
+		}
 	}
-	if _, found, _ := unstructured.NestedString(cm.Object, "data", "workflowRestrictions"); found {
-		return fmt.Errorf("the upstream workflow-controller-configmap sets workflowRestrictions already")
+	if c.NamespaceParallelism > 0 {
+		if err := setNewKey(cm, "namespaceParallelism", strconv.Itoa(c.NamespaceParallelism)); err != nil {
+			return err
+		}
 	}
-	return unstructured.SetNestedField(cm.Object, "templateReferencing: "+c.TemplateReferencing+"\n", "data", "workflowRestrictions")
+	return nil
+}
+
+// setNewKey sets a data key of the configmap that upstream's leaves unset.
+func setNewKey(cm *unstructured.Unstructured, key, value string) error {
+	if _, found, _ := unstructured.NestedString(cm.Object, "data", key); found {
+		return fmt.Errorf("the upstream workflow-controller-configmap sets %s already", key)
+	}
+	return unstructured.SetNestedField(cm.Object, value, "data", key)
 }
 
 // RestartWorkflowController applies the workflow-controller-configmap with p.Controller and restarts the
