@@ -778,3 +778,83 @@ describe.each(Object.keys(SAMPLE_OUTPUTS))('executor %s', (cli) => {
     expect(second.argv[0]).toEqual(fill(resume, second.argv[0], sample.id!));
   });
 });
+
+/**
+ * The script skips what an earlier step of the workspace already did (a checkout or a merge with nothing to
+ * do, git config and programs already as they must be) and writes and reads the session file without jq for
+ * plain values: these are the cases where skipping or bash's own reading must still come out as before.
+ */
+describe('the direct agent script on a workspace an earlier step left', () => {
+  const taskBranch = `feature/task-${TASK_ID}-implementation`;
+  const checkout = () => join(root, 'workspace', REPOSITORY.workingDirectory ?? REPOSITORY.service);
+  const home = () => join(root, 'workspace', '.agent-play', 'home', 'rex');
+
+  it('resumes a session file an older script wrote (indented JSON), and starts over from an unconfirmed one', async () => {
+    const thread = '0199a0b1-0000-7000-8000-0000000000b1';
+    mkdirSync(stateFolder(), { recursive: true });
+    const file = join(stateFolder(), `rex${SESSION_FILE_SUFFIX}`);
+    writeFileSync(file, `${JSON.stringify({ cli: 'codex', id: thread, agent: 'rex', confirmed: true }, null, 2)}\n`);
+    const resumed = await runAgent('codex', codexOutput(thread, 'Resumed.'));
+    expect(resumed.argv[0].slice(-3, -1)).toEqual(['resume', thread]);
+    writeFileSync(file, `${JSON.stringify({ cli: 'codex', id: thread, agent: 'rex', confirmed: false }, null, 2)}\n`);
+    const started = await runAgent('codex', codexOutput('0199a0b1-0000-7000-8000-0000000000b2', 'Started.'));
+    expect(started.argv[0]).not.toContain('resume');
+    expect(session()).toEqual({ cli: 'codex', id: '0199a0b1-0000-7000-8000-0000000000b2', agent: 'rex', confirmed: true });
+  });
+
+  it('records a session id that JSON must escape as the CLI reported it, and resumes it', async () => {
+    const thread = 'thread "7" \\ of\ttask';
+    expect((await runAgent('codex', codexOutput(thread, 'First.'))).code).toBe(0);
+    expect(session()).toEqual({ cli: 'codex', id: thread, agent: 'rex', confirmed: true });
+    const next = await runAgent('codex', codexOutput(thread, 'Second.'));
+    expect(next.argv[0].slice(-3, -1)).toEqual(['resume', thread]);
+  });
+
+  it('fast-forwards the local task branch to what another agent pushed since', async () => {
+    await runFirstClaude();
+    const other = join(root, 'other');
+    git(root, 'clone', '--quiet', serverRepository(), other);
+    git(other, 'checkout', '--quiet', '-b', taskBranch);
+    writeFileSync(join(other, 'pushed.txt'), 'from another agent\n');
+    git(other, 'add', 'pushed.txt');
+    git(other, 'commit', '--quiet', '-m', 'pushed');
+    git(other, 'push', '--quiet', 'origin', taskBranch);
+    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Again.'));
+    expect(run.code).toBe(0);
+    expect(run.where[0].branch).toBe(taskBranch);
+    expect(readFileSync(join(checkout(), 'pushed.txt'), 'utf8')).toBe('from another agent\n');
+    expect(git(checkout(), 'rev-parse', 'HEAD')).toBe(git(other, 'rev-parse', 'HEAD'));
+  });
+
+  it('checks the task branch out again when the checkout was left on another branch', async () => {
+    await runFirstClaude();
+    git(checkout(), 'checkout', '--quiet', REPOSITORY.branch);
+    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Again.'));
+    expect(run.code).toBe(0);
+    expect(run.where[0].branch).toBe(taskBranch);
+  });
+
+  it('replaces the git programs an older script left in the home, executable by the agent only, and keeps one value per git setting', async () => {
+    await runFirstClaude();
+    const token = join(home(), GitPrograms.token);
+    const helper = join(home(), GitPrograms.credentialHelper);
+    const fresh = readFileSync(token, 'utf8');
+    writeFileSync(token, '#!/usr/bin/env bash\necho an-older-program\n');
+    chmodSync(token, 0o755);
+    chmodSync(helper, 0o600);
+    const run = await runAgent('claude', claudeOutput('@SESSION@', 'Again.'));
+    expect(run.code).toBe(0);
+    expect(run.where[0].token).toBe('ghs_test-token');
+    expect(readFileSync(token, 'utf8')).toBe(fresh);
+    expect(statSync(token).mode & 0o777).toBe(0o700);
+    expect(statSync(helper).mode & 0o777).toBe(0o700);
+    const settings = spawnSync('git', ['config', '--file', join(home(), '.gitconfig'), '--list'], { encoding: 'utf8' });
+    expect(settings.stdout.trim().split('\n').sort()).toEqual(
+      [
+        `credential.${GHE.serverUrl}.helper=${helper}`,
+        `user.email=${CONFIG.agents.rex.githubApp}[bot]@users.noreply.github.com`,
+        `user.name=${CONFIG.agents.rex.githubApp}[bot]`,
+      ].sort(),
+    );
+  });
+});

@@ -109,81 +109,171 @@ token="$(curl -fsS -X POST -H "Authorization: Bearer $header.$payload.$signature
 printf '%s\n' "$token"
 `;
 
-/** The git credential helper: answers `get` with the App's installation token. */
+/**
+ * The git credential helper: answers `get` with the App's installation token. Git runs it on every fetch and
+ * push: its folder comes from a parameter expansion rather than dirname, and bash runs the token program
+ * rather than its `#!/usr/bin/env` line, two programs fewer each time.
+ */
 const GIT_CREDENTIAL_HELPER = String.raw`#!/usr/bin/env bash
 [ "$#" -gt 0 ] && [ "$1" = get ] || exit 0
+folder=.
+case "$0" in */*) folder="${'$'}{0%/*}" ;; esac
 printf 'username=x-access-token
 password=%s
-' "$("$(dirname "$0")/github-token")"
+' "$(bash "$folder/github-token")"
 `;
 
 /** The file names of the two programs in the agent's home. */
 export const GitPrograms = { token: 'github-token', credentialHelper: 'git-credential-agent-play' } as const;
 
+/**
+ * The characters of a plain value in the session file (every CLI's session ids, agent and CLI names): JSON
+ * writes them as they are, so bash writes and reads such a file without jq.
+ */
+const PLAIN_VALUE = '[-A-Za-z0-9._:@+=/]*';
+
 /** The bash of a direct agent step (see the top of this file); it reads only `DirectAgentEnv` and HOME. */
 export const DIRECT_AGENT_SCRIPT = String.raw`set -uo pipefail
+# Every program this script starts costs each step (and each run of its tests) some milliseconds of CPU, jq
+# some tens: bash's builtins, parameter expansions and file reads stand in for mktemp, cut, cat and the like,
+# and git and jq run only where their answer is not known already.
 state="$WORKSPACE/$STATE_FOLDER"
 session_file="$state/$AGENT${SESSION_FILE_SUFFIX}"
 context_file="$state/${CONTEXT_FILE}"
-output="$(mktemp)"
-mkdir -p "$state" "$HOME" "$WORKSPACE/$CHECKOUT" || exit 1
+if [ ! -d "$state" ] || [ ! -d "$HOME" ] || [ ! -d "$WORKSPACE/$CHECKOUT" ]; then
+  mkdir -p "$state" "$HOME" "$WORKSPACE/$CHECKOUT" || exit 1
+fi
 cd "$WORKSPACE/$CHECKOUT" || exit 1
 task_branch="feature/task-$TASK_ID-implementation"
+# The CLI's output: a new file in the pod's temp folder that only this user can read, as mktemp makes one
+# (noclobber creates it with O_EXCL, so it is never another's file).
+output="${'$'}{TMPDIR:-/tmp}/agent-play-output.$$.$RANDOM$RANDOM"
+(umask 077 && set -C && : >"$output") || exit 1
 
 # Git as the agent's GitHub App: an installation token (the token program's) for every fetch and push to its
 # git server (and to no other host), and one for gh: GH_TOKEN on github.com, GH_ENTERPRISE_TOKEN on the
-# server GH_HOST names.
-server_origin="$(printf '%s' "$GIT_SERVER" | cut -d / -f 1-3)"
-cat >"$HOME/${GitPrograms.token}" <<'GITHUB_TOKEN_PROGRAM'
+# server GH_HOST names. The server's origin is the URL's first three /-separated fields (what cut -d / -f 1-3
+# gives).
+[[ "$GIT_SERVER" =~ ^[^/]*(/[^/]*)?(/[^/]*)? ]]
+server_origin="${'$'}{BASH_REMATCH[0]}"
+# The two programs in the agent's home, written and made executable only when missing or changed: HOME is on
+# the workspace, so from the second step on they are there already.
+changed_programs=()
+install_program() {
+  local text current=""
+  IFS= read -r -d '' text
+  if [ -f "$1" ]; then IFS= read -r -d '' current <"$1"; fi
+  if [ "$current" != "$text" ] || [ ! -x "$1" ]; then
+    printf '%s' "$text" >"$1" || return 1
+    changed_programs+=("$1")
+  fi
+}
+install_program "$HOME/${GitPrograms.token}" <<'GITHUB_TOKEN_PROGRAM' || exit 1
 ${GITHUB_TOKEN_PROGRAM}GITHUB_TOKEN_PROGRAM
-cat >"$HOME/${GitPrograms.credentialHelper}" <<'GIT_CREDENTIAL_HELPER'
+install_program "$HOME/${GitPrograms.credentialHelper}" <<'GIT_CREDENTIAL_HELPER' || exit 1
 ${GIT_CREDENTIAL_HELPER}GIT_CREDENTIAL_HELPER
-chmod 0700 "$HOME/${GitPrograms.token}" "$HOME/${GitPrograms.credentialHelper}" || exit 1
+if [ "${'$'}{#changed_programs[@]}" -gt 0 ]; then chmod 0700 "${'$'}{changed_programs[@]}" || exit 1; fi
+# The global config, read by one git (none when there is no such file yet): each key's number of values and
+# its last value. Git then writes only what is not already as it must be: from the second step on, nothing.
+declare -A config_count=() config_value=()
+if [ -e "$HOME/.gitconfig" ] || [ -e "${'$'}{XDG_CONFIG_HOME:-$HOME/.config}/git/config" ]; then
+  # One entry per NUL: the key, then a newline and the value when it has one.
+  while IFS= read -r -d '' entry; do
+    key="${'$'}{entry%%$'\n'*}"
+    config_count[$key]=$((${'$'}{config_count[$key]:-0} + 1))
+    config_value[$key]=""
+    if [[ "$entry" == *$'\n'* ]]; then config_value[$key]="${'$'}{entry#*$'\n'}"; fi
+  done < <(git config --global --list -z 2>/dev/null)
+fi
+# Sets a global key to a value, unless it holds exactly that one value already.
+set_global() {
+  if [ "${'$'}{config_count[$1]:-0}" = 1 ] && [ "${'$'}{config_value[$1]}" = "$2" ]; then return 0; fi
+  git config --global "$1" "$2"
+}
 # HOME is on the workspace: a helper for every host that an earlier version of this script set stays there.
-git config --global --unset-all credential.helper >/dev/null 2>&1 || true
-git config --global "credential.$server_origin.helper" "$HOME/${GitPrograms.credentialHelper}" &&
-  git config --global user.name "${'$'}{GITHUB_APP}[bot]" &&
-  git config --global user.email "${'$'}{GITHUB_APP}[bot]@users.noreply.github.com" || exit 1
-GH_TOKEN="$("$HOME/${GitPrograms.token}")" || { echo "direct-agent: no installation token for $GITHUB_APP" >&2; exit 1; }
+if [ "${'$'}{config_count[credential.helper]:-0}" != 0 ]; then
+  git config --global --unset-all credential.helper >/dev/null 2>&1 || true
+fi
+set_global "credential.$server_origin.helper" "$HOME/${GitPrograms.credentialHelper}" &&
+  set_global user.name "${'$'}{GITHUB_APP}[bot]" &&
+  set_global user.email "${'$'}{GITHUB_APP}[bot]@users.noreply.github.com" || exit 1
+# bash runs the token program rather than its #!/usr/bin/env line: one program fewer.
+GH_TOKEN="$(bash "$HOME/${GitPrograms.token}")" || { echo "direct-agent: no installation token for $GITHUB_APP" >&2; exit 1; }
 GH_ENTERPRISE_TOKEN="$GH_TOKEN"
 GH_HOST="${'$'}{server_origin#https://}"
 export GH_TOKEN GH_ENTERPRISE_TOKEN GH_HOST
 
 # The checkout on the task branch: the local branch (earlier work of this workspace), else the pushed one,
-# else a new branch from the base branch.
-if [ ! -d .git ]; then git clone --quiet "$GIT_SERVER/$REPOSITORY.git" . || exit 1; fi
-git fetch --quiet origin || exit 1
-if git rev-parse --verify --quiet "refs/heads/$task_branch" >/dev/null; then
-  git checkout --quiet "$task_branch" || exit 1
-  git merge --ff-only --quiet "origin/$task_branch" 2>/dev/null || true
-elif git rev-parse --verify --quiet "refs/remotes/origin/$task_branch" >/dev/null; then
+# else a new branch from the base branch. A fresh clone has fetched every branch already.
+if [ ! -d .git ]; then
+  git clone --quiet "$GIT_SERVER/$REPOSITORY.git" . || exit 1
+else
+  git fetch --quiet origin || exit 1
+fi
+# Both refs the choice needs, read by one git, with the commit each names: the checkout and the merge run only
+# when they have something to do.
+refs="$(git for-each-ref --format='%(refname) %(objectname)' "refs/heads/$task_branch" "refs/remotes/origin/$task_branch")" || exit 1
+local_commit=""
+remote_commit=""
+while read -r ref commit; do
+  case "$ref" in
+    "refs/heads/$task_branch") local_commit="$commit" ;;
+    "refs/remotes/origin/$task_branch") remote_commit="$commit" ;;
+  esac
+done <<<"$refs"
+head=""
+IFS= read -r head <.git/HEAD
+if [ -n "$local_commit" ]; then
+  if [ "$head" != "ref: refs/heads/$task_branch" ]; then git checkout --quiet "$task_branch" || exit 1; fi
+  if [ -n "$remote_commit" ] && [ "$remote_commit" != "$local_commit" ]; then
+    git merge --ff-only --quiet "origin/$task_branch" 2>/dev/null || true
+  fi
+elif [ -n "$remote_commit" ]; then
   git checkout --quiet -b "$task_branch" --track "origin/$task_branch" || exit 1
 else
   git checkout --quiet -b "$task_branch" "origin/$BASE_BRANCH" || exit 1
 fi
 
-# A session is confirmed once the CLI reported it: only a confirmed session is resumed.
+# A session is confirmed once the CLI reported it: only a confirmed session is resumed. The file is one line;
+# plain values (PLAIN_VALUE) are written by bash, a value JSON would escape by jq. It is replaced whole, and
+# left as it is when it says the same already.
+plain='${PLAIN_VALUE}'
 write_session() {
-  jq -n --arg cli "$CLI" --arg id "$1" --arg agent "$AGENT" --argjson confirmed "$2" \
-    '{cli: $cli, id: $id, agent: $agent, confirmed: $confirmed}' >"$session_file.tmp" &&
-    mv "$session_file.tmp" "$session_file"
+  local json current=""
+  if [[ "$CLI" =~ ^$plain$ && "$1" =~ ^$plain$ && "$AGENT" =~ ^$plain$ ]]; then
+    json="{\"cli\":\"$CLI\",\"id\":\"$1\",\"agent\":\"$AGENT\",\"confirmed\":$2}"
+  else
+    json="$(jq -c -n --arg cli "$CLI" --arg id "$1" --arg agent "$AGENT" --argjson confirmed "$2" \
+      '{cli: $cli, id: $id, agent: $agent, confirmed: $confirmed}')" || return 1
+  fi
+  if [ -f "$session_file" ]; then IFS= read -r -d '' current <"$session_file"; fi
+  if [ "$current" = "$json"$'\n' ]; then return 0; fi
+  printf '%s\n' "$json" >"$session_file.tmp" && mv "$session_file.tmp" "$session_file"
 }
 
-task_prompt="$(printf '%s\n' \
+printf -v task_prompt '%s\n%s\n%s\n%s' \
   "Task $TASK_ID of the repository $REPOSITORY, round $ROUND, stage $STAGE." \
   "Work on the branch $task_branch (checked out); pull requests merge into $BASE_BRANCH." \
   "The repository checkout is the current folder; git and gh (GH_TOKEN) act as the GitHub App $GITHUB_APP." \
-  "Play: $WORKFLOW_NAME.")"
+  "Play: $WORKFLOW_NAME."
 
 previous_cli=""
 previous_id=""
-# One jq for both fields, as shell assignments it quotes; a session file it cannot read leaves both empty.
-if [ -s "$session_file" ] &&
+# A file that write_session wrote with plain values is read by bash. Any other (an older script's, escaped
+# values) by one jq for both fields, as shell assignments it quotes; a session file it cannot read leaves both
+# empty.
+session_text=""
+if [ -s "$session_file" ]; then IFS= read -r -d '' session_text <"$session_file"; fi
+session_line='^[{]"cli":"('"$plain"')","id":"('"$plain"')","agent":"'"$plain"'","confirmed":(true|false)[}]'$'\n''$'
+if [[ "$session_text" =~ $session_line ]]; then
+  previous_cli="${'$'}{BASH_REMATCH[1]}"
+  if [ "${'$'}{BASH_REMATCH[3]}" = true ]; then previous_id="${'$'}{BASH_REMATCH[2]}"; fi
+elif [ -n "$session_text" ] &&
   fields="$(jq -r '@sh "previous_cli=\(.cli // "") previous_id=\(if .confirmed == true then .id // "" else "" end)"' "$session_file" 2>/dev/null)"; then
   eval "$fields"
 fi
 
-system_prompt="$(cat "$SYSTEM_PROMPT_FILE")" || exit 1
+system_prompt="$(<"$SYSTEM_PROMPT_FILE")" || exit 1
 if [ "$previous_cli" = "$CLI" ] && [ -n "$previous_id" ]; then
   mode=resume
   session_id="$previous_id"
@@ -194,22 +284,23 @@ else
   session_id=""
   arguments="$SPAWN_ARGS"
   if [ "$SESSION_ID_SOURCE" = chosen ]; then
-    session_id="$(cat /proc/sys/kernel/random/uuid)" || exit 1
+    read -r session_id </proc/sys/kernel/random/uuid || exit 1
     write_session "$session_id" false || exit 1
   fi
   prompt="$task_prompt"
   if [ -s "$context_file" ]; then
-    prompt="$(printf '%s\n\n%s\n\n%s' "Earlier work on this task (the end of the context file $WORKSPACE/$STATE_FOLDER/${CONTEXT_FILE}):" \
-      "$(tail -c ${CONTEXT_PROMPT_BYTES} "$context_file")" "$prompt")"
+    context_end="$(tail -c ${CONTEXT_PROMPT_BYTES} "$context_file")"
+    printf -v prompt '%s\n\n%s\n\n%s' "Earlier work on this task (the end of the context file $WORKSPACE/$STATE_FOLDER/${CONTEXT_FILE}):" \
+      "$context_end" "$prompt"
   fi
   if [ "$SYSTEM_PROMPT_FLAG" != true ]; then
-    prompt="$(printf '%s\n\n%s' "$system_prompt" "$prompt")"
+    printf -v prompt '%s\n\n%s' "$system_prompt" "$prompt"
   fi
 fi
 # Option parsers (commander, clap, yargs) take an argument that starts with a dash for an option, so a prompt
 # that opens with YAML front matter (---) would be refused as an unknown option: a plain first line goes before it.
 case "$prompt" in
-  -*) prompt="$(printf 'Instructions:\n\n%s' "$prompt")" ;;
+  -*) printf -v prompt 'Instructions:\n\n%s' "$prompt" ;;
 esac
 if [ -n "$previous_cli" ] && [ "$previous_cli" != "$CLI" ]; then
   echo "direct-agent: $AGENT moved from $previous_cli to $CLI: a new session starts from the context file"
