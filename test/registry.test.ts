@@ -33,14 +33,17 @@ const platform = synth({ file: { repositories: REPOSITORIES }, env: {} });
 const NAMESPACE = 'agents';
 const PLAY = 'play-api-task-5';
 
-/** A context on an API server holding the platform's ConfigMaps and one play Workflow. */
-function context(wrap: (api: KubeApi) => KubeApi = (api) => api): { context: StepContext; server: MemoryApiServer; log: string[] } {
+/** A context on an API server holding the platform's ConfigMaps and one play Workflow, with `labels`. */
+function context(
+  wrap: (api: KubeApi) => KubeApi = (api) => api,
+  labels?: Record<string, string>,
+): { context: StepContext; server: MemoryApiServer; log: string[] } {
   const server = new MemoryApiServer(() => new Date('2026-11-01T00:00:00Z'));
   for (const object of platform.objects) if (object.kind === 'ConfigMap') server.put(ApiResources.configMaps, object as KubeObject);
   server.put(ApiResources.workflows, {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Workflow',
-    metadata: { name: PLAY, namespace: NAMESPACE },
+    metadata: { name: PLAY, namespace: NAMESPACE, ...(labels ? { labels } : {}) },
   });
   const log: string[] = [];
   return {
@@ -65,8 +68,12 @@ function failing(status: number, reason: string, when: (method: string, name: st
     });
 }
 
-const resolve = (values: Partial<Parameters<typeof resolveRepositoryStep.run>[1]> = {}, wrap?: (api: KubeApi) => KubeApi) => {
-  const run = context(wrap);
+const resolve = (
+  values: Partial<Parameters<typeof resolveRepositoryStep.run>[1]> = {},
+  wrap?: (api: KubeApi) => KubeApi,
+  labels?: Record<string, string>,
+) => {
+  const run = context(wrap, labels);
   const result = resolveRepositoryStep.run(run.context, {
     namespace: NAMESPACE,
     workflowName: PLAY,
@@ -192,23 +199,9 @@ describe('resolve-repository, the first step of every play', () => {
   });
 
   it('keeps the labels others wrote on the play: it merges, never replaces', async () => {
-    const run = context();
-    run.server.put(ApiResources.workflows, {
-      apiVersion: 'argoproj.io/v1alpha1',
-      kind: 'Workflow',
-      metadata: { name: PLAY, namespace: NAMESPACE, labels: { 'workflows.argoproj.io/phase': 'Running', project: 'p1' } },
-    });
-    await resolveRepositoryStep.run(run.context, {
-      namespace: NAMESPACE,
-      workflowName: PLAY,
-      repository: 'octo-org/api',
-      task: 42,
-      startStage: 'implementation',
-      round: 1,
-      playTemplate: 'play',
-      agents: ['rex'],
-    });
-    expect(run.server.peek(workflowRef(NAMESPACE, PLAY))?.metadata.labels).toMatchObject({
+    const { result, server } = resolve({}, undefined, { 'workflows.argoproj.io/phase': 'Running', project: 'p1' });
+    await result;
+    expect(server.peek(workflowRef(NAMESPACE, PLAY))?.metadata.labels).toMatchObject({
       'workflows.argoproj.io/phase': 'Running',
       project: 'p1',
       [PlayLabels.taskId]: '42',

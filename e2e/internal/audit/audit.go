@@ -46,19 +46,17 @@ func (r *Reader) Skip() {
 	}
 }
 
-// Refusals gives each distinct refused request in namespace ns (or by its service accounts) since the
-// last call, as one line: who, verb, resource, name, the API server's message.
-func (r *Reader) Refusals(ns string) ([]string, error) {
+// events calls visit with each event the log holds from the reader's position on (lines that are not an
+// event are passed over), and gives how many bytes it read.
+func (r *Reader) events(visit func(e *event)) (int64, error) {
 	f, err := os.Open(r.Path)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer f.Close()
 	if _, err := f.Seek(r.offset, io.SeekStart); err != nil {
-		return nil, err
+		return 0, err
 	}
-	seen := map[string]bool{}
-	var out []string
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	var read int64
@@ -66,12 +64,25 @@ func (r *Reader) Refusals(ns string) ([]string, error) {
 		line := sc.Bytes()
 		read += int64(len(line)) + 1
 		var e event
-		if json.Unmarshal(line, &e) != nil || e.ResponseStatus.Code != 403 {
-			continue
+		if json.Unmarshal(line, &e) == nil {
+			visit(&e)
+		}
+	}
+	return read, sc.Err()
+}
+
+// Refusals gives each distinct refused request in namespace ns (or by its service accounts) since the
+// last call, as one line: who, verb, resource, name, the API server's message.
+func (r *Reader) Refusals(ns string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	read, err := r.events(func(e *event) {
+		if e.ResponseStatus.Code != 403 {
+			return
 		}
 		mine := e.ObjectRef.Namespace == ns || strings.HasPrefix(e.User.Username, "system:serviceaccount:"+ns+":")
 		if !mine {
-			continue
+			return
 		}
 		res := e.ObjectRef.Resource
 		if e.ObjectRef.Subresource != "" {
@@ -84,15 +95,15 @@ func (r *Reader) Refusals(ns string) ([]string, error) {
 		if i := strings.Index(msg, "violates PodSecurity"); i >= 0 {
 			msg = msg[i:]
 		}
-		line2 := fmt.Sprintf("%s %s %s %s: %s", e.User.Username, e.Verb, res, e.ObjectRef.Name, msg)
-		if !seen[line2] {
-			seen[line2] = true
-			out = append(out, line2)
+		line := fmt.Sprintf("%s %s %s %s: %s", e.User.Username, e.Verb, res, e.ObjectRef.Name, msg)
+		if !seen[line] {
+			seen[line] = true
+			out = append(out, line)
 		}
-	}
+	})
 	r.offset += read
 	sort.Strings(out)
-	return out, sc.Err()
+	return out, err
 }
 
 // writeVerbs are the verbs that change an object.
@@ -102,25 +113,11 @@ var writeVerbs = map[string]bool{"create": true, "update": true, "patch": true, 
 // one line each: when the API server received it, who, the verb and its answer. It explains how an object
 // came to be as it is (the policy logs the service accounts' requests, not the harness's own).
 func (r *Reader) Writes(group, resource, ns, name string) ([]string, error) {
-	f, err := os.Open(r.Path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if _, err := f.Seek(r.offset, io.SeekStart); err != nil {
-		return nil, err
-	}
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var e event
-		if json.Unmarshal(sc.Bytes(), &e) != nil || !writeVerbs[e.Verb] {
-			continue
-		}
+	_, err := r.events(func(e *event) {
 		o := e.ObjectRef
-		if o.APIGroup != group || o.Resource != resource || o.Namespace != ns || o.Name != name {
-			continue
+		if !writeVerbs[e.Verb] || o.APIGroup != group || o.Resource != resource || o.Namespace != ns || o.Name != name {
+			return
 		}
 		what := e.Verb
 		if o.Subresource != "" {
@@ -131,8 +128,8 @@ func (r *Reader) Writes(group, resource, ns, name string) ([]string, error) {
 			line += " " + e.ResponseStatus.Reason
 		}
 		out = append(out, line)
-	}
-	return out, sc.Err()
+	})
+	return out, err
 }
 
 // clock is the time of day of an RFC 3339 timestamp, to the millisecond.

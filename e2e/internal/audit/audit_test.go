@@ -65,3 +65,25 @@ func TestWritesOfAMissingLogIsAnError(t *testing.T) {
 		t.Error("Writes of a missing log: no error")
 	}
 }
+
+func TestRefusalsGivesEachDistinctRefusalOfTheNamespaceOnceAndMovesOn(t *testing.T) {
+	forbidden := `{"verb":"patch","user":{"username":"system:serviceaccount:agents:play-runtime"},"objectRef":{"apiGroup":"argoproj.io","resource":"workflows","namespace":"agents","name":"play-a"},"responseStatus":{"code":403,"message":"cannot patch"}}`
+	podSecurity := `{"verb":"create","user":{"username":"system:serviceaccount:argo:argo"},"objectRef":{"resource":"pods","namespace":"agents","name":"p"},"responseStatus":{"code":403,"message":"pods \"p\" is forbidden: violates PodSecurity \"restricted:latest\": runAsNonRoot"}}`
+	elsewhere := `{"verb":"get","user":{"username":"system:serviceaccount:other:x"},"objectRef":{"resource":"secrets","namespace":"other","name":"s"},"responseStatus":{"code":403,"message":"no"}}`
+	path := writeLog(t, forbidden, patch, forbidden, podSecurity, elsewhere)
+	r := &Reader{Path: path}
+	got, err := r.Refusals("agents")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`system:serviceaccount:agents:play-runtime patch workflows.argoproj.io play-a: cannot patch`,
+		`system:serviceaccount:argo:argo create pods p: violates PodSecurity "restricted:latest": runAsNonRoot`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Refusals = %q; want %q", got, want)
+	}
+	if again, _ := r.Refusals("agents"); len(again) != 0 {
+		t.Errorf("second Refusals = %q; want none (the reader moved past them)", again)
+	}
+}
