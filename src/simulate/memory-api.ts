@@ -188,7 +188,11 @@ class MemoryApiClient implements KubeApi {
   public async list(resource: ApiResource, namespace: string, labelSelector?: string): Promise<KubeObject[]> {
     this.server.record({ verb: 'list', resource, namespace }, this.authorize);
     const matches = parseSelector(labelSelector ?? '');
-    return this.server.all(resource, namespace).filter((object) => matches(object.metadata.labels ?? {}));
+    // Copies only what the selector keeps.
+    return this.server
+      .storedObjects(resource, namespace)
+      .filter((object) => matches(object.metadata.labels ?? {}))
+      .map((object) => structuredClone(object));
   }
 
   public async create(resource: ApiResource, namespace: string, object: KubeObject): Promise<KubeObject> {
