@@ -55,9 +55,12 @@ export function parseManifests(files: ManifestFiles): K8sObject[] {
 
 /** The syntheses kept by `sharedSynthesis`, by config, oldest first. */
 const syntheses = new Map<string, SynthesizedManifests>();
-/** How many syntheses are kept, and the largest kept (the thousand-repository platforms are not). */
-const KEPT_SYNTHESES = 16;
-const KEPT_SYNTHESIS_CHARS = 1024 * 1024;
+/**
+ * How many syntheses are kept, and the largest kept (the default platform is 170 KB; the large platforms
+ * are not kept): what a worker keeps alive makes each of its full garbage collections longer.
+ */
+const KEPT_SYNTHESES = 4;
+const KEPT_SYNTHESIS_CHARS = 256 * 1024;
 
 /**
  * The platform of a config as `synthesizePlatform` gives it, synthesized once per worker and config: the
