@@ -356,8 +356,10 @@ export class ArgoModel {
     }
   }
 
-  /** A live play whose Workflow was stopped, or whose gate was released. */
-  /** @param workflow the play's Workflow as stored (read here, copied where handed on) */
+  /**
+   * A live play whose Workflow was stopped, or whose gate was released.
+   * @param workflow the play's Workflow as stored (read here, copied where handed on)
+   */
   private async reconcile(play: PlayState, workflow: Readonly<KubeObject>): Promise<boolean> {
     if (play.phase !== 'Running') return false;
     const shutdown = (workflow.spec as { shutdown?: unknown } | undefined)?.shutdown;
