@@ -318,12 +318,13 @@ export class ArgoModel {
   }
 
   private async pass(): Promise<boolean> {
-    for (const workflow of this.server.all(ApiResources.workflows)) {
+    // Read as stored, copied only where handed on: a pass reads every Workflow and usually changes nothing.
+    for (const workflow of this.server.storedObjects(ApiResources.workflows)) {
       const uid = workflow.metadata.uid ?? '';
       if (this.busy.has(uid)) continue;
       if (!this.known.has(uid)) {
         this.known.add(uid);
-        await this.start(workflow);
+        await this.start(structuredClone(workflow));
         return true;
       }
       const play = this.plays.find((candidate) => candidate.uid === uid);
@@ -331,8 +332,7 @@ export class ArgoModel {
     }
     for (const play of this.plays) {
       if (play.deleted || this.busy.has(play.uid)) continue;
-      const stored = this.server.peek(workflowRef(play.namespace, play.name));
-      if (stored?.metadata.uid !== play.uid) {
+      if (this.server.uidOf(workflowRef(play.namespace, play.name)) !== play.uid) {
         this.deleted(play);
         return true;
       }
@@ -356,12 +356,15 @@ export class ArgoModel {
     }
   }
 
-  /** A live play whose Workflow was stopped, or whose gate was released. */
-  private async reconcile(play: PlayState, workflow: KubeObject): Promise<boolean> {
+  /**
+   * A live play whose Workflow was stopped, or whose gate was released.
+   * @param workflow the play's Workflow as stored (read here, copied where handed on)
+   */
+  private async reconcile(play: PlayState, workflow: Readonly<KubeObject>): Promise<boolean> {
     if (play.phase !== 'Running') return false;
     const shutdown = (workflow.spec as { shutdown?: unknown } | undefined)?.shutdown;
     if (shutdown === 'Stop' || shutdown === 'Terminate') {
-      await this.withBusy(play, () => this.stop(play, workflow, shutdown));
+      await this.withBusy(play, () => this.stop(play, structuredClone(workflow), shutdown));
       return true;
     }
     if (play.gateNode !== undefined && nodePhase(workflow, play.gateNode) === 'Succeeded') {

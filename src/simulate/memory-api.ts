@@ -53,16 +53,32 @@ export class MemoryApiServer {
 
   /** Every object of a resource in a namespace (a copy), in name order. */
   public all(resource: ApiResource, namespace?: string): KubeObject[] {
+    return this.storedObjects(resource, namespace).map((object) => structuredClone(object));
+  }
+
+  /**
+   * Every object of a resource in a namespace as stored, in name order, not copied: for a controller that
+   * only reads them, each pass (copying every Workflow at every pass was most of a simulation's time). A
+   * stored object is never changed (a write stores a new one), so what this returns stays as it was read;
+   * the caller must not change it either, and copies what it hands on.
+   */
+  public storedObjects(resource: ApiResource, namespace?: string): readonly Readonly<KubeObject>[] {
+    const prefix = `${resource.plural}/${namespace === undefined ? '' : `${namespace}/`}`;
     return [...this.objects.entries()]
-      .filter(([key]) => key.startsWith(`${resource.plural}/${namespace === undefined ? '' : `${namespace}/`}`))
+      .filter(([key]) => key.startsWith(prefix))
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, object]) => structuredClone(object));
+      .map(([, object]) => object);
   }
 
   /** The object, or `undefined` (a copy). */
   public peek(ref: ObjectRef): KubeObject | undefined {
     const object = this.objects.get(keyOf(ref));
     return object === undefined ? undefined : structuredClone(object);
+  }
+
+  /** The uid of the object, or `undefined` when there is none: `peek` without copying the whole object. */
+  public uidOf(ref: ObjectRef): string | undefined {
+    return this.objects.get(keyOf(ref))?.metadata.uid;
   }
 
   /** Puts an object as it is (a controller's write, bypassing authorization), giving it a new resourceVersion. */
@@ -172,7 +188,11 @@ class MemoryApiClient implements KubeApi {
   public async list(resource: ApiResource, namespace: string, labelSelector?: string): Promise<KubeObject[]> {
     this.server.record({ verb: 'list', resource, namespace }, this.authorize);
     const matches = parseSelector(labelSelector ?? '');
-    return this.server.all(resource, namespace).filter((object) => matches(object.metadata.labels ?? {}));
+    // Copies only what the selector keeps.
+    return this.server
+      .storedObjects(resource, namespace)
+      .filter((object) => matches(object.metadata.labels ?? {}))
+      .map((object) => structuredClone(object));
   }
 
   public async create(resource: ApiResource, namespace: string, object: KubeObject): Promise<KubeObject> {

@@ -1,4 +1,5 @@
 import { parseAllDocuments } from 'yaml';
+import type { PlatformConfig } from '../../constructs/model/config-schema';
 import { plainCopy } from '../../constructs/model/plain-copy';
 import { resolveConfig, type ConfigInputs } from '../../constructs/model/resolve-config';
 
@@ -52,9 +53,46 @@ export function parseManifests(files: ManifestFiles): K8sObject[] {
   return written;
 }
 
-/** Synthesizes the platform of a config (the embedded default when none is given). */
+/** The syntheses kept by `sharedSynthesis`, by config, oldest first. */
+const syntheses = new Map<string, SynthesizedManifests>();
+/**
+ * How many syntheses are kept, and the largest kept (the default platform is 170 KB; the large platforms
+ * are not kept): what a worker keeps alive makes each of its full garbage collections longer.
+ */
+const KEPT_SYNTHESES = 4;
+const KEPT_SYNTHESIS_CHARS = 256 * 1024;
+
+/**
+ * The platform of a config as `synthesizePlatform` gives it, synthesized once per worker and config: the
+ * test files share their worker's modules (vitest.config.mts), and most tests synthesize the default
+ * platform or one of a few configs again, a tenth of the suite's own work. A synthesis depends on its config
+ * alone (constructs/ reads no file, clock or environment), so each caller gets what a new synthesis gives,
+ * its own copy of the objects; test/synth-output.test.ts synthesizes without it, to check that two
+ * syntheses agree. A config that cannot be synthesized throws every time.
+ */
+function sharedSynthesis(config: PlatformConfig): SynthesizedManifests {
+  // JSON leaves out undefined values, which a config may hold (and a construct may tell from an absent key).
+  const key = JSON.stringify(config, (_key, value) => (value === undefined ? { undefinedValue: true } : value));
+  let kept = syntheses.get(key);
+  if (kept === undefined) {
+    kept = synthesizePlatform(config) as SynthesizedManifests;
+    const chars = [...kept.values()].reduce((sum, text) => sum + text.length, 0);
+    if (chars <= KEPT_SYNTHESIS_CHARS) {
+      if (syntheses.size >= KEPT_SYNTHESES) syntheses.delete(syntheses.keys().next().value as string);
+      syntheses.set(key, kept);
+    }
+  }
+  const copy = new SynthesizedManifests(kept);
+  for (const [name, objects] of kept.objects) copy.objects.set(name, plainCopy(objects) as Record<string, unknown>[]);
+  return copy;
+}
+
+/**
+ * Synthesizes the platform of a config (the embedded default when none is given); the same config twice
+ * gives equal copies of one synthesis (`sharedSynthesis`).
+ */
 export function synth(inputs: LooseConfigInputs = { env: {} }): Synthesized {
-  const files = synthesizePlatform(resolveConfig({ env: {}, ...inputs } as ConfigInputs));
+  const files = sharedSynthesis(resolveConfig({ env: {}, ...inputs } as ConfigInputs));
   const objects = parseManifests(files);
   return {
     files,
