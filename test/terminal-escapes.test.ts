@@ -12,6 +12,7 @@ import { toYamlText } from '../constructs/model/yaml-text';
 import { progressConfigMapOf, progressKeyOf } from '../constructs/progress/progress-layout';
 import { visibleText } from '../src/io/visible-text';
 import { runCapturing } from './support/run-cli';
+import { anyScalarValue } from './support/scalar-value';
 import { useScratchDirs } from './support/scratch-dir';
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);
@@ -21,7 +22,7 @@ const ACTED_ON = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u20
 const hostile = fc.string({
   unit: fc.oneof(
     fc.constantFrom('\u001b', '\u001b]0;x\u0007', '\u001b[2J', '\r', '\u0000', '\u009b', '\u202e', '\u2066', '\u2028', '\ufeff', '\u007f'),
-    fc.string({ unit: 'binary', maxLength: 3 }),
+    fc.string({ unit: anyScalarValue, maxLength: 3 }),
   ),
   maxLength: 30,
 });

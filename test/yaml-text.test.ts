@@ -11,6 +11,7 @@ import { parse, stringify } from 'yaml';
 import { INVISIBLE_FORMAT, NOT_YAML_PRINTABLE, YAML_1_1_LINE_BREAK } from '../constructs/model/text-characters';
 import { toYamlText, YamlValueError } from '../constructs/model/yaml-text';
 import { goReadsPlainAsString } from './support/go-yaml-resolve';
+import { anyScalarValue } from './support/scalar-value';
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);
 const RUNS = Number(process.env.FC_RUNS ?? 400);
@@ -37,7 +38,7 @@ const HOSTILE_UNIT = fc.constantFrom(
 const text = fc.oneof(
   fc.string({ unit: HOSTILE_UNIT, maxLength: 12 }),
   fc.string({ unit: 'grapheme' }),
-  fc.string({ unit: 'binary' }),
+  fc.string({ unit: anyScalarValue }),
   fc.stringMatching(/^[ \n\ta-z0-9:#'"{}[\],&*!|>%@`?-]{0,14}$/),
   fc.constantFrom(...TRICKY),
 );
