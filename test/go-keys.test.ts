@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CodeRunLabels, PlayLabels } from '../constructs/model/labels';
+import { PlayParameters } from '../constructs/model/play-contract';
 import { GO_KEYS_FILE, goConstantName, goKeysSource } from '../scripts/generate-go-keys';
 
 describe("the end-to-end harness's Go keys", () => {
@@ -8,10 +9,11 @@ describe("the end-to-end harness's Go keys", () => {
     expect(readFileSync(GO_KEYS_FILE, 'utf8')).toBe(goKeysSource());
   });
 
-  it('carry the TypeScript values, so a renamed key changes the Go constant', () => {
+  it('carry the TypeScript values, so a renamed key or play parameter changes the Go constant', () => {
     const source = goKeysSource();
     expect(source).toContain(`const PlayLabelTaskID = ${JSON.stringify(PlayLabels.taskId)}\n`);
     expect(source).toContain(`const CodeRunLabelWorkflowUID = ${JSON.stringify(CodeRunLabels.workflowUid)}\n`);
+    expect(source).toContain(`const PlayParameterStartStage = ${JSON.stringify(PlayParameters.startStage)}\n`);
   });
 
   it('spell initialisms as Go does', () => {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -121,32 +122,22 @@ func managedLabels(w *unstructured.Unstructured) []string {
 	return out
 }
 
-// labelKeyPattern finds the label keys of a managedFields entry's fieldsV1 ({"f:metadata":{"f:labels":
-// {"f:KEY":{}}}}) without a JSON walk: a key is a quoted "f:..." inside the labels object.
-var labelKeyPattern = regexp.MustCompile(`"f:([^"]+)"`)
-
-// ownedLabelKeys reads the label keys of a fieldsV1 document, sorted.
+// ownedLabelKeys reads the label keys of a managedFields entry's fieldsV1 document
+// ({"f:metadata":{"f:labels":{"f:KEY":{}}}}), sorted.
 func ownedLabelKeys(raw []byte) []string {
-	text := string(raw)
-	start := strings.Index(text, `"f:labels":{`)
-	if start < 0 {
+	var fields struct {
+		Metadata struct {
+			Labels map[string]json.RawMessage `json:"f:labels"`
+		} `json:"f:metadata"`
+	}
+	if json.Unmarshal(raw, &fields) != nil {
 		return nil
 	}
-	body := text[start+len(`"f:labels":{`):]
-	depth := 1
-	end := 0
-	for end < len(body) && depth > 0 {
-		switch body[end] {
-		case '{':
-			depth++
-		case '}':
-			depth--
-		}
-		end++
-	}
 	var keys []string
-	for _, m := range labelKeyPattern.FindAllStringSubmatch(body[:end], -1) {
-		keys = append(keys, m[1])
+	for k := range fields.Metadata.Labels {
+		if key, ok := strings.CutPrefix(k, "f:"); ok {
+			keys = append(keys, key)
+		}
 	}
 	sort.Strings(keys)
 	return keys

@@ -240,9 +240,12 @@ func (r *Runner) createPlay(ctx context.Context, repo string, task int, stage st
 	if err != nil {
 		return "", err
 	}
-	ps := []any{map[string]any{"name": "repository", "value": repo}, map[string]any{"name": "task-id", "value": strconv.Itoa(task)}}
+	ps := []any{
+		map[string]any{"name": platformkeys.PlayParameterRepository, "value": repo},
+		map[string]any{"name": platformkeys.PlayParameterTaskID, "value": strconv.Itoa(task)},
+	}
 	if stage != "" {
-		ps = append(ps, map[string]any{"name": "start-stage", "value": stage})
+		ps = append(ps, map[string]any{"name": platformkeys.PlayParameterStartStage, "value": stage})
 	}
 	keys := make([]string, 0, len(params))
 	for k := range params {

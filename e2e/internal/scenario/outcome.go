@@ -2,13 +2,11 @@ package scenario
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"cdk8s-agent-play/e2e/internal/platformkeys"
@@ -138,7 +136,7 @@ func (r *Runner) outcome(ctx context.Context) (*Outcome, error) {
 // labelled play-tracking=true, one JSON record per key, naming its repository and task). The older release
 // ConfigMaps (play-release-{service}-task-{id}) are only read by the platform now, never written.
 func (r *Runner) recordReleases(ctx context.Context) error {
-	cms, err := r.env.Client.Kube.CoreV1().ConfigMaps(r.env.Namespace).List(ctx, metav1.ListOptions{LabelSelector: platformkeys.ProgressTrackingLabel + "=true"})
+	records, err := r.progressRecords(ctx)
 	if err != nil {
 		return err
 	}
@@ -146,21 +144,11 @@ func (r *Runner) recordReleases(ctx context.Context) error {
 	for _, s := range r.releasesSeen {
 		seen[s] = true
 	}
-	for _, cm := range cms.Items {
-		for _, v := range cm.Data {
-			var rec struct {
-				Repository string         `json:"repository"`
-				Task       any            `json:"task"`
-				Releases   map[string]any `json:"releases"`
-			}
-			if json.Unmarshal([]byte(v), &rec) != nil {
-				continue
-			}
-			for gate := range rec.Releases {
-				if key := releaseKey(rec.Repository, fmt.Sprint(rec.Task), gate); !seen[key] {
-					seen[key] = true
-					r.releasesSeen = append(r.releasesSeen, key)
-				}
+	for _, rec := range records {
+		for gate := range rec.Releases {
+			if key := releaseKey(rec.Repository, fmt.Sprint(rec.Task), gate); !seen[key] {
+				seen[key] = true
+				r.releasesSeen = append(r.releasesSeen, key)
 			}
 		}
 	}

@@ -25,7 +25,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"cdk8s-agent-play/e2e/internal/kube"
-	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // ProjectRef names a project of the platform's configuration.
@@ -304,16 +303,9 @@ func waitsOnTask(p *corev1.Pod) (repository, task string, ok bool) {
 // progress ConfigMaps.
 func taskRecords(cms []corev1.ConfigMap) map[string]string {
 	out := map[string]string{}
-	eachEntry(cms, platformkeys.ProgressTrackingLabel, func(_, text string) {
-		var rec struct {
-			Repository string `json:"repository"`
-			Task       any    `json:"task"`
-			Status     string `json:"status"`
-		}
-		if json.Unmarshal([]byte(text), &rec) == nil && rec.Repository != "" {
-			out[taskKey(rec.Repository, rec.Task)] = rec.Status
-		}
-	})
+	for _, rec := range parseProgressRecords(cms) {
+		out[taskKey(rec.Repository, rec.Task)] = rec.Status
+	}
 	return out
 }
 

@@ -7,13 +7,14 @@ import (
 	"sort"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"cdk8s-agent-play/e2e/internal/platformkeys"
 )
 
 // progressRecord is the part of a task's progress record (constructs/progress/progress-record.ts) the
-// exit check reads, and the record's text.
+// harness reads (the exit check, the releases recorded, a project's tasks), and the record's text.
 type progressRecord struct {
 	Repository   string `json:"repository"`
 	Task         any    `json:"task"`
@@ -22,7 +23,8 @@ type progressRecord struct {
 	StageResults map[string]struct {
 		Result string `json:"result"`
 	} `json:"stageResults"`
-	text string
+	Releases map[string]any `json:"releases"`
+	text     string
 }
 
 // progressRecords reads every progress record of the namespace (ConfigMaps labelled play-tracking=true,
@@ -32,17 +34,20 @@ func (r *Runner) progressRecords(ctx context.Context) ([]progressRecord, error) 
 	if err != nil {
 		return nil, err
 	}
+	return parseProgressRecords(cms.Items), nil
+}
+
+// parseProgressRecords reads the records of the ConfigMaps labelled play-tracking=true.
+func parseProgressRecords(cms []corev1.ConfigMap) []progressRecord {
 	var out []progressRecord
-	for _, cm := range cms.Items {
-		for _, v := range cm.Data {
-			var rec progressRecord
-			if json.Unmarshal([]byte(v), &rec) == nil && rec.Repository != "" {
-				rec.text = v
-				out = append(out, rec)
-			}
+	eachEntry(cms, platformkeys.ProgressTrackingLabel, func(_, text string) {
+		var rec progressRecord
+		if json.Unmarshal([]byte(text), &rec) == nil && rec.Repository != "" {
+			rec.text = text
+			out = append(out, rec)
 		}
-	}
-	return out, nil
+	})
+	return out
 }
 
 // exitRecordDiffers checks the exit handler's record of every play that failed (issue 22, item 7): the

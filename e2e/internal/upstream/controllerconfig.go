@@ -63,22 +63,22 @@ func (c ControllerConfig) String() string {
 // config/controller.go, parseConfigMap).
 func (c ControllerConfig) apply(cm *unstructured.Unstructured) error {
 	if c.TemplateReferencing != "" {
-		if err := setNewKey(cm, "workflowRestrictions", "templateReferencing: "+c.TemplateReferencing+"\n"); err != nil {
+		if err := setNewKey(cm, "templateReferencing", "workflowRestrictions", "templateReferencing: "+c.TemplateReferencing+"\n"); err != nil {
 			return err
 		}
 	}
 	if c.NamespaceParallelism > 0 {
-		if err := setNewKey(cm, "namespaceParallelism", strconv.Itoa(c.NamespaceParallelism)); err != nil {
+		if err := setNewKey(cm, "namespaceParallelism", "namespaceParallelism", strconv.Itoa(c.NamespaceParallelism)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// setNewKey sets a data key of the configmap that upstream's leaves unset.
-func setNewKey(cm *unstructured.Unstructured, key, value string) error {
+// setNewKey sets a data key of the configmap that upstream's leaves unset, for the scenario's setting.
+func setNewKey(cm *unstructured.Unstructured, setting, key, value string) error {
 	if _, found, _ := unstructured.NestedString(cm.Object, "data", key); found {
-		return fmt.Errorf("the upstream workflow-controller-configmap sets %s already", key)
+		return fmt.Errorf("the upstream workflow-controller-configmap sets %s already: take %s off the entry's controller in e2e/scenarios.yaml (upstream's value then applies)", key, setting)
 	}
 	return unstructured.SetNestedField(cm.Object, value, "data", key)
 }
