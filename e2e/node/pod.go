@@ -93,6 +93,7 @@ func (r *podRunner) run(ctx context.Context) {
 		return
 	}
 	// The pod has ended (or never could start): wait for its deletion.
+	r.freeScratchVolumes()
 	select {
 	case <-r.deleted:
 		r.terminate(ctx)
@@ -402,6 +403,22 @@ func (r *podRunner) terminate(ctx context.Context) {
 	err := r.n.kc.CoreV1().Pods(r.pod.Namespace).Delete(ctx, r.pod.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero, Preconditions: &metav1.Preconditions{UID: &uid}})
 	if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
 		r.n.logf("pod %s: final delete: %v", r.key(), err)
+	}
+}
+
+// freeScratchVolumes empties the emptyDir folders of an ended pod. A kubelet keeps them until the pod is
+// deleted, but no container of an ended pod runs again, and what they hold is mostly argoexec's copy of
+// itself (about 150 MB in every Argo pod: `argoexec init`, `Init` in workflow/executor/emissary/emissary.go): a play keeps its ended pods until
+// it ends, so a 150-task project filled the disk with them.
+func (r *podRunner) freeScratchVolumes() {
+	for _, v := range r.pod.Spec.Volumes {
+		dir, ok := r.volumes[v.Name]
+		if v.EmptyDir == nil || !ok {
+			continue
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			r.n.logf("pod %s: freeing volume %s: %v", r.key(), v.Name, err)
+		}
 	}
 }
 

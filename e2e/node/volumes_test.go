@@ -39,3 +39,30 @@ func TestFSGroupOwnsTheVolumesFiles(t *testing.T) {
 		t.Errorf("a pod without fsGroup changed the group")
 	}
 }
+
+func TestAnEndedPodsScratchVolumesAreFreedAndItsClaimsKept(t *testing.T) {
+	dir := t.TempDir()
+	scratch := filepath.Join(dir, "volumes", "var-run-argo")
+	claim := filepath.Join(dir, "pvcs", "agents", "workspace")
+	config := filepath.Join(dir, "volumes", "runtime")
+	for _, folder := range []string{scratch, claim, config} {
+		if err := writeFile(folder, "file", []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pod := &corev1.Pod{Spec: corev1.PodSpec{Volumes: []corev1.Volume{
+		{Name: "var-run-argo", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+		{Name: "workspace", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: "workspace"}}},
+		{Name: "runtime", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{}}},
+	}}}
+	r := &podRunner{n: &Node{}, pod: pod, volumes: map[string]string{"var-run-argo": scratch, "workspace": claim, "runtime": config}}
+	r.freeScratchVolumes()
+	if _, err := os.Stat(scratch); !os.IsNotExist(err) {
+		t.Errorf("the emptyDir folder is still there (%v)", err)
+	}
+	for _, kept := range []string{claim, config} {
+		if _, err := os.Stat(filepath.Join(kept, "file")); err != nil {
+			t.Errorf("%s: %v", kept, err)
+		}
+	}
+}
