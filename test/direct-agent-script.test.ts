@@ -77,11 +77,19 @@ fi
 exit "$FAKE_EXIT"
 `;
 
-/** A fake curl: records its arguments (NUL-separated), and a line per call, and answers GitHub's token endpoint. */
+/**
+ * A fake curl: records its arguments (NUL-separated), and a line per call, and answers GitHub's token endpoint
+ * (with the file FAKE_CURL_ANSWER when a test gives one).
+ */
 const FAKE_CURL = `#!/usr/bin/env bash
 printf '%s\\0' "$@" >"$FAKE_CURL_LOG"
 printf 'call\\n' >>"$FAKE_CURL_LOG.calls"
-printf '%s\\n' '{"token":"ghs_test-token","expires_at":"2030-01-01T00:00:00Z"}'
+if [ -n "\${FAKE_CURL_ANSWER:-}" ]; then
+  IFS= read -r -d '' answer <"$FAKE_CURL_ANSWER" || true
+  printf '%s' "$answer"
+else
+  printf '%s\\n' '{"token":"ghs_test-token","expires_at":"2030-01-01T00:00:00Z"}'
+fi
 `;
 
 const APP_ID = '12345';
@@ -523,6 +531,33 @@ describe('the direct agent script', () => {
     writeFileSync(join(root, kept), `${now - TOKEN_REUSE_SECONDS} ghs_too-old\n`);
     expect(token()).toBe('ghs_test-token\n');
     expect(readFileSync(join(root, 'curl.log.calls'), 'utf8')).toBe('call\ncall\n');
+  });
+
+  it("reads the token from GitHub's answer as laid out, with jq only for an answer bash cannot read for sure", async () => {
+    await runFirstClaude();
+    const [kept] = readdirSync(root).filter((name) => name.startsWith('agent-play-github-token-'));
+    const bin = join(root, 'bin');
+    // A jq that says it ran, then runs the real one.
+    const realJq = execFileSync('bash', ['-c', 'command -v jq'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'jq'), `#!/usr/bin/env bash\nprintf 'jq\\n' >>"${join(root, 'jq.calls')}"\nexec ${realJq} "$@"\n`);
+    chmodSync(join(bin, 'jq'), 0o755);
+    const program = join(root, 'workspace', '.agent-play', 'home', 'rex', GitPrograms.token);
+    const answerFile = join(root, 'answer.json');
+    const tokenFor = (answer: string) => {
+      rmSync(join(root, kept), { force: true });
+      rmSync(join(root, 'jq.calls'), { force: true });
+      writeFileSync(answerFile, answer);
+      const run = spawnSync(program, { env: { ...scriptEnvironment('claude', bin), FAKE_CURL_ANSWER: answerFile }, encoding: 'utf8' });
+      return { code: run.status, token: run.stdout, jq: existsSync(join(root, 'jq.calls')) };
+    };
+    const pretty = `{\n  "token" : "ghs_pretty_1",\n  "expires_at": "2030-01-01T00:00:00Z",\n  "permissions": { "contents": "write" }\n}\n`;
+    expect(tokenFor(pretty)).toEqual({ code: 0, token: 'ghs_pretty_1\n', jq: false });
+    // Another "token" in the answer (here a repository's name): which one is the token is jq's to say.
+    const twice = JSON.stringify({ repositories: [{ name: 'token' }], token: 'ghs_top' });
+    expect(tokenFor(twice)).toEqual({ code: 0, token: 'ghs_top\n', jq: true });
+    // A character JSON may escape (here a slash, which may come as \/): jq reads it.
+    expect(tokenFor('{"token":"ghs_a\\/b"}')).toEqual({ code: 0, token: 'ghs_a/b\n', jq: true });
+    expect(tokenFor(JSON.stringify({ message: 'Bad credentials' }))).toMatchObject({ code: 1, token: '', jq: true });
   });
 
   it('refuses an App id that is neither digits nor a client id, before it signs anything', async () => {

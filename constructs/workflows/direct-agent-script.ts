@@ -76,14 +76,30 @@ const JWT_HEADER = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toS
  */
 export const GITHUB_TOKEN_PROGRAM = String.raw`#!/usr/bin/env bash
 set -euo pipefail
-# Bash's own time, file reads and substitutions where they do, and the constant header written once: each
-# program started (date, cat, tr, jq) costs every git fetch and push of the step.
-b64url() {
-  local text
-  text="$(openssl base64 -A)"
-  text="${'$'}{text//+/-}"
-  text="${'$'}{text//\//_}"
-  printf '%s' "${'$'}{text//=/}"
+# Bash's own time, file reads, substitutions and base64 where they do, and the constant header written once:
+# each program started (date, cat, tr, base64, jq) costs every git fetch and push of the step, jq tens of
+# milliseconds. openssl signs, curl asks; nothing else runs.
+alphabet='ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+# Sets b64 to the base64url (no padding) of the bytes a string of hex digits spells, three bytes at a time:
+# a variable, not output, since a command substitution is a process of its own.
+hex_b64url() {
+  local hex="$1" out="" chunk missing bits i
+  for ((i = 0; i < ${'$'}{#hex}; i += 6)); do
+    chunk="${'$'}{hex:i:6}"
+    missing=$(((6 - ${'$'}{#chunk}) / 2))
+    while ((${'$'}{#chunk} < 6)); do chunk+=0; done
+    bits=$((16#$chunk))
+    out+="${'$'}{alphabet:(bits >> 18) & 63:1}${'$'}{alphabet:(bits >> 12) & 63:1}"
+    if ((missing < 2)); then out+="${'$'}{alphabet:(bits >> 6) & 63:1}"; fi
+    if ((missing < 1)); then out+="${'$'}{alphabet:bits & 63:1}"; fi
+  done
+  b64="$out"
+}
+# Sets the variable named $1 to the whole of file $2 less its final newlines, as $(<file) gives it, with no process.
+read_file() {
+  local -n into="$1"
+  IFS= read -r -d '' into <"$2" || [ -n "$into" ] || [ -f "$2" ] || return 1
+  while [[ "$into" == *$'\n' ]]; do into="${'$'}{into%$'\n'}"; done
 }
 printf -v now '%(%s)T' -1
 key="$GITHUB_API $GITHUB_APP_CREDENTIALS"
@@ -93,17 +109,39 @@ if [ -s "$kept" ] && read -r minted token <"$kept" && [[ "$minted" =~ ^[0-9]+$ ]
   printf '%s\n' "$token"
   exit 0
 fi
-issuer="$(<"$GITHUB_APP_CREDENTIALS/app-id")"
+read_file issuer "$GITHUB_APP_CREDENTIALS/app-id"
+read_file installation "$GITHUB_APP_CREDENTIALS/installation-id"
 # Written into the JWT as it is: an App id (digits) or client id (Iv1.…) needs no JSON escape.
 if ! [[ "$issuer" =~ ^[A-Za-z0-9._-]+$ ]]; then
   echo "github-token: $GITHUB_APP_CREDENTIALS/app-id holds neither an App id nor a client id" >&2
   exit 1
 fi
 header='${JWT_HEADER}'
-payload="$(printf '{"iat":%d,"exp":%d,"iss":"%s"}' "$((now - 60))" "$((now + 540))" "$issuer" | b64url)"
-signature="$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$GITHUB_APP_CREDENTIALS/private-key" -binary | b64url)"
-token="$(curl -fsS -X POST -H "Authorization: Bearer $header.$payload.$signature" -H 'Accept: application/vnd.github+json' \
-  "$GITHUB_API/app/installations/$(<"$GITHUB_APP_CREDENTIALS/installation-id")/access_tokens" | jq -er .token)"
+printf -v claims '{"iat":%d,"exp":%d,"iss":"%s"}' "$((now - 60))" "$((now + 540))" "$issuer"
+# The claims are ASCII (digits and the issuer checked above): their bytes in hex, one printf per character.
+claims_hex=""
+for ((i = 0; i < ${'$'}{#claims}; i++)); do printf -v claims_hex '%s%02x' "$claims_hex" "'${'$'}{claims:i:1}"; done
+hex_b64url "$claims_hex"
+payload="$b64"
+# openssl prints the signature as "<digest>(stdin)= <hex>" with -hex (OpenSSL 1.1 and 3, LibreSSL).
+signed="$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$GITHUB_APP_CREDENTIALS/private-key" -hex)"
+signature_hex="${'$'}{signed##*= }"
+if ! [[ "$signature_hex" =~ ^[0-9a-f]+$ ]]; then
+  echo "github-token: openssl gave no signature" >&2
+  exit 1
+fi
+hex_b64url "$signature_hex"
+signature="$b64"
+answer="$(curl -fsS -X POST -H "Authorization: Bearer $header.$payload.$signature" -H 'Accept: application/vnd.github+json' \
+  "$GITHUB_API/app/installations/$installation/access_tokens")"
+# GitHub's answer names one "token" (its installation token, ghs_ and letters and digits): bash reads it when its
+# characters are ones JSON never escapes; an answer that names more than one, or any other value, is jq's to read.
+after_first="${'$'}{answer#*\"token\"}"
+if [[ "$answer" =~ \"token\"[[:space:]]*:[[:space:]]*\"([-A-Za-z0-9_.]+)\" ]] && [[ "$after_first" != *\"token\"* ]]; then
+  token="${'$'}{BASH_REMATCH[1]}"
+else
+  token="$(jq -er .token <<<"$answer")"
+fi
 # Kept for the next fetch or push: readable by this user only, replaced whole.
 (umask 077 && printf '%s %s\n' "$now" "$token" >"$kept.$$" && mv -f "$kept.$$" "$kept") || rm -f "$kept.$$"
 printf '%s\n' "$token"
