@@ -558,6 +558,13 @@ describe('the direct agent script', () => {
     // A character JSON may escape (here a slash, which may come as \/): jq reads it.
     expect(tokenFor('{"token":"ghs_a\\/b"}')).toEqual({ code: 0, token: 'ghs_a/b\n', jq: true });
     expect(tokenFor(JSON.stringify({ message: 'Bad credentials' }))).toMatchObject({ code: 1, token: '', jq: true });
+    // A credential file it cannot read stops it before it asks GitHub.
+    rmSync(join(root, 'github-app', 'installation-id'));
+    const calls = readFileSync(join(root, 'curl.log.calls'), 'utf8');
+    const unread = spawnSync(program, { env: scriptEnvironment('claude', bin), encoding: 'utf8' });
+    expect([unread.status, unread.stdout]).toEqual([1, '']);
+    expect(unread.stderr).toContain(`github-token: cannot read ${join(root, 'github-app', 'installation-id')}`);
+    expect(readFileSync(join(root, 'curl.log.calls'), 'utf8')).toBe(calls);
   });
 
   it('refuses an App id that is neither digits nor a client id, before it signs anything', async () => {

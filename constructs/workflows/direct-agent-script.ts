@@ -98,7 +98,12 @@ hex_b64url() {
 # Sets the variable named $1 to the whole of file $2 less its final newlines, as $(<file) gives it, with no process.
 read_file() {
   local -n into="$1"
-  IFS= read -r -d '' into <"$2" || [ -n "$into" ] || [ -f "$2" ] || return 1
+  if [ ! -r "$2" ]; then
+    echo "github-token: cannot read $2" >&2
+    return 1
+  fi
+  # read stops at the end of the file with status 1: the whole file is read.
+  IFS= read -r -d '' into <"$2" || true
   while [[ "$into" == *$'\n' ]]; do into="${'$'}{into%$'\n'}"; done
 }
 printf -v now '%(%s)T' -1

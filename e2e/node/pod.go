@@ -408,10 +408,14 @@ func (r *podRunner) terminate(ctx context.Context) {
 
 // freeScratchVolumes empties the emptyDir folders of an ended pod. A kubelet keeps them until the pod is
 // deleted, but no container of an ended pod runs again, and what they hold is mostly argoexec's copy of
-// itself (about 150 MB in every Argo pod: `argoexec init`, `Init` in workflow/executor/emissary/emissary.go): a play keeps its ended pods until
-// it ends, so a 150-task project filled the disk with them.
+// itself (about 150 MB in every Argo pod: `argoexec init`, `Init` in workflow/executor/emissary/emissary.go).
+// The platform's pods are deleted five minutes after they end (podGC), so a 150-task project kept some 300
+// of them at once and filled the disk.
 func (r *podRunner) freeScratchVolumes() {
-	for _, v := range r.pod.Spec.Volumes {
+	r.mu.Lock()
+	volumes := r.pod.Spec.Volumes
+	r.mu.Unlock()
+	for _, v := range volumes {
 		dir, ok := r.volumes[v.Name]
 		if v.EmptyDir == nil || !ok {
 			continue
