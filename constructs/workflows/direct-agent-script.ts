@@ -128,7 +128,8 @@ claims_hex=""
 for ((i = 0; i < ${'$'}{#claims}; i++)); do printf -v claims_hex '%s%02x' "$claims_hex" "'${'$'}{claims:i:1}"; done
 hex_b64url "$claims_hex"
 payload="$b64"
-# openssl prints the signature as "<digest>(stdin)= <hex>" with -hex (OpenSSL 1.1 and 3, LibreSSL).
+# With -hex openssl prints the signature after "(stdin)= " (the digest's name before it differs between
+# versions); anything else is refused below rather than sent.
 signed="$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$GITHUB_APP_CREDENTIALS/private-key" -hex)"
 signature_hex="${'$'}{signed##*= }"
 if ! [[ "$signature_hex" =~ ^[0-9a-f]+$ ]]; then
