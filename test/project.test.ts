@@ -357,7 +357,7 @@ describe('the project Workflow at run time', () => {
   it('is bounded: time to live and pod garbage collection on every object a Workflow is made from', () => {
     for (const object of objects) {
       expect(object.spec.ttlStrategy).toEqual({ secondsAfterSuccess: 86400, secondsAfterFailure: 3 * 86400 });
-      expect(object.spec.podGC.strategy).toBe('OnPodCompletion');
+      expect(object.spec.podGC).toEqual({ strategy: 'OnPodCompletion' });
       expect(object.spec.serviceAccountName).toBe('agent-play-project');
     }
   });

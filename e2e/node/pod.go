@@ -409,8 +409,8 @@ func (r *podRunner) terminate(ctx context.Context) {
 // freeScratchVolumes empties the emptyDir folders of an ended pod. A kubelet keeps them until the pod is
 // deleted, but no container of an ended pod runs again, and what they hold is mostly argoexec's copy of
 // itself (about 150 MB in every Argo pod: `argoexec init`, `Init` in workflow/executor/emissary/emissary.go).
-// The platform's pods are deleted five minutes after they end (podGC), so a 150-task project kept some 300
-// of them at once and filled the disk.
+// With the platform's pods then deleted five minutes after they ended (podGC), a 150-task project kept some
+// 300 of them at once and filled the disk.
 func (r *podRunner) freeScratchVolumes() {
 	r.mu.Lock()
 	volumes := r.pod.Spec.Volumes
