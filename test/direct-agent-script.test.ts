@@ -16,6 +16,7 @@ import {
   DIRECT_AGENT_SCRIPT,
   DirectAgentEnv,
   GitPrograms,
+  KEPT_TOKEN_PREFIX,
   SESSION_FILE_SUFFIX,
   TOKEN_REUSE_SECONDS,
 } from '../constructs/workflows/direct-agent-script';
@@ -511,7 +512,7 @@ describe('the direct agent script', () => {
     expect(run.code).toBe(0);
     // The token for gh, then the clone and the fetch through the credential helper: one request.
     expect(readFileSync(join(root, 'curl.log.calls'), 'utf8')).toBe('call\n');
-    const kept = readdirSync(root).filter((name) => name.startsWith('agent-play-github-token-'));
+    const kept = readdirSync(root).filter((name) => name.startsWith(KEPT_TOKEN_PREFIX));
     expect(kept).toHaveLength(1);
     expect(statSync(join(root, kept[0])).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(root, kept[0]), 'utf8')).toMatch(/^\d+ ghs_test-token\n$/);
@@ -522,7 +523,7 @@ describe('the direct agent script', () => {
 
   it('asks GitHub again once the kept token is 50 minutes old', async () => {
     await runFirstClaude();
-    const [kept] = readdirSync(root).filter((name) => name.startsWith('agent-play-github-token-'));
+    const [kept] = readdirSync(root).filter((name) => name.startsWith(KEPT_TOKEN_PREFIX));
     const program = join(root, 'workspace', '.agent-play', 'home', 'rex', GitPrograms.token);
     const token = () => execFileSync(program, { env: scriptEnvironment('claude', join(root, 'bin')), encoding: 'utf8' });
     const now = Math.floor(Date.now() / 1000);
@@ -535,7 +536,7 @@ describe('the direct agent script', () => {
 
   it("reads the token from GitHub's answer as laid out, with jq only for an answer bash cannot read for sure", async () => {
     await runFirstClaude();
-    const [kept] = readdirSync(root).filter((name) => name.startsWith('agent-play-github-token-'));
+    const [kept] = readdirSync(root).filter((name) => name.startsWith(KEPT_TOKEN_PREFIX));
     const bin = join(root, 'bin');
     // A jq that says it ran, then runs the real one.
     const realJq = execFileSync('bash', ['-c', 'command -v jq'], { encoding: 'utf8' }).trim();
@@ -558,12 +559,22 @@ describe('the direct agent script', () => {
     // A character JSON may escape (here a slash, which may come as \/): jq reads it.
     expect(tokenFor('{"token":"ghs_a\\/b"}')).toEqual({ code: 0, token: 'ghs_a/b\n', jq: true });
     expect(tokenFor(JSON.stringify({ message: 'Bad credentials' }))).toMatchObject({ code: 1, token: '', jq: true });
+    const calls = readFileSync(join(root, 'curl.log.calls'), 'utf8');
+    // An openssl that prints no signature stops it before it asks GitHub, naming the key to check.
+    writeFileSync(join(bin, 'openssl'), '#!/usr/bin/env bash\necho "unexpected output"\n');
+    chmodSync(join(bin, 'openssl'), 0o755);
+    rmSync(join(root, kept), { force: true });
+    const unsigned = spawnSync(program, { env: scriptEnvironment('claude', bin), encoding: 'utf8' });
+    expect([unsigned.status, unsigned.stdout]).toEqual([1, '']);
+    expect(unsigned.stderr).toContain(`github-token: openssl printed no signature with ${join(root, 'github-app', 'private-key')}`);
+    rmSync(join(bin, 'openssl'));
     // A credential file it cannot read stops it before it asks GitHub.
     rmSync(join(root, 'github-app', 'installation-id'));
-    const calls = readFileSync(join(root, 'curl.log.calls'), 'utf8');
     const unread = spawnSync(program, { env: scriptEnvironment('claude', bin), encoding: 'utf8' });
     expect([unread.status, unread.stdout]).toEqual([1, '']);
-    expect(unread.stderr).toContain(`github-token: cannot read ${join(root, 'github-app', 'installation-id')}`);
+    expect(unread.stderr).toContain(
+      `github-token: cannot read ${join(root, 'github-app', 'installation-id')}: is the GitHub App's Secret mounted at ${join(root, 'github-app')}`,
+    );
     expect(readFileSync(join(root, 'curl.log.calls'), 'utf8')).toBe(calls);
   });
 

@@ -61,6 +61,9 @@ const { prompt, sessionId, model, systemPrompt } = ArgumentPlaceholders;
  */
 export const TOKEN_REUSE_SECONDS = 50 * 60;
 
+/** How the file that keeps the token in the pod's temp folder is named: this, then its API and credentials. */
+export const KEPT_TOKEN_PREFIX = 'agent-play-github-token-';
+
 /** The JWT header (RS256), base64url-encoded without padding as a JWT carries it. */
 const JWT_HEADER = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url');
 
@@ -99,7 +102,7 @@ hex_b64url() {
 read_file() {
   local -n into="$1"
   if [ ! -r "$2" ]; then
-    echo "github-token: cannot read $2" >&2
+    echo "github-token: cannot read $2: is the GitHub App's Secret mounted at $GITHUB_APP_CREDENTIALS with its app-id, installation-id and private-key?" >&2
     return 1
   fi
   # read stops at the end of the file with status 1: the whole file is read.
@@ -108,7 +111,7 @@ read_file() {
 }
 printf -v now '%(%s)T' -1
 key="$GITHUB_API $GITHUB_APP_CREDENTIALS"
-kept="${'$'}{TMPDIR:-/tmp}/agent-play-github-token-${'$'}{key//[^A-Za-z0-9]/_}"
+kept="${'$'}{TMPDIR:-/tmp}/${KEPT_TOKEN_PREFIX}${'$'}{key//[^A-Za-z0-9]/_}"
 if [ -s "$kept" ] && read -r minted token <"$kept" && [[ "$minted" =~ ^[0-9]+$ ]] && [ -n "$token" ] &&
   ((now >= minted && now - minted < ${TOKEN_REUSE_SECONDS})); then
   printf '%s\n' "$token"
@@ -133,7 +136,7 @@ payload="$b64"
 signed="$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$GITHUB_APP_CREDENTIALS/private-key" -hex)"
 signature_hex="${'$'}{signed##*= }"
 if ! [[ "$signature_hex" =~ ^[0-9a-f]+$ ]]; then
-  echo "github-token: openssl gave no signature" >&2
+  echo "github-token: openssl printed no signature with $GITHUB_APP_CREDENTIALS/private-key (expected '(stdin)= <hex>' from dgst -hex): check that it is the App's RSA private key in PEM" >&2
   exit 1
 fi
 hex_b64url "$signature_hex"
